@@ -1,0 +1,57 @@
+{#- CTE rm_users: the users each group is evaluated over, chosen by `users`, with m(u) as
+    rm_n_relevant (0 for users truth does not know). Built from the user lists themselves, never
+    from the hits, so users without a hit are never lost. -#}
+{% macro _evaluated_users(plan) %}
+{%- set by = rank_metrics._column_prefix(plan.by) -%}
+{%- if plan.by | length > 0 %}
+rm_groups as (
+    select distinct {{ plan.by | join(', ') }}
+    from {{ plan.predictions }}
+),
+rm_group_truth_users as (
+    -- each group is judged against the truth rows that match its truth_by columns, or all of them
+    select {{ rank_metrics._column_prefix(plan.by, 'g') }}t.rm_user, t.rm_n_relevant
+    from rm_groups as g
+    {%- if plan.truth_by | length > 0 %}
+    inner join rm_truth_users as t
+        on {{ rank_metrics._equal_prefix(plan.truth_by, 'g', 't') }}1 = 1
+    {%- else %}
+    cross join rm_truth_users as t
+    {%- endif %}
+),
+{%- else %}
+rm_group_truth_users as (
+    select rm_user, rm_n_relevant
+    from rm_truth_users
+),
+{%- endif %}
+rm_prediction_users as (
+    select {{ by }}rm_user
+    from rm_positions
+    where rm_position = 1
+),
+rm_users as (
+{%- if plan.users == 'truth' %}
+    select {{ by }}rm_user, rm_n_relevant
+    from rm_group_truth_users
+    where rm_n_relevant > 0
+{%- elif plan.users == 'predictions' %}
+    select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.rm_user, coalesce(t.rm_n_relevant, 0) as rm_n_relevant
+    from rm_prediction_users as p
+    left join rm_group_truth_users as t
+        on {{ rank_metrics._equal_prefix(plan.by, 'p', 't') }}p.rm_user = t.rm_user
+{%- elif plan.users == 'both' %}
+    select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.rm_user, t.rm_n_relevant
+    from rm_prediction_users as p
+    inner join rm_group_truth_users as t
+        on {{ rank_metrics._equal_prefix(plan.by, 'p', 't') }}p.rm_user = t.rm_user
+{%- else %}
+    select
+        {%- for column in plan.by %} coalesce(p.{{ column }}, t.{{ column }}) as {{ column }},{% endfor %}
+        coalesce(p.rm_user, t.rm_user) as rm_user, coalesce(t.rm_n_relevant, 0) as rm_n_relevant
+    from rm_prediction_users as p
+    full outer join rm_group_truth_users as t
+        on {{ rank_metrics._equal_prefix(plan.by, 'p', 't') }}p.rm_user = t.rm_user
+{%- endif %}
+)
+{%- endmacro %}

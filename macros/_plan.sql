@@ -1,0 +1,149 @@
+{#- Resolving and checking the arguments of every metric macro, in plain Jinja so that the
+    Python package renders it too. The result is written into the dict `plan`, because a plain
+    Jinja macro can only return text. Column lists are optional: dbt passes them when the input
+    is a relation, Python always does; without them only the arguments themselves are checked. -#}
+
+{% macro _plan(plan, predictions, truth, k, user, item, rank, score, relevance, by, truth_by,
+               normalization, users, duplicates, tie_break, convention,
+               predictions_columns, truth_columns) %}
+    {%- set conventions = {
+        'ml_metrics':   {'normalization': 'min_m_k', 'duplicates': 'first',    'users': 'predictions', 'tie_break': 'item'},
+        'kaggle':       {'normalization': 'min_m_k', 'duplicates': 'first',    'users': 'truth',       'tie_break': 'item'},
+        'spark':        {'normalization': 'min_m_k', 'duplicates': 'all',      'users': 'predictions', 'tie_break': 'item'},
+        'recommenders': {'normalization': 'min_m_k', 'duplicates': 'all',      'users': 'both',        'tie_break': 'item'},
+        'trec_eval':    {'normalization': 'm',       'duplicates': 'error',    'users': 'truth',       'tie_break': 'item_desc'},
+        'ranx':         {'normalization': 'm',       'duplicates': 'collapse', 'users': 'truth',       'tie_break': 'item'},
+        'torchmetrics': {'normalization': 'hits',    'duplicates': 'all',      'users': 'predictions', 'tie_break': 'item'},
+    } -%}
+    {%- set choices = {
+        'normalization': ['min_m_k', 'm', 'hits'],
+        'users': ['truth', 'predictions', 'both', 'union'],
+        'duplicates': ['first', 'collapse', 'all', 'error'],
+        'tie_break': ['item', 'item_desc'],
+    } -%}
+
+    {#- convention: a preset; options passed explicitly still win -#}
+    {%- if convention is not none and convention not in conventions -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: convention must be one of " ~ (conventions | list | sort | join(', ')) ~ "; got " ~ convention | string) }}
+    {%- endif -%}
+    {%- set preset = conventions[convention] if convention is not none else conventions['kaggle'] -%}
+    {%- set given = {'normalization': normalization, 'users': users, 'duplicates': duplicates, 'tie_break': tie_break} -%}
+    {%- for option, allowed in choices.items() -%}
+        {%- set value = given[option] if given[option] is not none else preset[option] -%}
+        {%- if value not in allowed -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: " ~ option ~ " must be one of " ~ allowed | join(', ') ~ "; got " ~ value | string) }}
+        {%- endif -%}
+        {%- do plan.update({option: value}) -%}
+    {%- endfor -%}
+
+    {#- k: a positive integer or a non-empty list of them; several k are computed in one pass -#}
+    {%- set k_list = [k] if (k is not iterable or k is string) else k -%}
+    {%- if k_list | length == 0 -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: k must be a positive integer or a non-empty list of them; got an empty list") }}
+    {%- endif -%}
+    {%- for one_k in k_list -%}
+        {%- if one_k is not integer or one_k is boolean or one_k < 1 -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: k must be a positive integer or a non-empty list of them; got " ~ one_k | string) }}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- do plan.update({'ks': k_list | unique | sort | list}) -%}
+
+    {#- column names: strings, checked against the tables' columns where those are known -#}
+    {%- set by_list = [] if by is none else ([by] if by is string else by | list) -%}
+    {%- for name, value in [('user', user), ('item', item)] -%}
+        {%- if value is not string or value == '' -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: " ~ name ~ " must be a column name; got " ~ value | string) }}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- set predictions_names = none if predictions_columns is none else predictions_columns | map(attribute='name') | list -%}
+    {%- set truth_names = none if truth_columns is none else truth_columns | map(attribute='name') | list -%}
+
+    {#- rank or score: exactly one orders each user's list -#}
+    {%- if rank is not none and score is not none -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: pass rank or score, not both (got rank=" ~ rank ~ ", score=" ~ score ~ ")") }}
+    {%- elif rank is none and score is none -%}
+        {%- if predictions_names is none -%}
+            {%- set rank = 'rank' -%}
+        {%- elif 'rank' in predictions_names and 'score' in predictions_names -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: predictions has both a rank and a score column; name the one to use with rank= or score=") }}
+        {%- elif 'rank' in predictions_names -%}
+            {%- set rank = 'rank' -%}
+        {%- elif 'score' in predictions_names -%}
+            {%- set score = 'score' -%}
+        {%- else -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: predictions has neither a rank nor a score column; name one with rank= or score= (its columns are: " ~ predictions_names | join(', ') ~ ")") }}
+        {%- endif -%}
+    {%- endif -%}
+
+    {#- relevance: a grade column of truth; rows graded <= 0 are not relevant -#}
+    {%- if relevance is none and truth_names is not none and 'relevance' in truth_names -%}
+        {%- set relevance = 'relevance' -%}
+    {%- endif -%}
+
+    {#- by columns that truth also has are matched on; others share one truth -#}
+    {%- if truth_by is none -%}
+        {%- set truth_by = [] if truth_names is none else by_list | select('in', truth_names) | list -%}
+    {%- else -%}
+        {%- set truth_by = [truth_by] if truth_by is string else truth_by | list -%}
+    {%- endif -%}
+    {%- for name in truth_by if name not in by_list -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: truth_by column " ~ name ~ " is not one of the by columns (" ~ by_list | join(', ') ~ ")") }}
+    {%- endfor -%}
+
+    {%- set reserved = [user, item, rank, score, 'k', 'map_at_k', 'n_users', 'average_precision', 'n_relevant', 'n_hits'] -%}
+    {%- for name in by_list -%}
+        {%- if name is not string or name == '' -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: by must be a column name or a list of them; got " ~ name | string) }}
+        {%- elif name in reserved or name.startswith('rm_') -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: by column " ~ name ~ " clashes with the user, item or order column or an output column (" ~ reserved | reject('none') | join(', ') ~ ", rm_*)") }}
+        {%- endif -%}
+    {%- endfor -%}
+
+    {%- set needed_in_predictions = [('user', user), ('item', item), ('rank', rank), ('score', score)] -%}
+    {%- for name in by_list -%}{%- do needed_in_predictions.append(('by', name)) -%}{%- endfor -%}
+    {%- set needed_in_truth = [('user', user), ('item', item), ('relevance', relevance)] -%}
+    {%- for name in truth_by -%}{%- do needed_in_truth.append(('truth_by', name)) -%}{%- endfor -%}
+    {%- for table, names, needed in [('predictions', predictions_names, needed_in_predictions), ('truth', truth_names, needed_in_truth)] if names is not none -%}
+        {%- for argument, name in needed if name is not none and name not in names -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " (argument " ~ argument ~ ") is not in " ~ table ~ "; its columns are: " ~ names | join(', ')) }}
+        {%- endfor -%}
+    {%- endfor -%}
+
+    {#- user and item must be comparable across the two tables -#}
+    {%- if predictions_columns is not none and truth_columns is not none -%}
+        {%- for argument, name in [('user', user), ('item', item)] -%}
+            {%- set left = predictions_columns | selectattr('name', 'equalto', name) | first -%}
+            {%- set right = truth_columns | selectattr('name', 'equalto', name) | first -%}
+            {%- if rank_metrics._type_family(left.data_type) != rank_metrics._type_family(right.data_type) -%}
+                {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " (argument " ~ argument ~ ") is " ~ left.data_type ~ " in predictions but " ~ right.data_type ~ " in truth; cast one so they match") }}
+            {%- endif -%}
+        {%- endfor -%}
+    {%- endif -%}
+
+    {%- set quoted_by = [] -%}
+    {%- for name in by_list -%}{%- do quoted_by.append(rank_metrics.quote_identifier(name)) -%}{%- endfor -%}
+    {%- set quoted_truth_by = [] -%}
+    {%- for name in truth_by -%}{%- do quoted_truth_by.append(rank_metrics.quote_identifier(name)) -%}{%- endfor -%}
+    {%- do plan.update({
+        'predictions': predictions, 'truth': truth,
+        'user': rank_metrics.quote_identifier(user), 'item': rank_metrics.quote_identifier(item),
+        'order_by': rank_metrics.quote_identifier(rank if rank is not none else score),
+        'order_direction': 'asc' if rank is not none else 'desc',
+        'item_direction': 'desc' if plan.tie_break == 'item_desc' else 'asc',
+        'relevance': none if relevance is none else rank_metrics.quote_identifier(relevance),
+        'by': quoted_by, 'truth_by': quoted_truth_by,
+        'names': {'user': user, 'item': item, 'rank': rank, 'score': score, 'relevance': relevance,
+                  'by': by_list, 'truth_by': truth_by},
+    }) -%}
+{% endmacro %}
+
+
+{#- A coarse family of a column type, so that int and bigint match but int and varchar do not. -#}
+{% macro _type_family(data_type) -%}
+    {%- set lowered = data_type | string | lower -%}
+    {%- if 'char' in lowered or 'text' in lowered or 'string' in lowered -%}string
+    {%- elif 'int' in lowered or 'decimal' in lowered or 'numeric' in lowered or 'double' in lowered
+            or 'float' in lowered or 'real' in lowered -%}number
+    {%- else -%}{{ lowered }}
+    {%- endif -%}
+{%- endmacro %}

@@ -1,0 +1,7 @@
+{#- dbt-only dispatchers of the engine helpers in macros/engine/ (Python's renderer picks the
+    same <engine>__ or default__ variant itself). -#}
+{% macro quote_identifier(name) %}{{ return(adapter.dispatch('quote_identifier', 'rank_metrics')(name)) }}{% endmacro %}
+{% macro type_double() %}{{ return(adapter.dispatch('type_double', 'rank_metrics')()) }}{% endmacro %}
+{% macro type_string() %}{{ return(adapter.dispatch('type_string', 'rank_metrics')()) }}{% endmacro %}
+{% macro string_literal(text) %}{{ return(adapter.dispatch('string_literal', 'rank_metrics')(text)) }}{% endmacro %}
+{% macro input_problems() %}{{ return(adapter.dispatch('input_problems', 'rank_metrics')(**kwargs)) }}{% endmacro %}

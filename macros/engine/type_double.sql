@@ -1,0 +1,4 @@
+{#- The 8-byte floating point type, so that every division is floating point. -#}
+{% macro default__type_double() -%}
+    double
+{%- endmacro %}

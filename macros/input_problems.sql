@@ -1,0 +1,75 @@
+{#- The data checks of SPEC §4 that need to read the tables, as one query: each row found is a
+    problem, (argument, problem), and no rows means the input is fit. Takes the arguments of the
+    metric macros. The dbt entry points run it before a model builds; Python runs it before a
+    metric is computed. -#}
+{% macro default__input_problems(predictions, truth, k, user='user_id', item='item_id', rank=none,
+                                 score=none, relevance=none, by=none, truth_by=none,
+                                 normalization=none, users=none, duplicates=none, tie_break=none,
+                                 convention=none, predictions_columns=none, truth_columns=none) %}
+{%- set plan = {} -%}
+{%- do rank_metrics._plan(plan, predictions, truth, k, user, item, rank, score, relevance, by, truth_by,
+                          normalization, users, duplicates, tie_break, convention,
+                          predictions_columns, truth_columns) -%}
+{%- set text = rank_metrics.type_string() -%}
+{%- set prediction_checks = [('user', plan.user), ('item', plan.item),
+                             ('score' if plan.order_direction == 'desc' else 'rank', plan.order_by)] -%}
+{%- for column in plan.by -%}{%- do prediction_checks.append(('by', column)) -%}{%- endfor -%}
+{%- set truth_checks = [('user', plan.user), ('item', plan.item)] -%}
+{%- if plan.relevance is not none -%}{%- do truth_checks.append(('relevance', plan.relevance)) -%}{%- endif -%}
+{%- for column in plan.truth_by -%}{%- do truth_checks.append(('by', column)) -%}{%- endfor -%}
+with
+rm_prediction_counts as (
+    select count(*) as rm_rows
+        {%- for argument, column in prediction_checks %},
+        sum(case when {{ column }} is null then 1 else 0 end) as rm_nulls_{{ loop.index }}
+        {%- endfor %}
+    from {{ plan.predictions }}
+),
+rm_truth_counts as (
+    select count(*) as rm_rows,
+        sum({% if plan.relevance is none %}1{% else %}case when {{ plan.relevance }} > 0 then 1 else 0 end{% endif %}) as rm_relevant_rows
+        {%- for argument, column in truth_checks %},
+        sum(case when {{ column }} is null then 1 else 0 end) as rm_nulls_{{ loop.index }}
+        {%- endfor %}
+    from {{ plan.truth }}
+)
+{%- for table, checks in [('predictions', prediction_checks), ('truth', truth_checks)] %}
+{%- for argument, column in checks %}
+select {{ rank_metrics.string_literal(argument) }} as argument,
+    concat({{ rank_metrics.string_literal(table ~ ' has ') }}, cast(rm_nulls_{{ loop.index }} as {{ text }}),
+           {{ rank_metrics.string_literal(' rows with NULL in column ' ~ column ~ '; ' ~ argument ~ ' values must not be NULL') }}) as problem
+from rm_{{ 'prediction' if table == 'predictions' else 'truth' }}_counts
+where rm_nulls_{{ loop.index }} > 0
+union all
+{%- endfor %}
+{%- endfor %}
+{%- if plan.users == 'truth' %}
+select 'truth' as argument,
+    {{ rank_metrics.string_literal("truth has no relevant rows, so users='truth' has no user to evaluate") }} as problem
+from rm_truth_counts
+where rm_relevant_rows is null or rm_relevant_rows = 0
+union all
+{%- elif plan.users == 'predictions' %}
+select 'predictions' as argument,
+    {{ rank_metrics.string_literal("predictions has no rows, so users='predictions' has no user to evaluate") }} as problem
+from rm_prediction_counts
+where rm_rows = 0
+union all
+{%- endif %}
+{%- if plan.duplicates == 'error' %}
+select 'duplicates' as argument, problem from (
+    select concat({{ rank_metrics.string_literal("duplicates='error': user ") }}, cast({{ plan.user }} as {{ text }}),
+                  {{ rank_metrics.string_literal(' has item ') }}, cast({{ plan.item }} as {{ text }}),
+                  {{ rank_metrics.string_literal(' more than once in predictions') }}) as problem
+    from {{ plan.predictions }}
+    group by {{ rank_metrics._column_prefix(plan.by) }}{{ plan.user }}, {{ plan.item }}
+    having count(*) > 1
+    order by {{ rank_metrics._column_prefix(plan.by) }}{{ plan.user }}, {{ plan.item }}
+    limit 1
+) as rm_first_duplicate
+union all
+{%- endif %}
+select 'none' as argument, 'none' as problem
+from rm_prediction_counts
+where 1 = 0
+{%- endmacro %}

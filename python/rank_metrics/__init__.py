@@ -1,0 +1,13 @@
+"""rank_metrics: MAP@k computed where the data lives.
+
+The metric SQL lives once, in the dbt macros; this package renders those macros with jinja2 and
+runs them in DuckDB, and checks them against an independent reference implementation.
+"""
+
+from ._version import __version__
+from .api import average_precision_at_k, map_at_k, sql
+from .errors import CheckFailed, RankMetricsError
+from .lists import apk, mapk
+
+__all__ = ["__version__", "apk", "mapk", "map_at_k", "average_precision_at_k", "sql",
+           "RankMetricsError", "CheckFailed"]

@@ -1,0 +1,80 @@
+"""Rendering the dbt macro files with plain jinja2: the one copy of the metric SQL.
+
+The files under ``macros/`` (except ``macros/dbt/``, which only dbt can run) are loaded as jinja2
+templates. Their macros are reached through a ``rank_metrics`` namespace that resolves a name the
+way ``adapter.dispatch`` does: ``<engine>__name``, then ``default__name``, then ``name``.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import jinja2
+
+from .errors import RankMetricsError
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def dbt_project_dir() -> Path:
+    """The folder holding dbt_project.yml and macros/: inside the wheel, or the checkout root."""
+    for candidate in (_PACKAGE_DIR / "_dbt", _PACKAGE_DIR.parent.parent):
+        if (candidate / "macros").is_dir() and (candidate / "dbt_project.yml").is_file():
+            return candidate
+    raise RankMetricsError(
+        f"rank_metrics: cannot find the dbt macros next to the package ({_PACKAGE_DIR}); "
+        "the installation is incomplete"
+    )
+
+
+class _Exceptions:
+    """What the macros call as ``exceptions``; dbt has its own with the same method."""
+
+    @staticmethod
+    def raise_compiler_error(message):
+        raise RankMetricsError(str(message))
+
+
+class _Namespace:
+    """``rank_metrics.<name>`` inside the macros, with dbt's dispatch order for one engine."""
+
+    def __init__(self, engine: str):
+        self._engine = engine
+        self._macros: dict[str, jinja2.runtime.Macro] = {}
+
+    def __getattr__(self, name):
+        for candidate in (f"{self._engine}__{name}", f"default__{name}", name):
+            if candidate in self._macros:
+                return self._macros[candidate]
+        raise AttributeError(f"rank_metrics has no macro {name!r}")
+
+
+@functools.lru_cache(maxsize=None)
+def namespace(engine: str = "duckdb") -> _Namespace:
+    macros_dir = dbt_project_dir() / "macros"
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(macros_dir)),
+        extensions=["jinja2.ext.do"],
+        undefined=jinja2.StrictUndefined,
+    )
+    names = _Namespace(engine)
+    env.globals.update(rank_metrics=names, exceptions=_Exceptions())
+    for path in sorted(macros_dir.rglob("*.sql")):
+        relative = path.relative_to(macros_dir)
+        if relative.parts[0] == "dbt":
+            continue
+        # run the file's top level to define its macros; a module would hide the _private ones
+        template = env.get_template(relative.as_posix())
+        context = template.new_context()
+        for _ in template.root_render_func(context):
+            pass
+        for name, value in context.vars.items():
+            if isinstance(value, jinja2.runtime.Macro):
+                names._macros[name] = value
+    return names
+
+
+def render(macro: str, engine: str = "duckdb", **arguments) -> str:
+    """The SQL of one public macro (map_at_k, average_precision_at_k, input_problems)."""
+    return str(getattr(namespace(engine), macro)(**arguments)).strip()

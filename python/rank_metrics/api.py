@@ -1,0 +1,166 @@
+"""The Python API: the macro SQL, rendered with jinja2, run in DuckDB."""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from typing import Sequence
+
+import duckdb
+import pandas as pd
+
+from . import reference
+from ._inputs import registered
+from ._render import namespace as _render_namespace
+from ._render import render
+from .errors import CheckFailed, RankMetricsError
+
+_DIALECTS = ("duckdb",)
+
+
+def _metric_arguments(k, user, item, rank, score, relevance, by, truth_by, normalization, users,
+                      duplicates, tie_break, convention) -> dict:
+    return dict(k=k, user=user, item=item, rank=rank, score=score, relevance=relevance, by=by,
+                truth_by=truth_by, normalization=normalization, users=users,
+                duplicates=duplicates, tie_break=tie_break, convention=convention)
+
+
+@contextlib.contextmanager
+def _prepared(predictions, truth, con, arguments):
+    """Both inputs as views on a connection, checked (SPEC §4) before any metric is computed."""
+    connection = con if con is not None else duckdb.connect()
+    if not isinstance(connection, duckdb.DuckDBPyConnection):
+        raise RankMetricsError(
+            f"rank_metrics: con must be a DuckDB connection in this release; got {type(con).__name__}")
+    try:
+        with registered(connection, predictions, "predictions") as predictions_view, \
+                registered(connection, truth, "truth") as truth_view:
+            tables = dict(predictions=predictions_view.quoted, truth=truth_view.quoted,
+                          predictions_columns=predictions_view.columns,
+                          truth_columns=truth_view.columns)
+            problems = connection.execute(render("input_problems", **tables, **arguments)).fetchall()
+            if problems:
+                argument, problem = problems[0]
+                raise RankMetricsError(f"rank_metrics: {argument}: {problem}")
+            yield connection, tables, predictions_view, truth_view
+    finally:
+        if con is None:
+            connection.close()
+
+
+def _resolved_columns(arguments: dict, tables: dict) -> dict:
+    """The column names as the macro resolves them (rank or score, relevance, truth_by)."""
+    plan = {}
+    _render_namespace()._plan(plan=plan, **arguments, **tables)
+    return dict(plan["names"])
+
+
+def _rows(relation: duckdb.DuckDBPyRelation) -> list[dict]:
+    return [dict(zip(relation.columns, row)) for row in relation.fetchall()]
+
+
+def _check(result: pd.DataFrame, arguments: dict, tables: dict, predictions_view, truth_view,
+           per_user: bool):
+    """Raise CheckFailed unless the reference implementation computes the same rows."""
+    columns = _resolved_columns(arguments, tables)
+    ks = arguments["k"] if isinstance(arguments["k"], (list, tuple)) else [arguments["k"]]
+    options = reference.resolve_options(
+        arguments["convention"], normalization=arguments["normalization"], users=arguments["users"],
+        duplicates=arguments["duplicates"], tie_break=arguments["tie_break"])
+    user_rows, group_rows = reference.evaluate(
+        _rows(predictions_view.relation), _rows(truth_view.relation), sorted(set(ks)),
+        options=options, **columns)
+    keys = columns["by"] + ([columns["user"]] if per_user else []) + ["k"]
+    value = "average_precision" if per_user else "map_at_k"
+    expected = {tuple(row[key] for key in keys): row[value] for row in (user_rows if per_user else group_rows)}
+    got = {tuple(row[key] for key in keys): row[value] for row in result.to_dict("records")}
+    if expected.keys() != got.keys():
+        raise CheckFailed(f"rank_metrics: check: the SQL and the reference disagree on the rows: "
+                          f"only SQL {sorted(got.keys() - expected.keys(), key=repr)[:5]}, "
+                          f"only reference {sorted(expected.keys() - got.keys(), key=repr)[:5]}")
+    for key, want in expected.items():
+        if not math.isclose(got[key], want, rel_tol=1e-9, abs_tol=1e-12):
+            raise CheckFailed(f"rank_metrics: check: {value} for {dict(zip(keys, key))}: "
+                              f"SQL {got[key]!r}, reference {want!r}")
+
+
+def _run(macro: str, predictions, truth, arguments: dict, con, check: bool) -> pd.DataFrame:
+    with _prepared(predictions, truth, con, arguments) as (connection, tables, predictions_view, truth_view):
+        result = connection.execute(render(macro, **tables, **arguments)).df()
+        if check:
+            _check(result, arguments, tables, predictions_view, truth_view, per_user=(macro != "map_at_k"))
+    return result
+
+
+def _sorted(frame: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
+    return frame.sort_values(list(keys), kind="stable").reset_index(drop=True)
+
+
+def map_at_k(predictions, truth, k, *, user="user_id", item="item_id", rank=None, score=None,
+             relevance=None, by=None, truth_by=None, normalization=None, users=None,
+             duplicates=None, tie_break=None, convention=None, con=None, check=False):
+    """MAP@k of ranked predictions against truth (SPEC §1).
+
+    Returns a float when k is one integer and by is None; otherwise a pandas DataFrame with
+    columns <by columns>, k, map_at_k, n_users (one row per group and k). A float result over an
+    empty set of evaluated users is NaN.
+    """
+    arguments = _metric_arguments(k, user, item, rank, score, relevance, by, truth_by, normalization,
+                                  users, duplicates, tie_break, convention)
+    result = _run("map_at_k", predictions, truth, arguments, con, check)
+    by_list = [] if by is None else ([by] if isinstance(by, str) else list(by))
+    result = _sorted(result, by_list + ["k"])
+    if by is None and not isinstance(k, (list, tuple)):
+        return float(result["map_at_k"].iloc[0]) if len(result) else math.nan
+    return result
+
+
+def average_precision_at_k(predictions, truth, k, *, user="user_id", item="item_id", rank=None,
+                           score=None, relevance=None, by=None, truth_by=None, normalization=None,
+                           users=None, duplicates=None, tie_break=None, convention=None, con=None,
+                           check=False) -> pd.DataFrame:
+    """AP@k per evaluated user: <by columns>, <user>, k, average_precision, n_relevant, n_hits."""
+    arguments = _metric_arguments(k, user, item, rank, score, relevance, by, truth_by, normalization,
+                                  users, duplicates, tie_break, convention)
+    result = _run("average_precision_at_k", predictions, truth, arguments, con, check)
+    by_list = [] if by is None else ([by] if isinstance(by, str) else list(by))
+    return _sorted(result, by_list + [user, "k"])
+
+
+def sql(predictions, truth, k, *, user="user_id", item="item_id", rank=None, score=None,
+        relevance=None, by=None, truth_by=None, normalization=None, users=None, duplicates=None,
+        tie_break=None, convention=None, con=None, dialect="duckdb", macro="map_at_k") -> str:
+    """The macro SQL for tables named `predictions` and `truth`.
+
+    With `con` (a DuckDB connection holding those tables) their columns are looked up, as in
+    map_at_k; without it nothing is looked up: name rank or score (default: a column `rank`),
+    relevance and truth_by explicitly where they apply.
+    """
+    if dialect not in _DIALECTS:
+        raise RankMetricsError(
+            f"rank_metrics: dialect must be one of {', '.join(_DIALECTS)} in this release; got {dialect!r}")
+    if macro not in ("map_at_k", "average_precision_at_k"):
+        raise RankMetricsError(
+            f"rank_metrics: macro must be map_at_k or average_precision_at_k; got {macro!r}")
+    for argument, value in (("predictions", predictions), ("truth", truth)):
+        if not isinstance(value, str) or not value:
+            raise RankMetricsError(f"rank_metrics: {argument}: expected a table name; got {value!r}")
+    arguments = _metric_arguments(k, user, item, rank, score, relevance, by, truth_by, normalization,
+                                  users, duplicates, tie_break, convention)
+    columns = {}
+    if con is not None:
+        for argument, name in (("predictions", predictions), ("truth", truth)):
+            try:
+                relation = con.table(name)
+            except duckdb.Error:
+                raise RankMetricsError(
+                    f"rank_metrics: {argument}: no table {name!r} on the connection") from None
+            columns[f"{argument}_columns"] = [{"name": c, "data_type": str(t)}
+                                              for c, t in zip(relation.columns, relation.types)]
+    quoted = {argument: ".".join(_quote(part) for part in name.split("."))
+              for argument, name in (("predictions", predictions), ("truth", truth))}
+    return render(macro, **quoted, **columns, **arguments)
+
+
+def _quote(identifier: str) -> str:
+    return str(render("quote_identifier", name=identifier))

@@ -1,0 +1,46 @@
+"""The list API: apk and mapk on Python lists, with the classic apk's numbers by default."""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+from . import reference
+from .errors import RankMetricsError
+
+
+def _checked(k, normalization, duplicates):
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise RankMetricsError(f"rank_metrics: k must be a positive integer; got {k!r}")
+    if normalization not in reference.NORMALIZATIONS:
+        raise RankMetricsError(f"rank_metrics: normalization must be one of "
+                               f"{', '.join(reference.NORMALIZATIONS)}; got {normalization!r}")
+    if duplicates not in reference.DUPLICATES:
+        raise RankMetricsError(f"rank_metrics: duplicates must be one of "
+                               f"{', '.join(reference.DUPLICATES)}; got {duplicates!r}")
+
+
+def apk(actual: Sequence, predicted: Sequence, k: int = 10, *, normalization: str = "min_m_k",
+        duplicates: str = "first") -> float:
+    """AP@k of one predicted list against the actual (relevant) items.
+
+    The relevant set is the distinct items of `actual`; an empty `actual` gives 0.
+    """
+    _checked(k, normalization, duplicates)
+    if duplicates == "error" and len(set(predicted)) != len(predicted):
+        repeated = next(item for index, item in enumerate(predicted) if item in predicted[:index])
+        raise RankMetricsError(f"rank_metrics: duplicates='error': item {repeated!r} is predicted more than once")
+    value, _ = reference.average_precision(list(predicted), set(actual), k, normalization, duplicates)
+    return value
+
+
+def mapk(actual: Sequence[Sequence], predicted: Sequence[Sequence], k: int = 10, *,
+         normalization: str = "min_m_k", duplicates: str = "first") -> float:
+    """The mean of apk over pairs of lists, as the classic mapk: every pair counts."""
+    if len(actual) != len(predicted):
+        raise RankMetricsError(f"rank_metrics: actual and predicted must be lists of the same length; "
+                               f"got {len(actual)} and {len(predicted)}")
+    if not actual:
+        return math.nan
+    return math.fsum(apk(a, p, k, normalization=normalization, duplicates=duplicates)
+                     for a, p in zip(actual, predicted)) / len(actual)
