@@ -32,10 +32,11 @@ rm_truth_counts as (
         sum(case when {{ column }} is null then 1 else 0 end) as rm_nulls_{{ loop.index }}
         {%- endfor %}
     from {{ plan.truth }}
-)
+),
+rm_problems as (
 {%- for table, checks in [('predictions', prediction_checks), ('truth', truth_checks)] %}
 {%- for argument, column in checks %}
-select {{ rank_metrics.string_literal(argument) }} as argument,
+select {{ loop.index + (0 if table == 'predictions' else 100) }} as rm_check, {{ rank_metrics.string_literal(argument) }} as argument,
     concat({{ rank_metrics.string_literal(table ~ ' has ') }}, cast(rm_nulls_{{ loop.index }} as {{ text }}),
            {{ rank_metrics.string_literal(' rows with NULL in column ' ~ column ~ '; ' ~ argument ~ ' values must not be NULL') }}) as problem
 from rm_{{ 'prediction' if table == 'predictions' else 'truth' }}_counts
@@ -44,20 +45,20 @@ union all
 {%- endfor %}
 {%- endfor %}
 {%- if plan.users == 'truth' %}
-select 'truth' as argument,
+select 200 as rm_check, 'truth' as argument,
     {{ rank_metrics.string_literal("truth has no relevant rows, so users='truth' has no user to evaluate") }} as problem
 from rm_truth_counts
 where rm_relevant_rows is null or rm_relevant_rows = 0
 union all
 {%- elif plan.users == 'predictions' %}
-select 'predictions' as argument,
+select 200 as rm_check, 'predictions' as argument,
     {{ rank_metrics.string_literal("predictions has no rows, so users='predictions' has no user to evaluate") }} as problem
 from rm_prediction_counts
 where rm_rows = 0
 union all
 {%- endif %}
 {%- if plan.duplicates == 'error' %}
-select 'duplicates' as argument, problem from (
+select 300 as rm_check, 'duplicates' as argument, problem from (
     select concat({{ rank_metrics.string_literal("duplicates='error': user ") }}, cast({{ plan.user }} as {{ text }}),
                   {{ rank_metrics.string_literal(' has item ') }}, cast({{ plan.item }} as {{ text }}),
                   {{ rank_metrics.string_literal(' more than once in predictions') }}) as problem
@@ -69,7 +70,12 @@ select 'duplicates' as argument, problem from (
 ) as rm_first_duplicate
 union all
 {%- endif %}
-select 'none' as argument, 'none' as problem
+select 0 as rm_check, 'none' as argument, 'none' as problem
 from rm_prediction_counts
 where 1 = 0
+)
+-- the first problem found is the one reported: NULLs, then empty input, then duplicates
+select argument, problem
+from rm_problems
+order by rm_check
 {%- endmacro %}

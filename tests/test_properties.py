@@ -1,0 +1,152 @@
+"""Property tests: the SQL against the reference implementation on random inputs.
+
+Inputs have ties in rank and score, repeated items, users with empty lists on either side
+(users only in predictions, only in truth), relevance grades ≤ 0, groups matched in truth or
+shared, and every option and convention, k alone or as a list."""
+
+import math
+
+import pyarrow as pa
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import rank_metrics
+from rank_metrics import reference
+
+USERS = st.integers(min_value=1, max_value=6)
+ITEMS = st.sampled_from(list("abcdefgh"))
+MODELS = st.sampled_from(["m1", "m2"])
+# few distinct values, so that ties are common
+RANKS = st.integers(min_value=1, max_value=5)
+SCORES = st.sampled_from([0.1, 0.25, 0.5, 0.75, 0.9])
+GRADES = st.integers(min_value=-1, max_value=2)
+
+prediction_rows = st.lists(st.tuples(MODELS, USERS, ITEMS, RANKS, SCORES), max_size=40)
+truth_rows = st.lists(st.tuples(MODELS, USERS, ITEMS, GRADES), max_size=25)
+ks = st.one_of(st.integers(min_value=1, max_value=7),
+               st.lists(st.integers(min_value=1, max_value=7), min_size=1, max_size=4))
+
+
+def option(values):
+    return st.one_of(st.none(), st.sampled_from(values))
+
+
+@st.composite
+def cases(draw):
+    return dict(
+        predictions=draw(prediction_rows),
+        truth=draw(truth_rows),
+        k=draw(ks),
+        order=draw(st.sampled_from(["rank", "score"])),
+        graded=draw(st.booleans()),
+        # no groups; groups sharing one truth; groups matched in truth (an evaluation date, say)
+        grouping=draw(st.sampled_from(["none", "shared", "matched"])),
+        normalization=draw(option(reference.NORMALIZATIONS)),
+        users=draw(option(reference.USERS)),
+        duplicates=draw(option(reference.DUPLICATES)),
+        tie_break=draw(option(reference.TIE_BREAKS)),
+        convention=draw(option(sorted(reference.CONVENTIONS))),
+    )
+
+
+def tables(case):
+    predictions = pa.table({
+        "model": pa.array([row[0] for row in case["predictions"]], pa.string()),
+        "user_id": pa.array([row[1] for row in case["predictions"]], pa.int64()),
+        "item_id": pa.array([row[2] for row in case["predictions"]], pa.string()),
+        "rank": pa.array([row[3] for row in case["predictions"]], pa.int64()),
+        "score": pa.array([row[4] for row in case["predictions"]], pa.float64()),
+    })
+    if case["order"] == "rank":
+        predictions = predictions.drop_columns(["score"])
+    else:
+        predictions = predictions.drop_columns(["rank"])
+    truth = {
+        "user_id": pa.array([row[1] for row in case["truth"]], pa.int64()),
+        "item_id": pa.array([row[2] for row in case["truth"]], pa.string()),
+    }
+    if case["grouping"] == "matched":
+        truth["model"] = pa.array([row[0] for row in case["truth"]], pa.string())
+    if case["graded"]:
+        truth["relevance"] = pa.array([row[3] for row in case["truth"]], pa.int64())
+    return predictions, pa.table(truth)
+
+
+def expected(case, predictions, truth, per_user):
+    """The reference's rows, or the error the SQL must raise instead."""
+    options = reference.resolve_options(case["convention"], normalization=case["normalization"],
+                                        users=case["users"], duplicates=case["duplicates"],
+                                        tie_break=case["tie_break"])
+    by = [] if case["grouping"] == "none" else ["model"]
+    truth_by = ["model"] if case["grouping"] == "matched" else []
+    # the problems in the order they are reported: empty input, then duplicates
+    relevant = [row for row in truth.to_pylist() if row.get("relevance", 1) > 0]
+    if options.users == "truth" and not relevant:
+        return "truth"
+    if options.users == "predictions" and predictions.num_rows == 0:
+        return "predictions"
+    prediction_keys = [(row["model"] if by else None, row["user_id"], row["item_id"])
+                       for row in predictions.to_pylist()]
+    if options.duplicates == "error" and len(set(prediction_keys)) != len(prediction_keys):
+        return "duplicates"
+    ks = case["k"] if isinstance(case["k"], list) else [case["k"]]
+    user_rows, group_rows = reference.evaluate(
+        predictions.to_pylist(), truth.to_pylist(), sorted(set(ks)), user="user_id", item="item_id",
+        rank="rank" if case["order"] == "rank" else None,
+        score="score" if case["order"] == "score" else None,
+        relevance="relevance" if case["graded"] else None, by=by, truth_by=truth_by, options=options)
+    return user_rows if per_user else group_rows
+
+
+def arguments(case):
+    return dict(k=case["k"], by=None if case["grouping"] == "none" else ["model"],
+                normalization=case["normalization"], users=case["users"],
+                duplicates=case["duplicates"], tie_break=case["tie_break"],
+                convention=case["convention"])
+
+
+def keyed(rows, keys, value):
+    return {tuple(row[key] for key in keys): row[value] for row in rows}
+
+
+def assert_same(got_rows, want_rows, keys, value):
+    got, want = keyed(got_rows, keys, value), keyed(want_rows, keys, value)
+    assert got.keys() == want.keys()
+    for key in want:
+        assert math.isclose(got[key], want[key], rel_tol=1e-9, abs_tol=1e-12), (key, got[key], want[key])
+
+
+@given(cases())
+def test_map_at_k_sql_equals_reference(case):
+    predictions, truth = tables(case)
+    want = expected(case, predictions, truth, per_user=False)
+    if isinstance(want, str):
+        with pytest.raises(rank_metrics.RankMetricsError, match=want):
+            rank_metrics.map_at_k(predictions, truth, **arguments(case))
+        return
+    got = rank_metrics.map_at_k(predictions, truth, **arguments(case))
+    by = [] if case["grouping"] == "none" else ["model"]
+    if isinstance(got, float):
+        assert len(want) <= 1
+        if want:
+            assert math.isclose(got, want[0]["map_at_k"], rel_tol=1e-9, abs_tol=1e-12)
+        else:
+            assert math.isnan(got)
+        return
+    assert_same(got.to_dict("records"), want, by + ["k"], "map_at_k")
+    assert_same(got.to_dict("records"), want, by + ["k"], "n_users")
+
+
+@given(cases())
+def test_average_precision_sql_equals_reference(case):
+    predictions, truth = tables(case)
+    want = expected(case, predictions, truth, per_user=True)
+    if isinstance(want, str):
+        with pytest.raises(rank_metrics.RankMetricsError, match=want):
+            rank_metrics.average_precision_at_k(predictions, truth, **arguments(case))
+        return
+    got = rank_metrics.average_precision_at_k(predictions, truth, **arguments(case)).to_dict("records")
+    keys = ([] if case["grouping"] == "none" else ["model"]) + ["user_id", "k"]
+    for value in ("average_precision", "n_relevant", "n_hits"):
+        assert_same(got, want, keys, value)
