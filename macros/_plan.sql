@@ -24,14 +24,14 @@
 
     {#- convention: a preset; options passed explicitly still win -#}
     {%- if convention is not none and convention not in conventions -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: convention must be one of " ~ (conventions | list | sort | join(', ')) ~ "; got " ~ convention | string) }}
+        {{ exceptions.raise_compiler_error("rank_metrics: convention must be one of " ~ rank_metrics._shown(conventions | list | sort) ~ "; got " ~ rank_metrics._shown(convention)) }}
     {%- endif -%}
     {%- set preset = conventions[convention] if convention is not none else conventions['kaggle'] -%}
     {%- set given = {'normalization': normalization, 'users': users, 'duplicates': duplicates, 'tie_break': tie_break} -%}
     {%- for option, allowed in choices.items() -%}
         {%- set value = given[option] if given[option] is not none else preset[option] -%}
         {%- if value not in allowed -%}
-            {{ exceptions.raise_compiler_error("rank_metrics: " ~ option ~ " must be one of " ~ allowed | join(', ') ~ "; got " ~ value | string) }}
+            {{ exceptions.raise_compiler_error("rank_metrics: " ~ option ~ " must be one of " ~ rank_metrics._shown(allowed) ~ "; got " ~ rank_metrics._shown(value)) }}
         {%- endif -%}
         {%- do plan.update({option: value}) -%}
     {%- endfor -%}
@@ -43,7 +43,7 @@
     {%- endif -%}
     {%- for one_k in k_list -%}
         {%- if one_k is not integer or one_k is boolean or one_k < 1 -%}
-            {{ exceptions.raise_compiler_error("rank_metrics: k must be a positive integer or a non-empty list of them; got " ~ one_k | string) }}
+            {{ exceptions.raise_compiler_error("rank_metrics: k must be a positive integer or a non-empty list of them; got " ~ rank_metrics._shown(one_k)) }}
         {%- endif -%}
     {%- endfor -%}
     {%- do plan.update({'ks': k_list | unique | sort | list}) -%}
@@ -52,7 +52,7 @@
     {%- set by_list = [] if by is none else ([by] if by is string else by | list) -%}
     {%- for name, value in [('user', user), ('item', item)] -%}
         {%- if value is not string or value == '' -%}
-            {{ exceptions.raise_compiler_error("rank_metrics: " ~ name ~ " must be a column name; got " ~ value | string) }}
+            {{ exceptions.raise_compiler_error("rank_metrics: " ~ name ~ " must be a column name; got " ~ rank_metrics._shown(value)) }}
         {%- endif -%}
     {%- endfor -%}
     {%- set predictions_names = none if predictions_columns is none else predictions_columns | map(attribute='name') | list -%}
@@ -93,7 +93,7 @@
     {%- set reserved = [user, item, rank, score, 'k', 'map_at_k', 'n_users', 'average_precision', 'n_relevant', 'n_hits'] -%}
     {%- for name in by_list -%}
         {%- if name is not string or name == '' -%}
-            {{ exceptions.raise_compiler_error("rank_metrics: by must be a column name or a list of them; got " ~ name | string) }}
+            {{ exceptions.raise_compiler_error("rank_metrics: by must be a column name or a list of them; got " ~ rank_metrics._shown(name)) }}
         {%- elif name in reserved or name.startswith('rm_') -%}
             {{ exceptions.raise_compiler_error("rank_metrics: by column " ~ name ~ " clashes with the user, item or order column or an output column (" ~ reserved | reject('none') | join(', ') ~ ", rm_*)") }}
         {%- endif -%}
@@ -145,5 +145,15 @@
     {%- elif 'int' in lowered or 'decimal' in lowered or 'numeric' in lowered or 'double' in lowered
             or 'float' in lowered or 'real' in lowered -%}number
     {%- else -%}{{ lowered }}
+    {%- endif -%}
+{%- endmacro %}
+
+
+{#- A value as a message shows it: text in quotes, a list item by item, anything else as is. -#}
+{% macro _shown(value) -%}
+    {%- if value is string -%}'{{ value }}'
+    {%- elif value is iterable and value is not mapping -%}
+        {%- for one in value -%}{{ rank_metrics._shown(one) }}{{ ', ' if not loop.last }}{%- endfor -%}
+    {%- else -%}{{ value }}
     {%- endif -%}
 {%- endmacro %}

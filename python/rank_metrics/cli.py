@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     if arguments.format == "csv":
         sys.stdout.write(result.to_csv(index=False))
     elif arguments.format == "json":
-        sys.stdout.write(result.to_json(orient="records") + "\n")
+        sys.stdout.write(result.to_json(orient="records", double_precision=15) + "\n")
     else:
         sys.stdout.write(result.to_string(index=False) + "\n")
     return 0

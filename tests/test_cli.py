@@ -1,0 +1,74 @@
+"""The command line: tables, csv, json, the SQL, and errors as messages with exit code 2."""
+
+import io
+import json
+from contextlib import redirect_stderr, redirect_stdout
+
+import duckdb
+import pytest
+
+import rank_metrics
+from rank_metrics.cli import main
+
+from conftest import ROOT
+
+RECOMMENDATIONS = str(ROOT / "seeds" / "example_recommendations.csv")
+PURCHASES = str(ROOT / "seeds" / "example_purchases.csv")
+COLUMNS = ["--user", "customer_id", "--item", "article_id"]
+
+
+def run(*arguments):
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main(list(arguments))
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_map_at_k_table_csv_json():
+    expected = rank_metrics.map_at_k(RECOMMENDATIONS, PURCHASES, k=[5, 12], by="model",
+                                     user="customer_id", item="article_id")
+    code, table, _ = run("map-at-k", RECOMMENDATIONS, PURCHASES, "-k", "5", "12", "--by", "model", *COLUMNS, "--check")
+    assert code == 0
+    assert table.split("\n")[0].split() == ["model", "k", "map_at_k", "n_users"]
+    assert len(table.strip().split("\n")) == 7
+    code, csv_text, _ = run("map-at-k", RECOMMENDATIONS, PURCHASES, "-k", "5", "12", "--by", "model",
+                            *COLUMNS, "--format", "csv")
+    assert csv_text.splitlines()[0] == "model,k,map_at_k,n_users"
+    code, json_text, _ = run("map-at-k", RECOMMENDATIONS, PURCHASES, "-k", "5", "12", "--by", "model",
+                             *COLUMNS, "--format", "json")
+    rows = json.loads(json_text)
+    assert [row["map_at_k"] for row in rows] == pytest.approx(list(expected.map_at_k), rel=1e-12)
+
+
+def test_average_precision_per_user():
+    code, csv_text, _ = run("average-precision-at-k", RECOMMENDATIONS, PURCHASES, "-k", "12", *COLUMNS,
+                            "--by", "model", "--format", "csv")
+    assert code == 0
+    assert csv_text.splitlines()[0] == "model,customer_id,k,average_precision,n_relevant,n_hits"
+    assert len(csv_text.splitlines()) == 1 + 3 * 1042
+
+
+def test_sql_runs_on_duckdb_tables():
+    code, sql_text, _ = run("sql", "recs", "purchases", "-k", "12", *COLUMNS, "--rank", "rank", "--by", "model")
+    assert code == 0
+    con = duckdb.connect()
+    con.execute("create table recs as select * from read_csv(?)", [RECOMMENDATIONS])
+    con.execute("create table purchases as select * from read_csv(?)", [PURCHASES])
+    got = sorted(con.execute(sql_text).fetchall())
+    expected = rank_metrics.map_at_k(RECOMMENDATIONS, PURCHASES, k=[12], by="model",
+                                     user="customer_id", item="article_id")
+    assert [row[0] for row in got] == list(expected.model)
+    assert [row[2] for row in got] == pytest.approx(list(expected.map_at_k), rel=1e-12)
+
+
+def test_errors_are_messages_not_tracebacks():
+    code, _, err = run("map-at-k", RECOMMENDATIONS, PURCHASES, "-k", "12", "--user", "nobody")
+    assert code == 2
+    assert err.startswith("rank-metrics: error: rank_metrics: column nobody (argument user) is not in predictions")
+    code, _, err = run("map-at-k", "/tmp/missing.parquet", PURCHASES, "-k", "12")
+    assert code == 2 and "predictions: no file matches" in err
+    code, _, err = run("sql", "-k", "12", "--dialect", "oracle")
+    assert code == 2 and "dialect must be one of duckdb" in err
+    with pytest.raises(SystemExit) as exit_info, redirect_stderr(io.StringIO()):
+        main(["map-at-k", RECOMMENDATIONS, PURCHASES, "-k", "0"])
+    assert exit_info.value.code == 2

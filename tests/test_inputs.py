@@ -1,0 +1,108 @@
+"""Every kind of input SPEC §3 names gives the same numbers."""
+
+import duckdb
+import pandas as pd
+import polars as pl
+import pyarrow as pa
+import pytest
+
+import rank_metrics
+
+from conftest import ROOT
+
+RECOMMENDATIONS = ROOT / "seeds" / "example_recommendations.csv"
+PURCHASES = ROOT / "seeds" / "example_purchases.csv"
+COLUMNS = dict(user="customer_id", item="article_id", by="model")
+
+
+@pytest.fixture(scope="module")
+def frames():
+    return pd.read_csv(RECOMMENDATIONS), pd.read_csv(PURCHASES)
+
+
+@pytest.fixture(scope="module")
+def expected(frames):
+    return rank_metrics.map_at_k(*frames, k=[5, 12], check=True, **COLUMNS)
+
+
+def test_example_data_gives_a_number_per_model_and_k(expected):
+    assert list(expected.columns) == ["model", "k", "map_at_k", "n_users"]
+    assert len(expected) == 6
+    assert expected.map_at_k.between(0.05, 0.95).all()
+
+
+def test_polars_and_pyarrow(frames, expected):
+    predictions, truth = frames
+    pd.testing.assert_frame_equal(rank_metrics.map_at_k(pl.from_pandas(predictions), pa.Table.from_pandas(truth),
+                                                        k=[5, 12], **COLUMNS), expected)
+
+
+def test_csv_and_parquet_paths_and_globs(tmp_path, frames, expected):
+    predictions, truth = frames
+    for number, part in enumerate((predictions.iloc[:30000], predictions.iloc[30000:])):
+        part.to_parquet(tmp_path / f"recommendations-{number}.parquet")
+    truth.to_parquet(tmp_path / "purchases.parquet")
+    got = rank_metrics.map_at_k(str(tmp_path / "recommendations-*.parquet"), tmp_path / "purchases.parquet",
+                                k=[5, 12], **COLUMNS)
+    pd.testing.assert_frame_equal(got, expected)
+    got = rank_metrics.map_at_k(str(RECOMMENDATIONS), str(PURCHASES), k=[5, 12], **COLUMNS)
+    pd.testing.assert_frame_equal(got, expected)
+
+
+def test_duckdb_relations_and_table_names(frames, expected):
+    predictions, truth = frames
+    con = duckdb.connect()
+    con.register("recommendations_frame", predictions)
+    con.execute("create table purchases as select * from read_csv(?)", [str(PURCHASES)])
+    relation = con.table("recommendations_frame")
+    pd.testing.assert_frame_equal(rank_metrics.map_at_k(relation, "purchases", k=[5, 12], con=con, **COLUMNS),
+                                  expected)
+    # a relation of another connection is read over; the caller's connection is left as it was
+    other = duckdb.connect()
+    pd.testing.assert_frame_equal(rank_metrics.map_at_k(relation, other.read_csv(str(PURCHASES)),
+                                                        k=[5, 12], **COLUMNS), expected)
+    assert [name for (name,) in con.execute("select table_name from information_schema.tables").fetchall()
+            if name.startswith("rank_metrics_")] == []
+
+
+def test_float_for_one_k_without_by(frames):
+    predictions, truth = frames
+    one_model = predictions[predictions.model == "two_tower"]
+    value = rank_metrics.map_at_k(one_model, truth, k=12, user="customer_id", item="article_id")
+    assert isinstance(value, float)
+    table = rank_metrics.map_at_k(predictions, truth, k=[12], **COLUMNS)
+    assert value == pytest.approx(table.set_index("model").loc["two_tower", "map_at_k"], rel=1e-12)
+
+
+def test_nan_for_an_empty_set_of_users():
+    predictions = pd.DataFrame({"user_id": [1], "item_id": ["a"], "rank": [1]})
+    truth = pd.DataFrame({"user_id": [2], "item_id": ["a"]})
+    value = rank_metrics.map_at_k(predictions, truth, k=3, users="both")
+    assert value != value   # NaN: no user is in both tables
+
+
+def test_score_orders_descending():
+    predictions = pd.DataFrame({"user_id": [1, 1], "item_id": ["a", "b"], "score": [0.1, 0.9]})
+    truth = pd.DataFrame({"user_id": [1], "item_id": ["b"]})
+    assert rank_metrics.map_at_k(predictions, truth, k=1) == 1.0
+
+
+def test_matched_by_column_in_truth():
+    # truth has the evaluation date: each date's predictions meet that date's truth only
+    predictions = pd.DataFrame({"day": ["d1", "d2"], "user_id": [1, 1], "item_id": ["a", "a"], "rank": [1, 1]})
+    truth = pd.DataFrame({"day": ["d1", "d2"], "user_id": [1, 1], "item_id": ["a", "b"]})
+    got = rank_metrics.map_at_k(predictions, truth, k=1, by="day", check=True)
+    assert list(got.map_at_k) == [1.0, 0.0]
+    # and by truth_by=[] the same truth is shared by both days
+    shared = rank_metrics.map_at_k(predictions, truth, k=1, by="day", truth_by=[], check=True)
+    assert list(shared.map_at_k) == [1.0, 1.0]
+
+
+def test_check_catches_a_disagreement(monkeypatch, frames):
+    from rank_metrics import reference
+
+    original = reference.average_precision
+    monkeypatch.setattr(reference, "average_precision",
+                        lambda *args, **kwargs: (original(*args, **kwargs)[0] + 0.5, 0))
+    with pytest.raises(rank_metrics.CheckFailed, match="SQL .*, reference"):
+        rank_metrics.map_at_k(*frames, k=12, check=True, **COLUMNS)
