@@ -23,14 +23,15 @@ class DbtProject:
         self.database = workdir / "rank_metrics_integration.duckdb"
         os.environ["RANK_METRICS_DUCKDB_PATH"] = str(self.database)
         os.environ["DBT_SEND_ANONYMOUS_USAGE_STATS"] = "false"
+        # every dbt command (deps takes no --target-path) writes here, not in the repository
+        os.environ["DBT_TARGET_PATH"] = str(workdir / "target")
+        os.environ["DBT_LOG_PATH"] = str(workdir / "logs")
 
     def invoke(self, *arguments: str, project: Path = INTEGRATION):
         from dbt.cli.main import dbtRunner
 
         result = dbtRunner().invoke([
             *arguments, "--project-dir", str(project), "--profiles-dir", str(INTEGRATION),
-            "--target-path", str(self.workdir / "target"), "--log-path", str(self.workdir / "logs"),
-            "--target", "duckdb",
         ])
         return result
 

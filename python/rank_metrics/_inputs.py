@@ -11,7 +11,6 @@ import glob
 import os
 import uuid
 from dataclasses import dataclass
-from pathlib import Path
 
 import duckdb
 
@@ -95,7 +94,3 @@ def registered(con: duckdb.DuckDBPyConnection, value, argument: str):
     finally:
         with contextlib.suppress(duckdb.Error):
             con.unregister(name)
-
-
-def is_path_like(value) -> bool:
-    return isinstance(value, Path) or (isinstance(value, str) and _file_reader(value) is not None)

@@ -1,0 +1,95 @@
+"""The dbt side: the integration project builds and its assertions pass on DuckDB, dbt compiles
+the same SQL as Python renders, bad input fails the build with our message, and the example
+models stay out of a user's project unless asked for."""
+
+import re
+
+import duckdb
+import pandas as pd
+import pytest
+
+import rank_metrics
+
+from conftest import ROOT
+
+
+def normalized(sql: str) -> str:
+    return re.sub(r"\s+", " ", sql).strip()
+
+
+def test_build_passes_every_assertion(dbt_project):
+    build = dbt_project.build
+    assert build.success, build.exception
+    statuses = {result.node.name: str(result.status) for result in build.result.results}
+    assert {name: statuses.get(name) for name in (
+        "assert_spec_average_precision", "assert_spec_map", "assert_options_average_precision")} == {
+        "assert_spec_average_precision": "pass", "assert_spec_map": "pass",
+        "assert_options_average_precision": "pass"}
+    assert all(status in ("pass", "success") for status in statuses.values()), statuses
+
+
+@pytest.mark.parametrize("model, macro, arguments", [
+    ("parity_map_at_k", "map_at_k", dict(k=[5, 12], by=["model"])),
+    ("parity_average_precision_at_k", "average_precision_at_k",
+     dict(k=12, by="model", normalization="m", users="union", duplicates="collapse", tie_break="item_desc")),
+])
+def test_dbt_compiles_the_sql_python_renders(dbt_project, model, macro, arguments):
+    database = dbt_project.database.stem
+    with duckdb.connect(str(dbt_project.database), ) as con:
+        python_sql = rank_metrics.sql(f"{database}.main.example_recommendations",
+                                      f"{database}.main.example_purchases", user="customer_id",
+                                      item="article_id", con=con, macro=macro, **arguments)
+    assert normalized(dbt_project.compiled(model)) == normalized(python_sql)
+
+
+def test_dbt_model_rows_equal_the_python_api(dbt_project):
+    with duckdb.connect(str(dbt_project.database), ) as con:
+        built = con.table("parity_map_at_k").df().sort_values(["model", "k"]).reset_index(drop=True)
+        python = rank_metrics.map_at_k("example_recommendations", "example_purchases", k=[5, 12],
+                                       user="customer_id", item="article_id", by=["model"], con=con,
+                                       check=True)
+    pd.testing.assert_frame_equal(built, python)
+
+
+def compile_inline(dbt_project, sql):
+    """Compile SQL in the integration project; (success, every error message dbt kept)."""
+    result = dbt_project.invoke("compile", "--inline", sql)
+    messages = [str(result.exception), str(getattr(result.exception, "__context__", ""))]
+    messages += [str(getattr(node, "message", "")) for node in (result.result.results if result.result else [])]
+    return result.success, " ".join(messages)
+
+
+def test_bad_argument_fails_with_our_message(dbt_project):
+    ok, text = compile_inline(dbt_project, "{{ rank_metrics.map_at_k(predictions=ref('spec_predictions'), "
+                                           "truth=ref('spec_truth'), k=0) }}")
+    assert not ok
+    assert "k must be a positive integer or a non-empty list of them; got 0" in text
+
+
+def test_missing_column_is_named_in_dbt(dbt_project):
+    ok, text = compile_inline(dbt_project, "{{ rank_metrics.map_at_k(predictions=ref('spec_predictions'), "
+                                           "truth=ref('spec_truth'), k=3, item='article') }}")
+    assert not ok
+    assert "column article (argument item) is not in predictions; its columns are: case_id, user_id, item_id, rank" in text
+
+
+def test_bad_data_fails_before_the_metric(dbt_project):
+    ok, text = compile_inline(dbt_project, "{{ rank_metrics.map_at_k(predictions=ref('options_predictions'), "
+                                           "truth=ref('options_truth'), k=3, rank='rank', duplicates='error') }}")
+    assert not ok
+    assert "duplicates='error': user u1 has item a more than once in predictions" in text
+
+
+def test_examples_stay_out_of_a_users_project(dbt_project, tmp_path):
+    (tmp_path / "dbt_project.yml").write_text(
+        "name: a_users_project\nversion: '1.0.0'\nconfig-version: 2\nprofile: rank_metrics_integration_tests\n")
+    (tmp_path / "packages.yml").write_text(f"packages:\n  - local: {ROOT}\n")
+    assert dbt_project.invoke("deps", project=tmp_path).success
+    listed = dbt_project.invoke("ls", "--resource-type", "model", "seed", "test", "--output", "name",
+                                project=tmp_path)
+    assert listed.success
+    assert listed.result == []
+    asked = dbt_project.invoke("ls", "--resource-type", "model", "seed", "--output", "name",
+                               "--vars", "{rank_metrics_examples: true}", project=tmp_path)
+    assert sorted(asked.result) == ["example_average_precision_by_customer", "example_map_at_k_by_model",
+                                    "example_purchases", "example_recommendations"]
