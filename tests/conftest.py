@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
 INTEGRATION = ROOT / "integration_tests"
-PEER_DATA = ROOT.parent / "shared" / "peer-data"
+PEER_DATA = ROOT / "tests" / "data"
 
 # CI runs at least 500 random examples per property; `dev` is for a quick local loop.
 settings.register_profile("ci", max_examples=600, deadline=None,
