@@ -4,4 +4,3 @@
 {% macro type_double() %}{{ return(adapter.dispatch('type_double', 'rank_metrics')()) }}{% endmacro %}
 {% macro type_string() %}{{ return(adapter.dispatch('type_string', 'rank_metrics')()) }}{% endmacro %}
 {% macro string_literal(text) %}{{ return(adapter.dispatch('string_literal', 'rank_metrics')(text)) }}{% endmacro %}
-{% macro input_problems() %}{{ return(adapter.dispatch('input_problems', 'rank_metrics')(**kwargs)) }}{% endmacro %}
