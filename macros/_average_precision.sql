@@ -15,7 +15,7 @@ rm_user_sums as (
 ),
 rm_ks as (
     {%- for k in plan.ks %}
-    select {{ k }} as k{{ ' union all' if not loop.last }}
+    select cast({{ k }} as bigint) as k{{ ' union all' if not loop.last }}
     {%- endfor %}
 ),
 rm_user_k as (

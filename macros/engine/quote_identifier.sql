@@ -3,3 +3,8 @@
 {% macro default__quote_identifier(name) -%}
     "{{ name | string | replace('"', '""') }}"
 {%- endmacro %}
+
+{#- Spark SQL quotes identifiers with backticks, any backtick inside doubled. -#}
+{% macro spark__quote_identifier(name) -%}
+    `{{ name | string | replace('`', '``') }}`
+{%- endmacro %}

@@ -2,3 +2,8 @@
 {% macro default__type_double() -%}
     double
 {%- endmacro %}
+
+{#- PostgreSQL has no type named double: double precision. -#}
+{% macro postgres__type_double() -%}
+    double precision
+{%- endmacro %}

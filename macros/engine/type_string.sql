@@ -2,3 +2,8 @@
 {% macro default__type_string() -%}
     varchar
 {%- endmacro %}
+
+{#- Spark's varchar needs a length; string has none. -#}
+{% macro spark__type_string() -%}
+    string
+{%- endmacro %}

@@ -2,7 +2,8 @@
 
 The files under ``macros/`` (except ``macros/dbt/``, which only dbt can run) are loaded as jinja2
 templates. Their macros are reached through a ``rank_metrics`` namespace that resolves a name the
-way ``adapter.dispatch`` does: ``<engine>__name``, then ``default__name``, then ``name``.
+way ``adapter.dispatch`` does: ``<engine>__name``, then the engine's parent adapter's
+(dbt-redshift inherits dbt-postgres, dbt-databricks dbt-spark), then ``default__name``.
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ import jinja2
 from .errors import RankMetricsError
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
+
+# dbt adapters whose dispatch falls back to another adapter's variants before default__
+PARENT_ENGINES = {"redshift": "postgres", "databricks": "spark"}
 
 
 def dbt_project_dir() -> Path:
@@ -40,11 +44,11 @@ class _Namespace:
     """``rank_metrics.<name>`` inside the macros, with dbt's dispatch order for one engine."""
 
     def __init__(self, engine: str):
-        self._engine = engine
+        self._prefixes = [engine] + ([PARENT_ENGINES[engine]] if engine in PARENT_ENGINES else []) + ["default"]
         self._macros: dict[str, jinja2.runtime.Macro] = {}
 
     def __getattr__(self, name):
-        for candidate in (f"{self._engine}__{name}", f"default__{name}", name):
+        for candidate in [f"{prefix}__{name}" for prefix in self._prefixes] + [name]:
             if candidate in self._macros:
                 return self._macros[candidate]
         raise AttributeError(f"rank_metrics has no macro {name!r}")

@@ -6,16 +6,13 @@ import contextlib
 import math
 from typing import Sequence
 
-import duckdb
 import pandas as pd
 
 from . import reference
-from ._inputs import registered
+from ._engines import engine_for
 from ._render import namespace as _render_namespace
 from ._render import render
 from .errors import CheckFailed, RankMetricsError
-
-_DIALECTS = ("duckdb",)
 
 
 def _metric_arguments(k, user, item, rank, score, relevance, by, truth_by, normalization, users,
@@ -27,48 +24,40 @@ def _metric_arguments(k, user, item, rank, score, relevance, by, truth_by, norma
 
 @contextlib.contextmanager
 def _prepared(predictions, truth, con, arguments):
-    """Both inputs as views on a connection, checked (SPEC §4) before any metric is computed."""
-    connection = con if con is not None else duckdb.connect()
-    if not isinstance(connection, duckdb.DuckDBPyConnection):
-        raise RankMetricsError(
-            f"rank_metrics: con must be a DuckDB connection in this release; got {type(con).__name__}")
+    """Both inputs seen by one engine, checked (SPEC §4) before any metric is computed."""
+    engine = engine_for(con, predictions, truth)
     try:
-        with registered(connection, predictions, "predictions") as predictions_view, \
-                registered(connection, truth, "truth") as truth_view:
+        with engine.registered(predictions, "predictions") as predictions_view, \
+                engine.registered(truth, "truth") as truth_view:
             tables = dict(predictions=predictions_view.quoted, truth=truth_view.quoted,
                           predictions_columns=predictions_view.columns,
                           truth_columns=truth_view.columns)
-            problems = connection.execute(render("input_problems", **tables, **arguments)).fetchall()
-            if problems:
-                argument, problem = problems[0]
+            problems = engine.run(render("input_problems", engine.name, **tables, **arguments))
+            if len(problems):
+                argument, problem = problems.iloc[0]
                 raise RankMetricsError(f"rank_metrics: {argument}: {problem}")
-            yield connection, tables, predictions_view, truth_view
+            yield engine, tables, predictions_view, truth_view
     finally:
-        if con is None:
-            connection.close()
+        engine.close()
 
 
-def _resolved_columns(arguments: dict, tables: dict) -> dict:
+def _resolved_columns(arguments: dict, tables: dict, engine: str) -> dict:
     """The column names as the macro resolves them (rank or score, relevance, truth_by)."""
     plan = {}
-    _render_namespace()._plan(plan=plan, **arguments, **tables)
+    _render_namespace(engine)._plan(plan=plan, **arguments, **tables)
     return dict(plan["names"])
 
 
-def _rows(relation: duckdb.DuckDBPyRelation) -> list[dict]:
-    return [dict(zip(relation.columns, row)) for row in relation.fetchall()]
-
-
-def _check(result: pd.DataFrame, arguments: dict, tables: dict, predictions_view, truth_view,
+def _check(result: pd.DataFrame, arguments: dict, tables: dict, engine, predictions_view, truth_view,
            per_user: bool):
     """Raise CheckFailed unless the reference implementation computes the same rows."""
-    columns = _resolved_columns(arguments, tables)
+    columns = _resolved_columns(arguments, tables, engine.name)
     ks = arguments["k"] if isinstance(arguments["k"], (list, tuple)) else [arguments["k"]]
     options = reference.resolve_options(
         arguments["convention"], normalization=arguments["normalization"], users=arguments["users"],
         duplicates=arguments["duplicates"], tie_break=arguments["tie_break"])
     user_rows, group_rows = reference.evaluate(
-        _rows(predictions_view.relation), _rows(truth_view.relation), sorted(set(ks)),
+        engine.rows(predictions_view), engine.rows(truth_view), sorted(set(ks)),
         options=options, **columns)
     keys = columns["by"] + ([columns["user"]] if per_user else []) + ["k"]
     value = "average_precision" if per_user else "map_at_k"
@@ -85,10 +74,11 @@ def _check(result: pd.DataFrame, arguments: dict, tables: dict, predictions_view
 
 
 def _run(macro: str, predictions, truth, arguments: dict, con, check: bool) -> pd.DataFrame:
-    with _prepared(predictions, truth, con, arguments) as (connection, tables, predictions_view, truth_view):
-        result = connection.execute(render(macro, **tables, **arguments)).df()
+    with _prepared(predictions, truth, con, arguments) as (engine, tables, predictions_view, truth_view):
+        result = engine.result(render(macro, engine.name, **tables, **arguments))
         if check:
-            _check(result, arguments, tables, predictions_view, truth_view, per_user=(macro != "map_at_k"))
+            _check(result, arguments, tables, engine, predictions_view, truth_view,
+                   per_user=(macro != "map_at_k"))
     return result
 
 
@@ -130,15 +120,16 @@ def average_precision_at_k(predictions, truth, k, *, user="user_id", item="item_
 def sql(predictions, truth, k, *, user="user_id", item="item_id", rank=None, score=None,
         relevance=None, by=None, truth_by=None, normalization=None, users=None, duplicates=None,
         tie_break=None, convention=None, con=None, dialect="duckdb", macro="map_at_k") -> str:
-    """The macro SQL for tables named `predictions` and `truth`.
+    """The macro SQL for tables named `predictions` and `truth` ('table' or 'schema.table').
 
-    With `con` (a DuckDB connection holding those tables) their columns are looked up, as in
-    map_at_k; without it nothing is looked up: name rank or score (default: a column `rank`),
-    relevance and truth_by explicitly where they apply.
+    duckdb, postgres and spark get their own dispatch variants; redshift and databricks render
+    with their parent adapter's (postgres, spark) and every other dialect with the default
+    variants, then sqlglot writes them in that dialect. With `con` (a connection holding the
+    tables) their columns are looked up, as in map_at_k; without it, name rank or score
+    (default: a column `rank`), relevance and truth_by explicitly where they apply.
     """
-    if dialect not in _DIALECTS:
-        raise RankMetricsError(
-            f"rank_metrics: dialect must be one of {', '.join(_DIALECTS)} in this release; got {dialect!r}")
+    if dialect not in DIALECTS:
+        raise RankMetricsError(f"rank_metrics: dialect must be one of {', '.join(DIALECTS)}; got {dialect!r}")
     if macro not in ("map_at_k", "average_precision_at_k"):
         raise RankMetricsError(
             f"rank_metrics: macro must be map_at_k or average_precision_at_k; got {macro!r}")
@@ -147,20 +138,33 @@ def sql(predictions, truth, k, *, user="user_id", item="item_id", rank=None, sco
             raise RankMetricsError(f"rank_metrics: {argument}: expected a table name; got {value!r}")
     arguments = _metric_arguments(k, user, item, rank, score, relevance, by, truth_by, normalization,
                                   users, duplicates, tie_break, convention)
-    columns = {}
+    render_as, source_dialect = DIALECTS[dialect]
     if con is not None:
-        for argument, name in (("predictions", predictions), ("truth", truth)):
-            try:
-                relation = con.table(name)
-            except duckdb.Error:
-                raise RankMetricsError(
-                    f"rank_metrics: {argument}: no table {name!r} on the connection") from None
-            columns[f"{argument}_columns"] = [{"name": c, "data_type": str(t)}
-                                              for c, t in zip(relation.columns, relation.types)]
-    quoted = {argument: ".".join(_quote(part) for part in name.split("."))
-              for argument, name in (("predictions", predictions), ("truth", truth))}
-    return render(macro, **quoted, **columns, **arguments)
+        engine = engine_for(con)
+        with engine.registered(predictions, "predictions") as predictions_view, \
+                engine.registered(truth, "truth") as truth_view:
+            tables = dict(predictions_columns=predictions_view.columns, truth_columns=truth_view.columns)
+    else:
+        tables = {}
+    for argument, name in (("predictions", predictions), ("truth", truth)):
+        tables[argument] = ".".join(render("quote_identifier", render_as, name=part) for part in name.split("."))
+    text = render(macro, render_as, **tables, **arguments)
+    if source_dialect is None:
+        return text
+    import sqlglot
+
+    return sqlglot.transpile(text, read=source_dialect, write=dialect, pretty=True)[0]
 
 
-def _quote(identifier: str) -> str:
-    return str(render("quote_identifier", name=identifier))
+# dialect -> (the engine whose macro variants render it, the sqlglot dialect that rendering is
+# in when sqlglot must rewrite it, or None when the rendering runs as it is)
+DIALECTS = {
+    "duckdb": ("duckdb", None),
+    "postgres": ("postgres", None),
+    "spark": ("spark", None),
+    "databricks": ("databricks", "spark"),
+    "redshift": ("redshift", "postgres"),
+    "snowflake": ("snowflake", "duckdb"),
+    "bigquery": ("bigquery", "duckdb"),
+    "trino": ("trino", "duckdb"),
+}

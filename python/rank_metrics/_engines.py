@@ -1,0 +1,255 @@
+"""Where the rendered macro SQL runs: DuckDB (the default), PostgreSQL or Spark.
+
+Each engine turns what a user passes as `predictions` or `truth` into a relation the SQL can
+name — a temporary view of our own where the engine has them — and looks up its columns, runs
+the SQL into a pandas DataFrame, and reads rows for the reference implementation. No user's
+table name, path or column is ever pasted into SQL text: names are quoted by the macros.
+"""
+
+from __future__ import annotations
+
+import abc
+import contextlib
+import glob
+import os
+import uuid
+from dataclasses import dataclass
+
+import pandas as pd
+
+from ._render import render
+from .errors import RankMetricsError
+
+_FILE_READERS = {".parquet": "read_parquet", ".pq": "read_parquet", ".csv": "read_csv",
+                 ".tsv": "read_csv", ".txt": "read_csv"}
+_COUNT_COLUMNS = ("k", "n_users", "n_relevant", "n_hits")
+
+
+@dataclass
+class View:
+    quoted: str               # what the SQL names: a quoted identifier or qualified name
+    columns: list[dict]       # [{'name': ..., 'data_type': ...}]
+    handle: object = None     # the engine's own object for reading rows
+
+
+def _temporary_name(argument: str) -> str:
+    return f"rank_metrics_{argument}_{uuid.uuid4().hex[:12]}"
+
+
+def _module(value) -> str:
+    return type(value).__module__ or ""
+
+
+def is_spark_dataframe(value) -> bool:
+    return _module(value).startswith("pyspark.sql") and hasattr(value, "sparkSession")
+
+
+def _table_name(value, argument: str) -> str:
+    if not isinstance(value, str) or not value:
+        raise RankMetricsError(f"rank_metrics: {argument}: with this connection, expected a table name; "
+                               f"got {type(value).__name__}")
+    return value
+
+
+class Engine(abc.ABC):
+    name = "default"
+
+    @abc.abstractmethod
+    def registered(self, value, argument: str):
+        """A context manager yielding `value` as a View for the duration of the block."""
+
+    @abc.abstractmethod
+    def run(self, sql: str) -> pd.DataFrame:
+        """The rows of a query."""
+
+    @abc.abstractmethod
+    def rows(self, view: View) -> list[dict]:
+        """Every row of an input, for the reference implementation."""
+
+    def close(self) -> None:
+        pass
+
+    def result(self, sql: str) -> pd.DataFrame:
+        """The rows of a metric query, with counts as int64 whatever the engine returned."""
+        frame = self.run(sql)
+        for column in _COUNT_COLUMNS:
+            if column in frame.columns:
+                frame[column] = frame[column].astype("int64")
+        return frame
+
+
+class DuckDBEngine(Engine):
+    name = "duckdb"
+
+    def __init__(self, con=None):
+        import duckdb
+
+        self._duckdb = duckdb
+        self._owned = con is None
+        self.con = duckdb.connect() if con is None else con
+
+    def _relation(self, value, argument: str):
+        duckdb = self._duckdb
+        if isinstance(value, duckdb.DuckDBPyRelation):
+            return value
+        if not isinstance(value, (str, os.PathLike)):
+            return None
+        text = os.fspath(value)
+        reader = _file_reader(text)
+        if not (isinstance(value, os.PathLike) or reader or os.sep in text or "*" in text):
+            try:
+                return self.con.table(text)
+            except duckdb.Error:
+                if not os.path.exists(text):
+                    raise RankMetricsError(
+                        f"rank_metrics: {argument}: {text!r} is neither a table on the connection "
+                        "(con) nor an existing file") from None
+        if not glob.glob(text):
+            raise RankMetricsError(f"rank_metrics: {argument}: no file matches {text!r}")
+        if reader is None:
+            raise RankMetricsError(
+                f"rank_metrics: {argument}: cannot tell the format of {text!r}; "
+                f"expected a name ending in one of {', '.join(sorted(_FILE_READERS))}")
+        try:
+            return getattr(self.con, reader)(text)
+        except duckdb.Error as error:
+            raise RankMetricsError(f"rank_metrics: {argument}: cannot read {text!r}: {error}") from None
+
+    @contextlib.contextmanager
+    def registered(self, value, argument: str):
+        duckdb = self._duckdb
+        name = _temporary_name(argument)
+        relation = self._relation(value, argument)
+        try:
+            if relation is not None:
+                try:
+                    self.con.register(name, relation)
+                except duckdb.InvalidInputException:
+                    # a relation of another connection: bring its rows over
+                    self.con.register(name, relation.to_arrow_table())
+            else:
+                try:
+                    self.con.register(name, value)   # pandas, polars, pyarrow and the like
+                except (duckdb.Error, TypeError, ValueError):
+                    raise RankMetricsError(
+                        f"rank_metrics: {argument}: expected a pandas or polars DataFrame, a pyarrow "
+                        "Table, a DuckDB relation, a Parquet/CSV path or glob, or a table name in con; "
+                        f"got {type(value).__name__}") from None
+            view = self.con.table(name)
+            columns = [{"name": column, "data_type": str(data_type)}
+                       for column, data_type in zip(view.columns, view.types)]
+            yield View(quoted=_quote(name, self.name), columns=columns, handle=view)
+        finally:
+            with contextlib.suppress(duckdb.Error):
+                self.con.unregister(name)
+
+    def run(self, sql: str) -> pd.DataFrame:
+        return self.con.execute(sql).df()
+
+    def rows(self, view: View) -> list[dict]:
+        return [dict(zip(view.handle.columns, row)) for row in view.handle.fetchall()]
+
+    def close(self) -> None:
+        if self._owned:
+            self.con.close()
+
+
+class PostgresEngine(Engine):
+    """A DB-API connection to PostgreSQL (psycopg2 or psycopg 3); inputs are table names."""
+
+    name = "postgres"
+
+    def __init__(self, con):
+        self.con = con
+
+    @contextlib.contextmanager
+    def registered(self, value, argument: str):
+        parts = _table_name(value, argument).split(".")
+        if len(parts) > 2:
+            raise RankMetricsError(f"rank_metrics: {argument}: expected 'table' or 'schema.table'; got {value!r}")
+        schema, table = (None, parts[0]) if len(parts) == 1 else parts
+        columns = self.run(render("relation_columns", self.name, schema=schema, table=table))
+        if columns.empty:
+            raise RankMetricsError(f"rank_metrics: {argument}: no table {value!r} on the connection "
+                                   "(names are matched as written, case included)")
+        yield View(quoted=".".join(_quote(part, self.name) for part in parts),
+                   columns=[{"name": row.column_name, "data_type": row.data_type} for row in columns.itertuples()])
+
+    def run(self, sql: str) -> pd.DataFrame:
+        cursor = self.con.cursor()
+        try:
+            cursor.execute(sql)
+            names = [column[0] for column in cursor.description]
+            return pd.DataFrame(cursor.fetchall(), columns=names)
+        except Exception:
+            self.con.rollback()   # leave the caller's connection usable
+            raise
+        finally:
+            cursor.close()
+
+    def rows(self, view: View) -> list[dict]:
+        return self.run(render("relation_rows", self.name, relation=view.quoted)).to_dict("records")
+
+
+class SparkEngine(Engine):
+    """A SparkSession; inputs are Spark DataFrames or table names, seen through temp views."""
+
+    name = "spark"
+
+    def __init__(self, session):
+        self.session = session
+
+    @contextlib.contextmanager
+    def registered(self, value, argument: str):
+        if is_spark_dataframe(value):
+            frame = value
+        else:
+            name = _table_name(value, argument)
+            try:
+                frame = self.session.table(name)
+            except Exception:
+                raise RankMetricsError(f"rank_metrics: {argument}: no table {name!r} in the Spark session") from None
+        view_name = _temporary_name(argument)
+        frame.createOrReplaceTempView(view_name)
+        try:
+            yield View(quoted=_quote(view_name, self.name),
+                       columns=[{"name": column, "data_type": data_type} for column, data_type in frame.dtypes],
+                       handle=frame)
+        finally:
+            self.session.catalog.dropTempView(view_name)
+
+    def run(self, sql: str) -> pd.DataFrame:
+        frame = self.session.sql(sql)
+        return pd.DataFrame([tuple(row) for row in frame.collect()], columns=frame.columns)
+
+    def rows(self, view: View) -> list[dict]:
+        return [row.asDict() for row in view.handle.collect()]
+
+
+def engine_for(con, *inputs) -> Engine:
+    """The engine of `con`, or of the inputs when con is None (Spark DataFrames bring theirs)."""
+    if con is None:
+        spark_frames = [value for value in inputs if is_spark_dataframe(value)]
+        if spark_frames:
+            return SparkEngine(spark_frames[0].sparkSession)
+        return DuckDBEngine()
+    module = _module(con)
+    if module.startswith("duckdb") or module.startswith("_duckdb"):
+        return DuckDBEngine(con)
+    if module.startswith("pyspark") and type(con).__name__ == "SparkSession":
+        return SparkEngine(con)
+    if module.startswith("psycopg"):
+        return PostgresEngine(con)
+    raise RankMetricsError("rank_metrics: con must be a DuckDB connection, a PostgreSQL connection "
+                           f"(psycopg2 or psycopg) or a SparkSession; got {type(con).__name__}")
+
+
+def _file_reader(text: str) -> str | None:
+    lowered = text.lower()
+    for suffix in (".gz", ".zst"):
+        lowered = lowered.removesuffix(suffix)
+    return _FILE_READERS.get(os.path.splitext(lowered)[1])
+
+
+def _quote(identifier: str, engine: str) -> str:
+    return render("quote_identifier", engine, name=identifier)
