@@ -28,26 +28,25 @@ def test_build_passes_every_assertion(dbt_project):
     assert all(status in ("pass", "success") for status in statuses.values()), statuses
 
 
-@pytest.mark.parametrize("model, macro, arguments", [
-    ("parity_map_at_k", "map_at_k", dict(k=[5, 12], by=["model"])),
-    ("parity_average_precision_at_k", "average_precision_at_k",
-     dict(k=12, by="model", normalization="m", users="union", duplicates="collapse", tie_break="item_desc")),
+@pytest.mark.parametrize("model, macro, tables, arguments", [
+    ("parity_map_at_k", "map_at_k", ("spec_predictions", "spec_truth"), dict(k=[2, 5], by=["case_id"])),
+    ("parity_average_precision_at_k", "average_precision_at_k", ("options_predictions", "options_truth"),
+     dict(k=[3, 5], rank="rank", relevance="grade", normalization="m", users="union",
+          duplicates="collapse", tie_break="item_desc")),
 ])
-def test_dbt_compiles_the_sql_python_renders(dbt_project, model, macro, arguments):
+def test_dbt_compiles_the_sql_python_renders(dbt_project, model, macro, tables, arguments):
     database = dbt_project.database.stem
-    with duckdb.connect(str(dbt_project.database), ) as con:
-        python_sql = rank_metrics.sql(f"{database}.main.example_recommendations",
-                                      f"{database}.main.example_purchases", user="customer_id",
-                                      item="article_id", con=con, macro=macro, **arguments)
+    with duckdb.connect(str(dbt_project.database)) as con:
+        python_sql = rank_metrics.sql(*(f"{database}.main.{table}" for table in tables),
+                                      con=con, macro=macro, **arguments)
     assert normalized(dbt_project.compiled(model)) == normalized(python_sql)
 
 
 def test_dbt_model_rows_equal_the_python_api(dbt_project):
-    with duckdb.connect(str(dbt_project.database), ) as con:
-        built = con.table("parity_map_at_k").df().sort_values(["model", "k"]).reset_index(drop=True)
-        python = rank_metrics.map_at_k("example_recommendations", "example_purchases", k=[5, 12],
-                                       user="customer_id", item="article_id", by=["model"], con=con,
-                                       check=True)
+    with duckdb.connect(str(dbt_project.database)) as con:
+        built = con.table("parity_map_at_k").df().sort_values(["case_id", "k"]).reset_index(drop=True)
+        python = rank_metrics.map_at_k("spec_predictions", "spec_truth", k=[2, 5], by=["case_id"],
+                                       con=con, check=True)
     pd.testing.assert_frame_equal(built, python)
 
 

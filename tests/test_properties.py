@@ -2,17 +2,22 @@
 
 Inputs have ties in rank and score, repeated items, users with empty lists on either side
 (users only in predictions, only in truth), relevance grades ≤ 0, groups matched in truth or
-shared, and every option and convention, k alone or as a list."""
+shared, and every option and convention, k alone or as a list. The same properties run on
+DuckDB (arrow tables), PostgreSQL (tables on a connection) and Spark (Spark DataFrames)."""
 
 import math
 
 import pyarrow as pa
 import pytest
-from hypothesis import given
+from engine_tables import to_postgres, to_spark
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rank_metrics
 from rank_metrics import reference
+
+# Spark answers a query in about a second, so it gets fewer random inputs than the others
+SPARK_EXAMPLES = 120
 
 USERS = st.integers(min_value=1, max_value=4)
 ITEMS = st.sampled_from(list("abcdef"))
@@ -117,15 +122,14 @@ def assert_same(got_rows, want_rows, keys, value):
         assert math.isclose(got[key], want[key], rel_tol=1e-9, abs_tol=1e-12), (key, got[key], want[key])
 
 
-@given(cases())
-def test_map_at_k_sql_equals_reference(case):
-    predictions, truth = tables(case)
+def check_map_at_k(case, predictions, truth, inputs, con=None):
+    """map_at_k on `inputs` (what the engine is given) equals the reference on the arrow tables."""
     want = expected(case, predictions, truth, per_user=False)
     if isinstance(want, str):
         with pytest.raises(rank_metrics.RankMetricsError, match=want):
-            rank_metrics.map_at_k(predictions, truth, **arguments(case))
+            rank_metrics.map_at_k(*inputs, con=con, **arguments(case))
         return
-    got = rank_metrics.map_at_k(predictions, truth, **arguments(case))
+    got = rank_metrics.map_at_k(*inputs, con=con, **arguments(case))
     by = [] if case["grouping"] == "none" else ["model"]
     if isinstance(got, float):
         assert len(want) <= 1
@@ -138,15 +142,42 @@ def test_map_at_k_sql_equals_reference(case):
     assert_same(got.to_dict("records"), want, by + ["k"], "n_users")
 
 
-@given(cases())
-def test_average_precision_sql_equals_reference(case):
-    predictions, truth = tables(case)
+def check_average_precision(case, predictions, truth, inputs, con=None):
     want = expected(case, predictions, truth, per_user=True)
     if isinstance(want, str):
         with pytest.raises(rank_metrics.RankMetricsError, match=want):
-            rank_metrics.average_precision_at_k(predictions, truth, **arguments(case))
+            rank_metrics.average_precision_at_k(*inputs, con=con, **arguments(case))
         return
-    got = rank_metrics.average_precision_at_k(predictions, truth, **arguments(case)).to_dict("records")
+    got = rank_metrics.average_precision_at_k(*inputs, con=con, **arguments(case)).to_dict("records")
     keys = ([] if case["grouping"] == "none" else ["model"]) + ["user_id", "k"]
     for value in ("average_precision", "n_relevant", "n_hits"):
         assert_same(got, want, keys, value)
+
+
+@given(case=cases())
+def test_duckdb_map_at_k_equals_reference(case):
+    predictions, truth = tables(case)
+    check_map_at_k(case, predictions, truth, (predictions, truth))
+
+
+@given(case=cases())
+def test_duckdb_average_precision_equals_reference(case):
+    predictions, truth = tables(case)
+    check_average_precision(case, predictions, truth, (predictions, truth))
+
+
+@given(case=cases())
+def test_postgres_equals_reference(case, postgres):
+    predictions, truth = tables(case)
+    names = (to_postgres(postgres, "predictions", predictions), to_postgres(postgres, "truth", truth))
+    check_map_at_k(case, predictions, truth, names, con=postgres)
+    check_average_precision(case, predictions, truth, names, con=postgres)
+
+
+@settings(max_examples=SPARK_EXAMPLES)
+@given(case=cases())
+def test_spark_equals_reference(case, spark):
+    predictions, truth = tables(case)
+    frames = (to_spark(spark, predictions), to_spark(spark, truth))
+    check_map_at_k(case, predictions, truth, frames)
+    check_average_precision(case, predictions, truth, frames)

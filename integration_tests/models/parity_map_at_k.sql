@@ -1,2 +1,2 @@
-{{ rank_metrics.map_at_k(predictions=ref('example_recommendations'), truth=ref('example_purchases'),
-                         k=[5, 12], user='customer_id', item='article_id', by=['model']) }}
+{{ rank_metrics.map_at_k(predictions=ref('spec_predictions'), truth=ref('spec_truth'),
+                         k=[2, 5], user='user_id', item='item_id', by=['case_id']) }}
