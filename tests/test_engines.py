@@ -1,0 +1,190 @@
+"""The same macros on PostgreSQL and Spark: the dbt integration project, the Python API with
+`con=` and Spark DataFrames, and `rank_metrics.sql` for every dialect."""
+
+import math
+
+import duckdb
+import pandas as pd
+import pytest
+import sqlglot
+
+import rank_metrics
+from rank_metrics.api import DIALECTS
+
+from conftest import INTEGRATION, DbtProject
+from engine_tables import to_postgres, to_spark
+
+SEEDS = INTEGRATION / "seeds"
+ASSERTIONS = ("assert_spec_average_precision", "assert_spec_map", "assert_options_average_precision")
+
+
+def seed(name):
+    return pd.read_csv(SEEDS / f"{name}.csv", dtype={"item_id": str, "case_id": str, "user_id": object}
+                       if name.startswith("options") else {"item_id": str, "case_id": str})
+
+
+@pytest.mark.parametrize("target", ["postgres", "spark"])
+def test_integration_project_builds_and_passes(target, request, tmp_path_factory):
+    request.getfixturevalue("postgres_port" if target == "postgres" else "spark")
+    project = DbtProject(tmp_path_factory.mktemp(f"dbt_{target}"), target)
+    assert project.invoke("deps").success
+    # the example data (72,000 seed rows) is DuckDB's: seeding it row by row costs a minute here
+    build = project.invoke("build", "--vars", "{rank_metrics_examples: false}")
+    failures = [(result.node.name, result.message) for result in (build.result.results if build.result else [])
+                if str(result.status) not in ("pass", "success")]
+    assert build.success and not failures, (build.exception, failures)
+    statuses = {result.node.name: str(result.status) for result in build.result.results}
+    assert {name: statuses.get(name) for name in ASSERTIONS} == dict.fromkeys(ASSERTIONS, "pass")
+
+
+@pytest.fixture(params=["postgres", "spark"])
+def engine_inputs(request):
+    """A function turning (name, frame) into what the Python API takes on that engine, and con."""
+    if request.param == "postgres":
+        con = request.getfixturevalue("postgres")
+        return (lambda name, frame: to_postgres(con, name, frame)), con
+    spark = request.getfixturevalue("spark")
+    return (lambda name, frame: to_spark(spark, frame)), None
+
+
+def test_spec_examples_on_the_engine(engine_inputs):
+    load, con = engine_inputs
+    got = rank_metrics.average_precision_at_k(
+        load("spec_predictions", seed("spec_predictions")), load("spec_truth", seed("spec_truth")),
+        k=list(range(1, 8)), by="case_id", users="union", con=con, check=True)
+    got = got.set_index(["case_id", "user_id", "k"]).average_precision
+    for row in seed("spec_expected_average_precision").itertuples():
+        assert got[(row.case_id, row.user_id, row.k)] == pytest.approx(row.average_precision, abs=1e-6)
+
+
+def test_options_grid_on_the_engine(engine_inputs):
+    from test_options_grid import EXPECTED, VARIANTS
+
+    load, con = engine_inputs
+    predictions = load("options_predictions", seed("options_predictions"))
+    truth = load("options_truth", seed("options_truth"))
+    for variant, options in VARIANTS.items():
+        got = rank_metrics.average_precision_at_k(predictions, truth, k=[3, 5], con=con, check=True, **options)
+        want = EXPECTED[EXPECTED.variant == variant].sort_values(["user_id", "k"])
+        assert list(zip(got.user_id, got.k)) == list(zip(want.user_id, want.k)), variant
+        assert list(got.average_precision) == pytest.approx(list(want.average_precision), abs=1e-6), variant
+
+
+def test_postgres_errors_name_the_table_and_column(postgres):
+    to_postgres(postgres, "few_predictions", pd.DataFrame({"user_id": [1], "item_id": ["a"], "rank": [1]}))
+    to_postgres(postgres, "few_truth", pd.DataFrame({"user_id": ["1"], "item_id": ["a"]}))
+    with pytest.raises(rank_metrics.RankMetricsError, match="truth: no table 'missing_truth' on the connection"):
+        rank_metrics.map_at_k("few_predictions", "missing_truth", k=1, con=postgres)
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"column user_id \(argument user\) is bigint in "
+                                                            "predictions but text in truth"):
+        rank_metrics.map_at_k("few_predictions", "few_truth", k=1, con=postgres)
+    with pytest.raises(rank_metrics.RankMetricsError, match="predictions: with this connection, expected a table name"):
+        rank_metrics.map_at_k(pd.DataFrame({"user_id": [1]}), "few_truth", k=1, con=postgres)
+    # the caller's connection is still usable after our failed queries
+    with postgres.cursor() as cursor:
+        cursor.execute("select 1")
+        assert cursor.fetchone() == (1,)
+
+
+def test_spark_table_names_and_errors(spark):
+    to_spark(spark, pd.DataFrame({"user_id": [1, 1], "item_id": ["a", "b"], "rank": [1, 2]})) \
+        .createOrReplaceTempView("spark_predictions")
+    to_spark(spark, pd.DataFrame({"user_id": [1], "item_id": ["b"]})).createOrReplaceTempView("spark_truth")
+    assert rank_metrics.map_at_k("spark_predictions", "spark_truth", k=2, con=spark) == pytest.approx(0.5)
+    with pytest.raises(rank_metrics.RankMetricsError, match="truth: no table 'nope' in the Spark session"):
+        rank_metrics.map_at_k("spark_predictions", "nope", k=2, con=spark)
+
+
+# --- rank_metrics.sql for every dialect ------------------------------------------------------
+
+SQL_ARGUMENTS = dict(k=[3, 5], by="model", rank="rank", relevance="grade")
+
+
+@pytest.mark.parametrize("dialect", sorted(DIALECTS))
+@pytest.mark.parametrize("macro", ["map_at_k", "average_precision_at_k"])
+def test_every_dialect_parses_in_that_dialect(dialect, macro):
+    text = rank_metrics.sql("analytics.predictions", "analytics.truth", dialect=dialect, macro=macro,
+                            **SQL_ARGUMENTS)
+    expression = sqlglot.parse_one(text, read=dialect, error_level=sqlglot.ErrorLevel.RAISE)
+    assert expression.find(sqlglot.exp.Window) is not None
+    tables = {table.name for table in expression.find_all(sqlglot.exp.Table)}
+    assert {"predictions", "truth"} <= tables
+
+
+@pytest.fixture(scope="module")
+def grid_frames():
+    """Two models' lists with ties, repeats, and users on one side only."""
+    predictions = pd.DataFrame({
+        "model": ["m1"] * 7 + ["m2"] * 5,
+        "user_id": ["u1", "u1", "u1", "u1", "u1", "u2", "u2", "u1", "u1", "u1", "u3", "u3"],
+        "item_id": ["a", "x", "b", "a", "c", "y", "z", "c", "b", "a", "a", "q"],
+        "rank": [1, 2, 2, 3, 4, 1, 2, 1, 2, 3, 1, 2],
+    })
+    truth = pd.DataFrame({"user_id": ["u1", "u1", "u1", "u1", "u3"], "item_id": ["a", "b", "c", "d", "a"],
+                          "grade": [2, 1, 1, 0, 1]})
+    return predictions, truth
+
+
+def rows_of(frame):
+    return sorted(tuple(round(value, 12) if isinstance(value, float) else value for value in row)
+                  for row in frame.itertuples(index=False))
+
+
+def test_duckdb_postgres_and_spark_sql_give_identical_rows(grid_frames, postgres, spark):
+    predictions, truth = grid_frames
+    results = {}
+    con = duckdb.connect()
+    con.register("predictions", predictions)
+    con.register("truth", truth)
+    results["duckdb"] = con.execute(rank_metrics.sql("predictions", "truth", dialect="duckdb", **SQL_ARGUMENTS)).df()
+    to_postgres(postgres, "predictions", predictions)
+    to_postgres(postgres, "truth", truth)
+    with postgres.cursor() as cursor:
+        cursor.execute(rank_metrics.sql("predictions", "truth", dialect="postgres", **SQL_ARGUMENTS))
+        results["postgres"] = pd.DataFrame(cursor.fetchall(), columns=[c[0] for c in cursor.description])
+    to_spark(spark, predictions).createOrReplaceTempView("predictions")
+    to_spark(spark, truth).createOrReplaceTempView("truth")
+    results["spark"] = spark.sql(rank_metrics.sql("predictions", "truth", dialect="spark", **SQL_ARGUMENTS)).toPandas()
+    expected = rank_metrics.map_at_k(predictions, truth, check=True, **SQL_ARGUMENTS)
+    for engine, frame in results.items():
+        assert list(frame.columns) == ["model", "k", "map_at_k", "n_users"], engine
+        assert rows_of(frame) == rows_of(expected), engine
+
+
+# --- Spark's own implementation --------------------------------------------------------------
+
+def spark_ranking_metrics(spark, predictions, truth, k=None):
+    """pyspark's RankingMetrics over per-user (ranked items, relevant items) pairs, one pair per
+    user with predictions, lists ordered by rank then item as SPEC §1 orders them."""
+    from pyspark.mllib.evaluation import RankingMetrics
+
+    relevant = truth.groupby("user_id").item_id.apply(list).to_dict()
+    pairs = [(list(group.sort_values(["rank", "item_id"], kind="stable").item_id), relevant.get(user, []))
+             for user, group in predictions.groupby("user_id")]
+    metrics = RankingMetrics(spark.sparkContext.parallelize(pairs, 2))
+    return metrics.meanAveragePrecision if k is None else metrics.meanAveragePrecisionAt(k)
+
+
+def random_lists(seed):
+    import random
+
+    rng = random.Random(seed)
+    items = [f"i{number}" for number in range(12)]
+    predictions = [(user, rng.choice(items), rng.randint(1, 8))
+                   for user in range(1, 40) for _ in range(rng.randint(1, 10))]
+    truth = {(user, item) for user in range(1, 50) if rng.random() < 0.7
+             for item in rng.sample(items, rng.randint(1, 5))}
+    return (pd.DataFrame(predictions, columns=["user_id", "item_id", "rank"]),
+            pd.DataFrame(sorted(truth), columns=["user_id", "item_id"]))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_convention_spark_equals_spark_ranking_metrics(spark, seed):
+    predictions, truth = random_lists(seed)
+    for k in (1, 3, 10):
+        ours = rank_metrics.map_at_k(predictions, truth, k=k, convention="spark", check=True)
+        assert math.isclose(ours, spark_ranking_metrics(spark, predictions, truth, k), rel_tol=1e-9)
+    # meanAveragePrecision (no k) divides by m over whole lists: normalization='m', k = longest list
+    longest = int(predictions.groupby("user_id").size().max())
+    ours = rank_metrics.map_at_k(predictions, truth, k=longest, convention="spark", normalization="m", check=True)
+    assert math.isclose(ours, spark_ranking_metrics(spark, predictions, truth), rel_tol=1e-9)
