@@ -6,7 +6,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 DBT := cd integration_tests && DBT_SEND_ANONYMOUS_USAGE_STATS=false DBT_PROFILES_DIR=. ../$(BIN)/dbt
 
-.PHONY: venv demo test bench clean
+.PHONY: venv system demo test clean
+
+# Debian packages the engine tests need: PostgreSQL (the tests start a throwaway cluster) and a
+# Java runtime for Spark. Installed only when missing; needs root, as on CI.
+APT_INSTALL := apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends
 
 venv: $(VENV)/.installed
 
@@ -20,7 +24,11 @@ demo: venv
 	$(DBT) build --target duckdb
 	cd integration_tests && ../$(BIN)/python print_example.py
 
-test: venv
+system:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { echo "installing PostgreSQL"; $(APT_INSTALL) postgresql; }
+	@command -v java >/dev/null 2>&1 || { echo "installing Java"; $(APT_INSTALL) openjdk-17-jre-headless; }
+
+test: venv system
 	$(BIN)/python -m pytest
 
 clean:
