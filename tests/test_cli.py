@@ -72,3 +72,11 @@ def test_errors_are_messages_not_tracebacks():
     with pytest.raises(SystemExit) as exit_info, redirect_stderr(io.StringIO()):
         main(["map-at-k", RECOMMENDATIONS, PURCHASES, "-k", "0"])
     assert exit_info.value.code == 2
+
+
+def test_sql_for_a_warehouse_dialect():
+    import sqlglot
+
+    code, sql_text, _ = run("sql", "recs", "purchases", "-k", "5", "12", "--by", "model", "--dialect", "snowflake")
+    assert code == 0
+    assert sqlglot.parse_one(sql_text, read="snowflake").find(sqlglot.exp.Window) is not None

@@ -188,3 +188,12 @@ def test_convention_spark_equals_spark_ranking_metrics(spark, seed):
     longest = int(predictions.groupby("user_id").size().max())
     ours = rank_metrics.map_at_k(predictions, truth, k=longest, convention="spark", normalization="m", check=True)
     assert math.isclose(ours, spark_ranking_metrics(spark, predictions, truth), rel_tol=1e-9)
+
+
+def test_spark_with_ansi_mode_on(spark):
+    # Spark 4's own default; dbt-spark turns it off, a user's session may not
+    spark.conf.set("spark.sql.ansi.enabled", "true")
+    try:
+        test_spec_examples_on_the_engine(((lambda name, frame: to_spark(spark, frame)), None))
+    finally:
+        spark.conf.set("spark.sql.ansi.enabled", "false")
