@@ -4,7 +4,8 @@
       rm_positions     one row per prediction kept, with rm_position = 1, 2, 3, … per (by, user)
       rm_hits          one row per hit within the largest k, with rm_position and
                        rm_hits_so_far (the running count of hits up to and including it)
-    Only hit rows reach the running count, so that window is small. -#}
+    Predictions meet the relevant set right after positions are numbered, so the repeat check
+    and the running count only ever see hit rows. -#}
 {% macro _ranked_hits(plan) %}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
 {%- set truth_by = rank_metrics._column_prefix(plan.truth_by) -%}
@@ -47,23 +48,29 @@ rm_positions as (
         ) as rm_position
     from rm_source
 ),
-rm_top as (
-    select {{ by }}rm_user, rm_item, rm_position
-    {%- if plan.duplicates in ('first', 'error') %},
-        -- under duplicates='first' only an item's first appearance can be a hit
-        row_number() over (partition by {{ by }}rm_user, rm_item order by rm_position) as rm_occurrence
-    {%- else %},
-        1 as rm_occurrence
-    {%- endif %}
-    from rm_positions
-    where rm_position <= {{ plan.ks | max }}
-),
-rm_hit_rows as (
-    select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.rm_user, p.rm_position
-    from rm_top as p
+rm_candidate_hits as (
+    -- relevant items within the largest k; the join comes before anything else per row, so
+    -- what follows only sees these few rows
+    select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.rm_user, p.rm_item, p.rm_position
+    from rm_positions as p
     inner join rm_relevant as r
         on {{ rank_metrics._equal_prefix(plan.truth_by, 'p', 'r') }}p.rm_user = r.rm_user and p.rm_item = r.rm_item
-    where p.rm_occurrence = 1
+    where p.rm_position <= {{ plan.ks | max }}
+),
+rm_hit_rows as (
+    {%- if plan.duplicates in ('first', 'error') %}
+    -- under duplicates='first' only an item's first appearance is a hit
+    select {{ by }}rm_user, rm_position
+    from (
+        select {{ by }}rm_user, rm_position,
+            row_number() over (partition by {{ by }}rm_user, rm_item order by rm_position) as rm_occurrence
+        from rm_candidate_hits
+    ) as rm_occurrences
+    where rm_occurrence = 1
+    {%- else %}
+    select {{ by }}rm_user, rm_position
+    from rm_candidate_hits
+    {%- endif %}
 ),
 rm_hits as (
     select {{ by }}rm_user, rm_position,
