@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 DBT := cd integration_tests && DBT_SEND_ANONYMOUS_USAGE_STATS=false DBT_PROFILES_DIR=. ../$(BIN)/dbt
 
-.PHONY: venv system demo test clean
+.PHONY: venv system demo test bench bench-report bench-smoke clean
 
 # Debian packages the engine tests need: PostgreSQL (the tests start a throwaway cluster) and a
 # Java runtime for Spark. Installed only when missing; needs root, as on CI.
@@ -30,6 +30,30 @@ system:
 
 test: venv system
 	$(BIN)/python -m pytest
+
+# The benchmark compares against peers (ranx, recommenders, pyspark) whose dependencies pin
+# other versions (recommenders wants pandas < 3), so it has a venv of its own.
+BENCH_BIN := bench/.venv/bin
+
+bench/.venv/.installed: pyproject.toml
+	$(PYTHON) -m venv bench/.venv
+	PIP_DISABLE_PIP_VERSION_CHECK=1 $(BENCH_BIN)/pip install --quiet -e '.[dbt,spark,arrow]' ranx recommenders matplotlib psutil
+	touch $@
+
+# every implementation at 1M, 10M and 100M rows (about an hour; data generated on first use)
+bench: bench/.venv/.installed system
+	$(BENCH_BIN)/python bench/run.py --rows 1M 10M 100M --runs 3
+	$(BENCH_BIN)/python bench/run.py --rows 1M 10M --runs 3 --variant s12 --only "floor (DuckDB hash join, counted)" "rank_metrics (Python API, DuckDB)"
+	$(BENCH_BIN)/python bench/run.py --rows 1M 10M --runs 3 --variant r100 --only "floor (DuckDB hash join, counted)" "rank_metrics (Python API, DuckDB)"
+	$(BENCH_BIN)/python bench/report.py
+
+# the README's table and chart from bench/results/results.json
+bench-report: bench/.venv/.installed
+	$(BENCH_BIN)/python bench/report.py
+
+# CI: the smallest size once, every implementation, numbers checked to agree; results kept apart
+bench-smoke: bench/.venv/.installed system
+	$(BENCH_BIN)/python bench/run.py --rows 1M --runs 1 --results bench/data/smoke.json
 
 clean:
 	rm -rf $(VENV) integration_tests/target integration_tests/dbt_packages integration_tests/logs \

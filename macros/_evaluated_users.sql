@@ -25,11 +25,6 @@ rm_group_truth_users as (
     from rm_truth_users
 ),
 {%- endif %}
-rm_prediction_users as (
-    select {{ by }}rm_user
-    from rm_positions
-    where rm_position = 1
-),
 rm_users as (
 {%- if plan.users == 'truth' %}
     select {{ by }}rm_user, rm_n_relevant

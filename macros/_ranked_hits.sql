@@ -1,31 +1,91 @@
 {#- The building block every ranking metric shares: CTEs that number each user's list and find
     its hits. It renders (after `with`):
       rm_truth_users   one row per (truth_by, user) in truth, with rm_n_relevant = m(u)
-      rm_positions     one row per prediction kept, with rm_position = 1, 2, 3, … per (by, user)
+      rm_prediction_users  one row per (by, user) with at least one prediction
       rm_hits          one row per hit within the largest k, with rm_position and
                        rm_hits_so_far (the running count of hits up to and including it)
-    Predictions meet the relevant set right after positions are numbered, so the repeat check
-    and the running count only ever see hit rows. -#}
+    Positions are 1, 2, 3, … per (by, user) in the order of SPEC §1; predictions meet the
+    relevant set as soon as positions are known, so the repeat check and the running count only
+    ever see hit rows. -#}
 {% macro _ranked_hits(plan) %}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
 {%- set truth_by = rank_metrics._column_prefix(plan.truth_by) -%}
-rm_truth as (
-    select {{ truth_by }}{{ plan.user }} as rm_user, {{ plan.item }} as rm_item,
-        {% if plan.relevance is none %}1{% else %}case when {{ plan.relevance }} > 0 then 1 else 0 end{% endif %} as rm_is_relevant
-    from {{ plan.truth }}
-),
 rm_relevant as (
     -- R(u): the distinct relevant items
-    select distinct {{ truth_by }}rm_user, rm_item
-    from rm_truth
-    where rm_is_relevant = 1
+    select distinct {{ truth_by }}{{ plan.user }} as rm_user, {{ plan.item }} as rm_item
+    from {{ plan.truth }}
+    {%- if plan.relevance is not none %}
+    where {{ plan.relevance }} > 0
+    {%- endif %}
 ),
 rm_truth_users as (
-    select {{ truth_by }}rm_user,
-        count(distinct case when rm_is_relevant = 1 then rm_item end) as rm_n_relevant
-    from rm_truth
+    -- every user truth has (any grade, for users='both'/'union'), with m(u)
+    {%- if plan.users in ('both', 'union') and plan.relevance is not none %}
+    select {{ rank_metrics._column_prefix(plan.truth_by, 't') }}t.rm_user, coalesce(r.rm_n_relevant, 0) as rm_n_relevant
+    from (select distinct {{ truth_by }}{{ plan.user }} as rm_user from {{ plan.truth }}) as t
+    left join (
+        select {{ truth_by }}rm_user, count(*) as rm_n_relevant from rm_relevant group by {{ truth_by }}rm_user
+    ) as r
+        on {{ rank_metrics._equal_prefix(plan.truth_by, 't', 'r') }}t.rm_user = r.rm_user
+    {%- else %}
+    -- (without grades, or when only users with m >= 1 count, those are the users of R)
+    select {{ truth_by }}rm_user, count(*) as rm_n_relevant
+    from rm_relevant
     group by {{ truth_by }}rm_user
+    {%- endif %}
 ),
+{%- if plan.order_direction == 'asc' and plan.duplicates != 'collapse' %}
+rm_lists as (
+    -- one row per list. Most rank columns already hold 1..n, and then a row's position is its
+    -- rank, with no sort: the bits 1..n of a bitmask are all set by n rows exactly when their
+    -- ranks are 1..n (as cast to whole numbers, which keeps their order). Longer lists (n > 61)
+    -- and the rest are numbered by row_number below.
+    select {{ by }}{{ plan.user }} as rm_user,
+        case when count(*) <= 61
+            and bit_or(case when {{ plan.order_by }} >= 1 and {{ plan.order_by }} < 61.5
+                            then {{ rank_metrics.shift_left('cast(1 as bigint)', 'cast(' ~ plan.order_by ~ ' as integer)') }}
+                            else 0 end)
+                = {{ rank_metrics.shift_left('cast(1 as bigint)', 'cast(least(count(*), 61) + 1 as integer)') }} - 2
+            then 1 else 0 end as rm_rank_is_position
+    from {{ plan.predictions }}
+    group by {{ by }}{{ plan.user }}
+),
+rm_prediction_users as (
+    select {{ by }}rm_user
+    from rm_lists
+),
+rm_renumbered as (
+    -- rows that agree on both rank and item are the same entry twice, so which of them comes
+    -- first changes nothing: (rank, item) is a unique tie-break in effect
+    select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.{{ plan.user }} as rm_user, p.{{ plan.item }} as rm_item,
+        row_number() over (
+            partition by {{ rank_metrics._column_prefix(plan.by, 'p') }}p.{{ plan.user }}
+            order by p.{{ plan.order_by }} asc, p.{{ plan.item }} {{ plan.item_direction }}
+        ) as rm_position
+    from {{ plan.predictions }} as p
+    inner join rm_lists as l
+        on {{ rank_metrics._equal_prefix(plan.by, 'p', 'l') }}p.{{ plan.user }} = l.rm_user
+    where l.rm_rank_is_position = 0
+),
+rm_candidate_hits as (
+    -- relevant items within the largest k: predictions meet the relevant set first, so what
+    -- follows only sees these few rows
+    select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.{{ plan.user }} as rm_user, p.{{ plan.item }} as rm_item,
+        cast(p.{{ plan.order_by }} as bigint) as rm_position
+    from {{ plan.predictions }} as p
+    inner join rm_relevant as r
+        on {{ rank_metrics._equal_prefix(plan.truth_by, 'p', 'r') }}p.{{ plan.user }} = r.rm_user and p.{{ plan.item }} = r.rm_item
+    inner join rm_lists as l
+        on {{ rank_metrics._equal_prefix(plan.by, 'p', 'l') }}p.{{ plan.user }} = l.rm_user
+    where l.rm_rank_is_position = 1 and p.{{ plan.order_by }} < {{ plan.ks | max }} + 0.5
+    union all
+    select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.rm_user, p.rm_item, p.rm_position
+    from rm_renumbered as p
+    inner join rm_relevant as r
+        on {{ rank_metrics._equal_prefix(plan.truth_by, 'p', 'r') }}p.rm_user = r.rm_user and p.rm_item = r.rm_item
+    where p.rm_position <= {{ plan.ks | max }}
+),
+{%- else %}
 rm_source as (
     {%- if plan.duplicates == 'collapse' %}
     -- repeats are dropped before positions are numbered: each item keeps its best place
@@ -39,8 +99,8 @@ rm_source as (
     {%- endif %}
 ),
 rm_positions as (
-    -- rows that agree on both rank (or score) and item are the same entry twice, so which of
-    -- them comes first changes nothing: (order value, item) is a unique tie-break in effect
+    -- rows that agree on both order value and item are the same entry twice, so which of them
+    -- comes first changes nothing: (order value, item) is a unique tie-break in effect
     select {{ by }}rm_user, rm_item,
         row_number() over (
             partition by {{ by }}rm_user
@@ -48,8 +108,13 @@ rm_positions as (
         ) as rm_position
     from rm_source
 ),
+rm_prediction_users as (
+    select {{ by }}rm_user
+    from rm_positions
+    where rm_position = 1
+),
 rm_candidate_hits as (
-    -- relevant items within the largest k; the join comes before anything else per row, so
+    -- relevant items within the largest k: the join comes before anything else per row, so
     -- what follows only sees these few rows
     select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.rm_user, p.rm_item, p.rm_position
     from rm_positions as p
@@ -57,6 +122,7 @@ rm_candidate_hits as (
         on {{ rank_metrics._equal_prefix(plan.truth_by, 'p', 'r') }}p.rm_user = r.rm_user and p.rm_item = r.rm_item
     where p.rm_position <= {{ plan.ks | max }}
 ),
+{%- endif %}
 rm_hit_rows as (
     {%- if plan.duplicates in ('first', 'error') %}
     -- under duplicates='first' only an item's first appearance is a hit

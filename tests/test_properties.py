@@ -44,6 +44,8 @@ def cases(draw):
         truth=draw(truth_rows),
         k=draw(ks),
         order=draw(st.sampled_from(["rank", "score"])),
+        # ranks rewritten to 1..n per list, as most rank columns are (the SQL's no-sort path)
+        dense_ranks=draw(st.booleans()),
         graded=draw(st.booleans()),
         # no groups; groups sharing one truth; groups matched in truth (an evaluation date, say)
         grouping=draw(st.sampled_from(["none", "shared", "matched"])),
@@ -55,7 +57,19 @@ def cases(draw):
     )
 
 
+def dense(rows):
+    """The same rows with each (model, user) list's ranks replaced by 1..n in row order."""
+    counters = {}
+    rewritten = []
+    for model, user, item, _, score in rows:
+        counters[model, user] = counters.get((model, user), 0) + 1
+        rewritten.append((model, user, item, counters[model, user], score))
+    return rewritten
+
+
 def tables(case):
+    if case["dense_ranks"]:
+        case = {**case, "predictions": dense(case["predictions"])}
     predictions = pa.table({
         "model": pa.array([row[0] for row in case["predictions"]], pa.string()),
         "user_id": pa.array([row[1] for row in case["predictions"]], pa.int64()),

@@ -4,3 +4,4 @@
 {% macro type_double() %}{{ return(adapter.dispatch('type_double', 'rank_metrics')()) }}{% endmacro %}
 {% macro type_string() %}{{ return(adapter.dispatch('type_string', 'rank_metrics')()) }}{% endmacro %}
 {% macro string_literal(text) %}{{ return(adapter.dispatch('string_literal', 'rank_metrics')(text)) }}{% endmacro %}
+{% macro shift_left(value, bits) %}{{ return(adapter.dispatch('shift_left', 'rank_metrics')(value, bits)) }}{% endmacro %}

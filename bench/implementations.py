@@ -1,0 +1,165 @@
+"""What the benchmark runs: each implementation computes MAP@k from the same Parquet files.
+
+Every function gets (predictions path, truth path, k, variant) and returns (value, timings),
+where timings maps a phase name to seconds; "total" is what the tables report. Imports and
+engine start-up happen before the clock starts. Each runs in a process of its own (run.py), so
+its peak memory is its own.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+DUCKDB_MEMORY_LIMIT = "3GB"
+
+
+def _duckdb():
+    import duckdb
+
+    spill = tempfile.mkdtemp(prefix="rank_metrics_spill_", dir=BENCH / "data")
+    return duckdb.connect(config={"memory_limit": DUCKDB_MEMORY_LIMIT, "temp_directory": spill,
+                                  "preserve_insertion_order": False})
+
+
+def _order(variant: str) -> dict:
+    return {"score": "score"} if variant.startswith("s") else {"rank": "rank"}
+
+
+def floor(predictions, truth, k, variant):
+    """The work no MAP@k can avoid: read both files and find the hits (a hash join, counted)."""
+    con = _duckdb()
+    started = time.perf_counter()
+    # benchmark-only SQL, not a metric: the metric SQL lives in macros/
+    (count,) = con.execute(
+        "select count(*) from read_parquet($1) as p join read_parquet($2) as t using (user_id, item_id)",
+        [str(predictions), str(truth)]).fetchone()
+    return float(count), {"total": time.perf_counter() - started}
+
+
+def rank_metrics_api(predictions, truth, k, variant, convention=None):
+    import rank_metrics
+
+    con = _duckdb()
+    started = time.perf_counter()
+    value = rank_metrics.map_at_k(str(predictions), str(truth), k=k, con=con, convention=convention,
+                                  **_order(variant))
+    value = float(value) if not isinstance(k, list) else float(value.map_at_k.iloc[-1])
+    return value, {"total": time.perf_counter() - started}
+
+
+def dbt_model(predictions, truth, k, variant):
+    """The dbt model (bench/dbt/models/bench_map_at_k.sql) built on DuckDB: its node's time."""
+    from dbt.cli.main import dbtRunner
+    import duckdb
+
+    project = BENCH / "dbt"
+    workdir = Path(tempfile.mkdtemp(prefix="rank_metrics_dbt_", dir=BENCH / "data"))
+    os.environ.update({"DBT_SEND_ANONYMOUS_USAGE_STATS": "false", "DBT_TARGET_PATH": str(workdir / "target"),
+                       "DBT_LOG_PATH": str(workdir / "logs"), "BENCH_DUCKDB_PATH": str(workdir / "bench.duckdb"),
+                       "BENCH_SPILL": str(workdir / "spill"), "BENCH_MEMORY_LIMIT": DUCKDB_MEMORY_LIMIT})
+    arguments = ["--project-dir", str(project), "--profiles-dir", str(project), "--quiet"]
+    assert dbtRunner().invoke(["deps", *arguments]).success
+    variables = ("{predictions: '%s', truth: '%s', k: %d, order: '%s'}"
+                 % (predictions, truth, k, "score" if variant.startswith("s") else "rank"))
+    started = time.perf_counter()
+    result = dbtRunner().invoke(["run", *arguments, "--vars", variables])
+    wall = time.perf_counter() - started
+    assert result.success, result.exception
+    (node,) = result.result.results
+    with duckdb.connect(str(workdir / "bench.duckdb")) as con:   # dbt keeps it open in-process
+        (value,) = con.execute("select map_at_k from bench_map_at_k").fetchone()
+    return float(value), {"total": node.execution_time, "dbt run wall": wall}
+
+
+def reference(predictions, truth, k, variant):
+    import pyarrow.parquet as pq
+
+    from rank_metrics import reference as ref
+
+    started = time.perf_counter()
+    predictions_rows = pq.read_table(predictions).to_pylist()
+    truth_rows = pq.read_table(truth).to_pylist()
+    _, groups = ref.evaluate(predictions_rows, truth_rows, [k], options=ref.resolve_options(),
+                             **_order(variant))
+    return groups[0]["map_at_k"], {"total": time.perf_counter() - started}
+
+
+def ranx(predictions, truth, k, variant):
+    """ranx: a run is query -> {doc: score}; map@k divides by all relevant docs (convention ranx)."""
+    import pandas as pd
+    from ranx import Qrels, Run, evaluate
+
+    started = time.perf_counter()
+    run_frame = pd.read_parquet(predictions)
+    truth_frame = pd.read_parquet(truth)
+    if "rank" in run_frame:   # ranx ranks by score, descending
+        run_frame["score"] = -run_frame["rank"].astype("float64")
+    run_frame["user_id"] = run_frame["user_id"].astype(str)
+    run_frame["item_id"] = run_frame["item_id"].astype(str)
+    truth_frame = truth_frame.assign(user_id=truth_frame.user_id.astype(str), item_id=truth_frame.item_id.astype(str),
+                                     relevance=1)
+    qrels = Qrels.from_df(truth_frame, q_id_col="user_id", doc_id_col="item_id", score_col="relevance")
+    run = Run.from_df(run_frame, q_id_col="user_id", doc_id_col="item_id", score_col="score")
+    converted = time.perf_counter()
+    evaluate(qrels, run, f"map@{k}", make_comparable=True)
+    first = time.perf_counter()
+    value = evaluate(qrels, run, f"map@{k}", make_comparable=True)
+    warm = time.perf_counter()
+    return float(value), {"total": warm - first, "DataFrame conversion": converted - started,
+                          "first evaluate (compiles)": first - converted, "warm evaluate": warm - first}
+
+
+def recommenders(predictions, truth, k, variant):
+    import pandas as pd
+    from recommenders.evaluation.python_evaluation import map_at_k
+
+    started = time.perf_counter()
+    rating_pred = pd.read_parquet(predictions)
+    if "rank" in rating_pred:   # recommenders ranks by a prediction score, descending
+        rating_pred["prediction"] = -rating_pred.pop("rank").astype("float64")
+    else:
+        rating_pred = rating_pred.rename(columns={"score": "prediction"})
+    rating_true = pd.read_parquet(truth).assign(rating=1.0)
+    value = map_at_k(rating_true, rating_pred, col_user="user_id", col_item="item_id", col_rating="rating",
+                     col_prediction="prediction", relevancy_method="top_k", k=k)
+    return float(value), {"total": time.perf_counter() - started}
+
+
+def spark(predictions, truth, k, variant):
+    """pyspark's RankingMetrics in local mode: lists per user with predictions (convention spark)."""
+    from pyspark.mllib.evaluation import RankingMetrics
+    from pyspark.sql import SparkSession, functions as F
+
+    session = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+               .config("spark.sql.shuffle.partitions", "8").config("spark.driver.memory", "3g").getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    started = time.perf_counter()
+    frame = session.read.parquet(str(predictions))
+    order = F.col("rank") if "rank" in frame.columns else -F.col("score")
+    lists = (frame.select("user_id", F.struct(order.alias("o"), F.col("item_id").alias("i")).alias("e"))
+             .groupBy("user_id").agg(F.sort_array(F.collect_list("e")).alias("es"))
+             .select("user_id", F.col("es.i").alias("predicted")))
+    labels = session.read.parquet(str(truth)).groupBy("user_id").agg(F.collect_list("item_id").alias("actual"))
+    pairs = (lists.join(labels, "user_id", "left")
+             .select("predicted", F.coalesce("actual", F.array().cast("array<int>")).alias("actual")))
+    value = RankingMetrics(pairs.rdd.map(lambda row: (row.predicted, row.actual))).meanAveragePrecisionAt(k)
+    return float(value), {"total": time.perf_counter() - started}
+
+
+IMPLEMENTATIONS = {
+    "floor (DuckDB hash join, counted)": floor,
+    "rank_metrics (Python API, DuckDB)": rank_metrics_api,
+    "rank_metrics, 4 k values": lambda p, t, k, v: rank_metrics_api(p, t, [3, 6, 9, k], v),
+    "dbt model (DuckDB)": dbt_model,
+    "reference (pure Python)": reference,
+    "ranx": ranx,
+    "recommenders": recommenders,
+    "pyspark RankingMetrics": spark,
+}
+# the convention under which each peer's number is rank_metrics' number (run.py asserts it);
+# the others compute the default (kaggle) MAP@k, and the floor a count
+PEER_CONVENTIONS = {"ranx": "ranx", "recommenders": "recommenders", "pyspark RankingMetrics": "spark"}

@@ -1,0 +1,90 @@
+"""Turns bench/results/results.json into the README's results table and a PNG chart.
+
+    python bench/report.py      # writes bench/results/results.md, bench/results/seconds.png,
+                                # and the README section between the bench markers
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+
+import generate  # noqa: E402
+
+RESULTS = BENCH / "results" / "results.json"
+TABLE = BENCH / "results" / "results.md"
+CHART = BENCH / "results" / "seconds.png"
+README = BENCH.parent / "README.md"
+START, END = "<!-- bench:start -->", "<!-- bench:end -->"
+
+
+def table(results: dict) -> str:
+    machine = results.get("_machine", {})
+    lines = []
+    if machine:
+        lines.append("Machine: " + ", ".join(f"{key} {value}" for key, value in machine.items()) + ".")
+        lines.append("")
+    for variant in sorted(key for key in results if not key.startswith("_")):
+        lines += [f"Variant `{variant}` (MAP@12; median of the runs, each in a fresh process):", "",
+                  "| rows | implementation | median s | peak MB | × floor | notes |",
+                  "| ---: | --- | ---: | ---: | ---: | --- |"]
+        for size in sorted(results[variant], key=generate.SIZES.get):
+            for name, entry in results[variant][size].items():
+                if "gave_up_after_s" in entry:
+                    lines.append(f"| {size} | {name} | – | – | – | gave up: a run took over {entry['gave_up_after_s']:.0f} s |")
+                    continue
+                notes = "; ".join(f"{phase} {seconds:.2f} s" for phase, seconds in entry["phases"].items()
+                                  if phase != "total")
+                ratio = f"{entry['ratio_to_floor']:.2f}" if "ratio_to_floor" in entry else "–"
+                lines.append(f"| {size} | {name} | {entry['seconds']:.2f} | {entry['peak_mb']:.0f} | {ratio} | "
+                             f"{notes} |")
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def chart(results: dict) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(9, 5.5))
+    for variant in sorted(key for key in results if not key.startswith("_")):
+        sizes = sorted(results[variant], key=generate.SIZES.get)
+        names = {name for size in sizes for name in results[variant][size]}
+        for name in sorted(names):
+            points = [(generate.SIZES[size], results[variant][size][name]["seconds"]) for size in sizes
+                      if "seconds" in results[variant][size].get(name, {})]
+            if points:
+                label = name if variant == "r12" else f"{name} [{variant}]"
+                axes.plot(*zip(*points), marker="o", label=label)
+    axes.set_xscale("log")
+    axes.set_yscale("log")
+    axes.set_xlabel("prediction rows")
+    axes.set_ylabel("median seconds (log)")
+    axes.set_title("MAP@12 on H&M-shaped data, 2 cores")
+    axes.grid(True, which="both", alpha=0.3)
+    axes.legend(fontsize=8)
+    figure.tight_layout()
+    figure.savefig(CHART, dpi=110)
+
+
+def main() -> None:
+    results = json.loads(RESULTS.read_text())
+    text = table(results)
+    TABLE.write_text(text)
+    chart(results)
+    readme = README.read_text()
+    if START in readme and END in readme:
+        before, rest = readme.split(START, 1)
+        _, after = rest.split(END, 1)
+        README.write_text(f"{before}{START}\n{text}\n![seconds against rows](bench/results/seconds.png)\n{END}{after}")
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
