@@ -34,6 +34,9 @@ def table(results: dict) -> str:
                   "| ---: | --- | ---: | ---: | ---: | --- |"]
         for size in sorted(results[variant], key=generate.SIZES.get):
             for name, entry in results[variant][size].items():
+                if "not_run" in entry:
+                    lines.append(f"| {size} | {name} | – | – | – | not run: {entry['not_run']} |")
+                    continue
                 if "gave_up_after_s" in entry:
                     lines.append(f"| {size} | {name} | – | – | – | gave up: a run took over {entry['gave_up_after_s']:.0f} s |")
                     continue

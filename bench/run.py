@@ -33,6 +33,8 @@ import implementations  # noqa: E402
 RESULTS = BENCH / "results" / "results.json"
 # what the pure-Python reference can hold in memory on this machine (rows as dicts)
 REFERENCE_LIMIT = 1_000_000
+# no run is started that would need more memory than this, judging by the size before
+MEMORY_LIMIT_MB = 16_000
 
 
 def child(name: str, variant: str, size: str, k: int) -> None:
@@ -86,6 +88,12 @@ def run(arguments) -> None:
         active = [name for name in names if name not in given_up
                   and not (name.startswith("reference") and rows > REFERENCE_LIMIT)]
         measurements = {name: [] for name in active}
+        for name in list(active):
+            reason = projected_past_limits(results.get(arguments.variant, {}), name, size, arguments.give_up)
+            if reason:
+                print(f"{size} {name}: not run, {reason}", flush=True)
+                active.remove(name)
+                measurements[name] = reason
         for _ in range(arguments.runs):
             for name in list(active):
                 outcome = measure_with_memory(name, arguments.variant, size, arguments.k, arguments.give_up)
@@ -155,11 +163,31 @@ def measure_with_memory(name, variant, size, k, timeout) -> dict:
     return result
 
 
+def projected_past_limits(variant_results: dict, name: str, size: str, give_up: float) -> str | None:
+    """Why not to run `name` at `size`, judging by its last smaller size: linear growth past the
+    time limit, or past MEMORY_LIMIT_MB of memory (which would endanger the machine)."""
+    smaller = [s for s in variant_results if generate.SIZES[s] < generate.SIZES[size]
+               and "seconds" in variant_results[s].get(name, {})]
+    if not smaller:
+        return None
+    last = max(smaller, key=generate.SIZES.get)
+    growth = generate.SIZES[size] / generate.SIZES[last]
+    entry = variant_results[last][name]
+    if entry["seconds"] * growth > give_up:
+        return f"projected {entry['seconds'] * growth:.0f} s from {entry['seconds']:.1f} s at {last}"
+    if entry["peak_mb"] * growth > MEMORY_LIMIT_MB:
+        return f"projected {entry['peak_mb'] * growth / 1024:.0f} GB of memory from {entry['peak_mb']:.0f} MB at {last}"
+    return None
+
+
 def summarize(measurements: dict, arguments, size: str) -> dict:
     summary = {}
     for name, runs in measurements.items():
         if runs == "gave up":
             summary[name] = {"gave_up_after_s": arguments.give_up}
+            continue
+        if isinstance(runs, str):
+            summary[name] = {"not_run": runs}
             continue
         phases = {phase: statistics.median(run["timings"][phase] for run in runs) for phase in runs[0]["timings"]}
         summary[name] = {"seconds": phases["total"], "phases": phases, "runs": len(runs),

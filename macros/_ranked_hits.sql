@@ -126,13 +126,9 @@ rm_candidate_hits as (
 rm_hit_rows as (
     {%- if plan.duplicates in ('first', 'error') %}
     -- under duplicates='first' only an item's first appearance is a hit
-    select {{ by }}rm_user, rm_position
-    from (
-        select {{ by }}rm_user, rm_position,
-            row_number() over (partition by {{ by }}rm_user, rm_item order by rm_position) as rm_occurrence
-        from rm_candidate_hits
-    ) as rm_occurrences
-    where rm_occurrence = 1
+    select {{ by }}rm_user, min(rm_position) as rm_position
+    from rm_candidate_hits
+    group by {{ by }}rm_user, rm_item
     {%- else %}
     select {{ by }}rm_user, rm_position
     from rm_candidate_hits
