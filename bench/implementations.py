@@ -163,3 +163,7 @@ IMPLEMENTATIONS = {
 # the convention under which each peer's number is rank_metrics' number (run.py asserts it);
 # the others compute the default (kaggle) MAP@k, and the floor a count
 PEER_CONVENTIONS = {"ranx": "ranx", "recommenders": "recommenders", "pyspark RankingMetrics": "spark"}
+# engines that keep to a memory limit of their own (DuckDB's memory_limit, Spark's driver
+# memory) and spill past it: their memory does not grow with the data
+BOUNDED_MEMORY = {"floor (DuckDB hash join, counted)", "rank_metrics (Python API, DuckDB)",
+                  "rank_metrics, 4 k values", "dbt model (DuckDB)", "pyspark RankingMetrics"}

@@ -14,8 +14,10 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
 import generate  # noqa: E402
+import implementations  # noqa: E402
 
 RESULTS = BENCH / "results" / "results.json"
+FLOOR = next(iter(implementations.IMPLEMENTATIONS))
 TABLE = BENCH / "results" / "results.md"
 CHART = BENCH / "results" / "seconds.png"
 README = BENCH.parent / "README.md"
@@ -33,16 +35,21 @@ def table(results: dict) -> str:
                   "| rows | implementation | median s | peak MB | × floor | notes |",
                   "| ---: | --- | ---: | ---: | ---: | --- |"]
         for size in sorted(results[variant], key=generate.SIZES.get):
-            for name, entry in results[variant][size].items():
+            by_bench_order = sorted(results[variant][size].items(),
+                                    key=lambda pair: list(implementations.IMPLEMENTATIONS).index(pair[0]))
+            for name, entry in by_bench_order:
                 if "not_run" in entry:
                     lines.append(f"| {size} | {name} | – | – | – | not run: {entry['not_run']} |")
                     continue
                 if "gave_up_after_s" in entry:
                     lines.append(f"| {size} | {name} | – | – | – | gave up: a run took over {entry['gave_up_after_s']:.0f} s |")
                     continue
-                notes = "; ".join(f"{phase} {seconds:.2f} s" for phase, seconds in entry["phases"].items()
-                                  if phase != "total")
-                ratio = f"{entry['ratio_to_floor']:.2f}" if "ratio_to_floor" in entry else "–"
+                notes = [f"{phase} {seconds:.2f} s" for phase, seconds in entry["phases"].items() if phase != "total"]
+                if entry["runs"] < 3:
+                    notes.append(f"{entry['runs']} run")
+                notes = "; ".join(notes)
+                floor = results[variant][size].get(FLOOR, {}).get("seconds")
+                ratio = f"{entry['seconds'] / floor:.2f}" if floor else "–"
                 lines.append(f"| {size} | {name} | {entry['seconds']:.2f} | {entry['peak_mb']:.0f} | {ratio} | "
                              f"{notes} |")
         lines.append("")
@@ -56,20 +63,21 @@ def chart(results: dict) -> None:
     import matplotlib.pyplot as plt
 
     figure, axes = plt.subplots(figsize=(9, 5.5))
-    for variant in sorted(key for key in results if not key.startswith("_")):
-        sizes = sorted(results[variant], key=generate.SIZES.get)
-        names = {name for size in sizes for name in results[variant][size]}
-        for name in sorted(names):
-            points = [(generate.SIZES[size], results[variant][size][name]["seconds"]) for size in sizes
-                      if "seconds" in results[variant][size].get(name, {})]
-            if points:
-                label = name if variant == "r12" else f"{name} [{variant}]"
-                axes.plot(*zip(*points), marker="o", label=label)
+    variant = "r12"   # the comparison with the peers; the other variants are in the table
+    sizes = sorted(results.get(variant, {}), key=generate.SIZES.get)
+    names = [name for name in implementations.IMPLEMENTATIONS
+             if any("seconds" in results[variant][size].get(name, {}) for size in sizes)]
+    colours = plt.get_cmap("tab10")
+    for number, name in enumerate(names):
+        points = [(generate.SIZES[size], results[variant][size][name]["seconds"]) for size in sizes
+                  if "seconds" in results[variant][size].get(name, {})]
+        label = f"{name} (warm evaluate)" if name == "ranx" else name
+        axes.plot(*zip(*points), marker="o", label=label, color=colours(number % 10))
     axes.set_xscale("log")
     axes.set_yscale("log")
     axes.set_xlabel("prediction rows")
     axes.set_ylabel("median seconds (log)")
-    axes.set_title("MAP@12 on H&M-shaped data, 2 cores")
+    axes.set_title("MAP@12, 12 ranked predictions per user (r12), 2 cores")
     axes.grid(True, which="both", alpha=0.3)
     axes.legend(fontsize=8)
     figure.tight_layout()

@@ -165,7 +165,8 @@ def measure_with_memory(name, variant, size, k, timeout) -> dict:
 
 def projected_past_limits(variant_results: dict, name: str, size: str, give_up: float) -> str | None:
     """Why not to run `name` at `size`, judging by its last smaller size: linear growth past the
-    time limit, or past MEMORY_LIMIT_MB of memory (which would endanger the machine)."""
+    time limit, or past MEMORY_LIMIT_MB of memory (which would endanger the machine) for those
+    whose memory is not capped."""
     smaller = [s for s in variant_results if generate.SIZES[s] < generate.SIZES[size]
                and "seconds" in variant_results[s].get(name, {})]
     if not smaller:
@@ -175,7 +176,7 @@ def projected_past_limits(variant_results: dict, name: str, size: str, give_up: 
     entry = variant_results[last][name]
     if entry["seconds"] * growth > give_up:
         return f"projected {entry['seconds'] * growth:.0f} s from {entry['seconds']:.1f} s at {last}"
-    if entry["peak_mb"] * growth > MEMORY_LIMIT_MB:
+    if entry["peak_mb"] * growth > MEMORY_LIMIT_MB and name not in implementations.BOUNDED_MEMORY:
         return f"projected {entry['peak_mb'] * growth / 1024:.0f} GB of memory from {entry['peak_mb']:.0f} MB at {last}"
     return None
 
