@@ -4,10 +4,12 @@ time and the peak memory of each; then checks that their numbers agree.
     python bench/run.py --rows 1M 10M --runs 3            # the r12 files; bench/generate.py first
     python bench/run.py --rows 1M --runs 1 --variant s12   # scored lists
 
-Each measurement is a fresh process (so its peak RSS is its own, read with wait4), running one
-implementation once; runs alternate between implementations so that drift on the machine hits
-them all alike. An implementation is dropped at the larger sizes once a run of it took longer
-than --give-up seconds (default 600, ten minutes). Results go to bench/results/results.json.
+Each measurement is a fresh process (so its peak memory is its own), running one implementation
+once; runs alternate between implementations so that drift on the machine hits them all alike.
+An implementation is not started at a size where its previous size, grown linearly, would take
+longer than --give-up seconds (default 600, ten minutes; judged by the whole run, conversions
+included) or more than 16 GB (unless its engine caps its memory), and is dropped once a run
+takes longer than --give-up. Results go to bench/results/results.json.
 """
 
 from __future__ import annotations
@@ -174,8 +176,9 @@ def projected_past_limits(variant_results: dict, name: str, size: str, give_up: 
     last = max(smaller, key=generate.SIZES.get)
     growth = generate.SIZES[size] / generate.SIZES[last]
     entry = variant_results[last][name]
-    if entry["seconds"] * growth > give_up:
-        return f"projected {entry['seconds'] * growth:.0f} s from {entry['seconds']:.1f} s at {last}"
+    run_seconds = entry.get("wall", entry["seconds"])   # results kept before runs' walls were
+    if run_seconds * growth > give_up:
+        return f"projected {run_seconds * growth:.0f} s from a {run_seconds:.1f} s run at {last}"
     if entry["peak_mb"] * growth > MEMORY_LIMIT_MB and name not in implementations.BOUNDED_MEMORY:
         return f"projected {entry['peak_mb'] * growth / 1024:.0f} GB of memory from {entry['peak_mb']:.0f} MB at {last}"
     return None
@@ -192,11 +195,8 @@ def summarize(measurements: dict, arguments, size: str) -> dict:
             continue
         phases = {phase: statistics.median(run["timings"][phase] for run in runs) for phase in runs[0]["timings"]}
         summary[name] = {"seconds": phases["total"], "phases": phases, "runs": len(runs),
+                         "wall": statistics.median(run["wall"] for run in runs),
                          "peak_mb": max(run["peak_mb"] for run in runs), "value": runs[0]["value"]}
-    floor = summary.get(next(iter(implementations.IMPLEMENTATIONS)), {}).get("seconds")
-    for entry in summary.values():
-        if floor and "seconds" in entry:
-            entry["ratio_to_floor"] = entry["seconds"] / floor
     return summary
 
 
