@@ -10,27 +10,31 @@
 {% macro _ranked_hits(plan) %}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
 {%- set truth_by = rank_metrics._column_prefix(plan.truth_by) -%}
-rm_relevant as (
-    -- R(u): the distinct relevant items
-    select distinct {{ truth_by }}{{ plan.user }} as rm_user, {{ plan.item }} as rm_item
-    from {{ plan.truth }}
-    {%- if plan.relevance is not none %}
-    where {{ plan.relevance }} > 0
-    {%- endif %}
-),
+{#- the relevant truth rows, as a subquery rather than a CTE, so that no engine keeps a copy of
+    them: a (user, item) judged twice is one item of R(u), counted once by count(distinct) and
+    de-duplicated where it meets the hits (rm_hit_rows) -#}
+{%- set relevant %}(
+        select {{ truth_by }}{{ plan.user }} as rm_user, {{ plan.item }} as rm_item
+        from {{ plan.truth }}
+        {%- if plan.relevance is not none %}
+        where {{ plan.relevance }} > 0
+        {%- endif %}
+    ){% endset -%}
 rm_truth_users as (
-    -- every user truth has (any grade, for users='both'/'union'), with m(u)
+    -- every user truth has (any grade, for users='both'/'union'), with m(u) = |R(u)|
     {%- if plan.users in ('both', 'union') and plan.relevance is not none %}
     select {{ rank_metrics._column_prefix(plan.truth_by, 't') }}t.rm_user, coalesce(r.rm_n_relevant, 0) as rm_n_relevant
     from (select distinct {{ truth_by }}{{ plan.user }} as rm_user from {{ plan.truth }}) as t
     left join (
-        select {{ truth_by }}rm_user, count(*) as rm_n_relevant from rm_relevant group by {{ truth_by }}rm_user
+        select {{ truth_by }}rm_user, count(distinct rm_item) as rm_n_relevant
+        from {{ relevant }} as r
+        group by {{ truth_by }}rm_user
     ) as r
         on {{ rank_metrics._equal_prefix(plan.truth_by, 't', 'r') }}t.rm_user = r.rm_user
     {%- else %}
     -- (without grades, or when only users with m >= 1 count, those are the users of R)
-    select {{ truth_by }}rm_user, count(*) as rm_n_relevant
-    from rm_relevant
+    select {{ truth_by }}rm_user, count(distinct rm_item) as rm_n_relevant
+    from {{ relevant }} as r
     group by {{ truth_by }}rm_user
     {%- endif %}
 ),
@@ -73,7 +77,7 @@ rm_candidate_hits as (
     select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.{{ plan.user }} as rm_user, p.{{ plan.item }} as rm_item,
         cast(p.{{ plan.order_by }} as bigint) as rm_position
     from {{ plan.predictions }} as p
-    inner join rm_relevant as r
+    inner join {{ relevant }} as r
         on {{ rank_metrics._equal_prefix(plan.truth_by, 'p', 'r') }}p.{{ plan.user }} = r.rm_user and p.{{ plan.item }} = r.rm_item
     inner join rm_lists as l
         on {{ rank_metrics._equal_prefix(plan.by, 'p', 'l') }}p.{{ plan.user }} = l.rm_user
@@ -81,7 +85,7 @@ rm_candidate_hits as (
     union all
     select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.rm_user, p.rm_item, p.rm_position
     from rm_renumbered as p
-    inner join rm_relevant as r
+    inner join {{ relevant }} as r
         on {{ rank_metrics._equal_prefix(plan.truth_by, 'p', 'r') }}p.rm_user = r.rm_user and p.rm_item = r.rm_item
     where p.rm_position <= {{ plan.ks | max }}
 ),
@@ -118,7 +122,7 @@ rm_candidate_hits as (
     -- what follows only sees these few rows
     select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.rm_user, p.rm_item, p.rm_position
     from rm_positions as p
-    inner join rm_relevant as r
+    inner join {{ relevant }} as r
         on {{ rank_metrics._equal_prefix(plan.truth_by, 'p', 'r') }}p.rm_user = r.rm_user and p.rm_item = r.rm_item
     where p.rm_position <= {{ plan.ks | max }}
 ),
@@ -130,8 +134,10 @@ rm_hit_rows as (
     from rm_candidate_hits
     group by {{ by }}rm_user, rm_item
     {%- else %}
+    -- every copy is a hit, once: a truth row judged twice does not make it two
     select {{ by }}rm_user, rm_position
     from rm_candidate_hits
+    group by {{ by }}rm_user, rm_item, rm_position
     {%- endif %}
 ),
 rm_hits as (

@@ -106,3 +106,18 @@ def test_check_catches_a_disagreement(monkeypatch, frames):
                         lambda *args, **kwargs: (original(*args, **kwargs)[0] + 0.5, 0))
     with pytest.raises(rank_metrics.CheckFailed, match="SQL .*, reference"):
         rank_metrics.map_at_k(*frames, k=12, check=True, **COLUMNS)
+
+
+@pytest.mark.parametrize("duplicates", ["first", "collapse", "all"])
+@pytest.mark.parametrize("users", ["truth", "predictions", "both", "union"])
+def test_a_truth_row_judged_twice_counts_once(duplicates, users):
+    # R(u) is a set: repeating truth rows (with any grades > 0) changes nothing
+    predictions = pd.DataFrame({"user_id": [1, 1, 1, 2], "item_id": ["a", "b", "a", "c"], "rank": [1, 2, 3, 1]})
+    truth = pd.DataFrame({"user_id": [1, 1, 1, 2, 3], "item_id": ["a", "a", "b", "d", "c"],
+                          "relevance": [1, 2, 0, 1, 1]})
+    twice = pd.concat([truth, truth])
+    once = rank_metrics.average_precision_at_k(predictions, truth, k=[1, 2, 3], duplicates=duplicates,
+                                               users=users, check=True)
+    repeated = rank_metrics.average_precision_at_k(predictions, twice, k=[1, 2, 3], duplicates=duplicates,
+                                                   users=users, check=True)
+    pd.testing.assert_frame_equal(once, repeated)
