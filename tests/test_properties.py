@@ -42,6 +42,8 @@ def cases(draw):
     return dict(
         predictions=draw(prediction_rows),
         truth=draw(truth_rows),
+        # a (user, item) judged twice must count once: repeat some truth rows often
+        repeated_truth=draw(st.integers(min_value=0, max_value=5)),
         k=draw(ks),
         order=draw(st.sampled_from(["rank", "score"])),
         # ranks rewritten to 1..n per list, as most rank columns are (the SQL's no-sort path)
@@ -70,6 +72,7 @@ def dense(rows):
 def tables(case):
     if case["dense_ranks"]:
         case = {**case, "predictions": dense(case["predictions"])}
+    case = {**case, "truth": case["truth"] + case["truth"][:case["repeated_truth"]]}
     predictions = pa.table({
         "model": pa.array([row[0] for row in case["predictions"]], pa.string()),
         "user_id": pa.array([row[1] for row in case["predictions"]], pa.int64()),
