@@ -20,7 +20,7 @@ DUCKDB_MEMORY_LIMIT = "3GB"
 def _duckdb():
     import duckdb
 
-    spill = tempfile.mkdtemp(prefix="rank_metrics_spill_", dir=BENCH / "data")
+    spill = tempfile.mkdtemp(prefix="rank_metrics_spill_")
     return duckdb.connect(config={"memory_limit": DUCKDB_MEMORY_LIMIT, "temp_directory": spill,
                                   "preserve_insertion_order": False})
 
@@ -57,7 +57,7 @@ def dbt_model(predictions, truth, k, variant):
     import duckdb
 
     project = BENCH / "dbt"
-    workdir = Path(tempfile.mkdtemp(prefix="rank_metrics_dbt_", dir=BENCH / "data"))
+    workdir = Path(tempfile.mkdtemp(prefix="rank_metrics_dbt_"))
     os.environ.update({"DBT_SEND_ANONYMOUS_USAGE_STATS": "false", "DBT_TARGET_PATH": str(workdir / "target"),
                        "DBT_LOG_PATH": str(workdir / "logs"), "BENCH_DUCKDB_PATH": str(workdir / "bench.duckdb"),
                        "BENCH_SPILL": str(workdir / "spill"), "BENCH_MEMORY_LIMIT": DUCKDB_MEMORY_LIMIT})

@@ -20,9 +20,11 @@ import json
 import math
 import os
 import selectors
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -57,9 +59,15 @@ def child(name: str, variant: str, size: str, k: int) -> None:
                 peak[0] = max(peak[0], sum(process.memory_info().rss for process in tree))
 
     threading.Thread(target=sample, daemon=True).start()
-    function = implementations.IMPLEMENTATIONS[name]
-    value, timings = function(generate.predictions_path(variant, size), generate.truth_path(variant, size), k, variant)
-    done.set()
+    # spill files and dbt's work go to a folder of this run's, next to the data, removed after
+    tempfile.tempdir = tempfile.mkdtemp(prefix="run_", dir=generate.DATA)
+    try:
+        function = implementations.IMPLEMENTATIONS[name]
+        value, timings = function(generate.predictions_path(variant, size), generate.truth_path(variant, size),
+                                  k, variant)
+    finally:
+        done.set()
+        shutil.rmtree(tempfile.tempdir, ignore_errors=True)
     print("RESULT " + json.dumps({"value": value, "timings": timings, "tree_peak_mb": peak[0] / 2**20}), flush=True)
 
 

@@ -1,4 +1,4 @@
-"""The Python API: the macro SQL, rendered with jinja2, run in DuckDB."""
+"""The Python API: the macro SQL, rendered with jinja2, run on DuckDB, PostgreSQL or Spark."""
 
 from __future__ import annotations
 
@@ -82,6 +82,10 @@ def _run(macro: str, predictions, truth, arguments: dict, con, check: bool) -> p
     return result
 
 
+def _as_list(by) -> list:
+    return [] if by is None else ([by] if isinstance(by, str) else list(by))
+
+
 def _sorted(frame: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
     return frame.sort_values(list(keys), kind="stable").reset_index(drop=True)
 
@@ -98,8 +102,7 @@ def map_at_k(predictions, truth, k, *, user="user_id", item="item_id", rank=None
     arguments = _metric_arguments(k, user, item, rank, score, relevance, by, truth_by, normalization,
                                   users, duplicates, tie_break, convention)
     result = _run("map_at_k", predictions, truth, arguments, con, check)
-    by_list = [] if by is None else ([by] if isinstance(by, str) else list(by))
-    result = _sorted(result, by_list + ["k"])
+    result = _sorted(result, _as_list(by) + ["k"])
     if by is None and not isinstance(k, (list, tuple)):
         return float(result["map_at_k"].iloc[0]) if len(result) else math.nan
     return result
@@ -113,8 +116,7 @@ def average_precision_at_k(predictions, truth, k, *, user="user_id", item="item_
     arguments = _metric_arguments(k, user, item, rank, score, relevance, by, truth_by, normalization,
                                   users, duplicates, tie_break, convention)
     result = _run("average_precision_at_k", predictions, truth, arguments, con, check)
-    by_list = [] if by is None else ([by] if isinstance(by, str) else list(by))
-    return _sorted(result, by_list + [user, "k"])
+    return _sorted(result, _as_list(by) + [user, "k"])
 
 
 def sql(predictions, truth, k, *, user="user_id", item="item_id", rank=None, score=None,
