@@ -58,6 +58,19 @@ rm_prediction_users as (
     select {{ by }}rm_user
     from rm_lists
 ),
+rm_matches as (
+    -- every prediction row of a relevant item: hits where the rank is the position (within the
+    -- largest k), and the items to look up among the renumbered rows otherwise. Predictions meet
+    -- the relevant set first, so what follows only sees these few rows.
+    select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.{{ plan.user }} as rm_user, p.{{ plan.item }} as rm_item,
+        p.{{ plan.order_by }} as rm_order_value, l.rm_rank_is_position
+    from {{ plan.predictions }} as p
+    inner join {{ relevant }} as r
+        on {{ rank_metrics._equal_prefix(plan.truth_by, 'p', 'r') }}p.{{ plan.user }} = r.rm_user and p.{{ plan.item }} = r.rm_item
+    inner join rm_lists as l
+        on {{ rank_metrics._equal_prefix(plan.by, 'p', 'l') }}p.{{ plan.user }} = l.rm_user
+    where l.rm_rank_is_position = 0 or p.{{ plan.order_by }} < {{ plan.ks | max }} + 0.5
+),
 rm_renumbered as (
     -- rows that agree on both rank and item are the same entry twice, so which of them comes
     -- first changes nothing: (rank, item) is a unique tie-break in effect
@@ -72,22 +85,17 @@ rm_renumbered as (
     where l.rm_rank_is_position = 0
 ),
 rm_candidate_hits as (
-    -- relevant items within the largest k: predictions meet the relevant set first, so what
-    -- follows only sees these few rows
-    select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.{{ plan.user }} as rm_user, p.{{ plan.item }} as rm_item,
-        cast(p.{{ plan.order_by }} as bigint) as rm_position
-    from {{ plan.predictions }} as p
-    inner join {{ relevant }} as r
-        on {{ rank_metrics._equal_prefix(plan.truth_by, 'p', 'r') }}p.{{ plan.user }} = r.rm_user and p.{{ plan.item }} = r.rm_item
-    inner join rm_lists as l
-        on {{ rank_metrics._equal_prefix(plan.by, 'p', 'l') }}p.{{ plan.user }} = l.rm_user
-    where l.rm_rank_is_position = 1 and p.{{ plan.order_by }} < {{ plan.ks | max }} + 0.5
+    -- relevant items within the largest k. The renumbered rows meet the matches, not truth:
+    -- both are empty when every rank column holds 1..n, and then that join costs nothing
+    select {{ by }}rm_user, rm_item, cast(rm_order_value as bigint) as rm_position
+    from rm_matches
+    where rm_rank_is_position = 1
     union all
     select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.rm_user, p.rm_item, p.rm_position
     from rm_renumbered as p
-    inner join {{ relevant }} as r
-        on {{ rank_metrics._equal_prefix(plan.truth_by, 'p', 'r') }}p.rm_user = r.rm_user and p.rm_item = r.rm_item
-    where p.rm_position <= {{ plan.ks | max }}
+    inner join rm_matches as m
+        on {{ rank_metrics._equal_prefix(plan.by, 'p', 'm') }}p.rm_user = m.rm_user and p.rm_item = m.rm_item
+    where m.rm_rank_is_position = 0 and p.rm_position <= {{ plan.ks | max }}
 ),
 {%- else %}
 rm_source as (
