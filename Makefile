@@ -43,7 +43,7 @@ bench/.venv/.installed: pyproject.toml
 # every implementation at 1M, 10M and 100M rows, then the scored and 100-long lists with the
 # DuckDB implementations: about 40 minutes, plus
 # 10 minutes of data generation the first time
-BENCH_DUCKDB := "floor (DuckDB hash join, counted)" "rank_metrics (Python API, DuckDB)" "dbt model (DuckDB)"
+BENCH_DUCKDB := "floor (DuckDB hash join, counted)" "floor + a pass per list and per truth user" "rank_metrics (Python API, DuckDB)" "dbt model (DuckDB)"
 bench: bench/.venv/.installed system
 	$(BENCH_BIN)/python bench/run.py --rows 1M 10M 100M --runs 3
 	$(BENCH_BIN)/python bench/run.py --rows 1M 10M --runs 3 --variant s12 --only $(BENCH_DUCKDB)

@@ -39,17 +39,24 @@ rm_truth_users as (
     {%- endif %}
 ),
 {%- if plan.order_direction == 'asc' and plan.duplicates != 'collapse' %}
+{%- set rank_words = 2 %}
 rm_lists as (
-    -- one row per list. Most rank columns already hold 1..n, and then a row's position is its
-    -- rank, with no sort: the bits 1..n of a bitmask are all set by n rows exactly when their
-    -- ranks are 1..n (as cast to whole numbers, which keeps their order). Longer lists (n > 61)
-    -- and the rest are numbered by row_number below.
+    -- one row per list. Most rank columns already hold the whole numbers 1..n, and then a row's
+    -- position is its rank, with no sort. Bitmasks prove it: word w holds ranks 61w+1..61w+61
+    -- as bits 1..61, and n rows set all the bits of 1..n exactly when their ranks are 1..n.
+    -- Two words cover lists up to 122; longer lists and the rest are numbered by row_number.
+    {%- set rank = plan.order_by %}
     select {{ by }}{{ plan.user }} as rm_user,
-        case when count(*) <= 61
-            and bit_or(case when {{ plan.order_by }} >= 1 and {{ plan.order_by }} < 61.5
-                            then {{ rank_metrics.shift_left('cast(1 as bigint)', 'cast(' ~ plan.order_by ~ ' as integer)') }}
+        case when count(*) <= {{ 61 * rank_words }}
+            {%- for word in range(rank_words) %}
+            {%- set offset = 61 * word %}
+            {%- set bit = rank ~ (' - ' ~ offset if offset) %}
+            {%- set rows_in_word = 'least(count(*), 61)' if not offset else 'least(greatest(count(*) - ' ~ offset ~ ', 0), 61)' %}
+            and bit_or(case when {{ rank }} >= {{ offset + 1 }} and {{ rank }} <= {{ offset + 61 }} and {{ rank }} = floor({{ rank }})
+                            then {{ rank_metrics.shift_left('cast(1 as bigint)', 'cast(' ~ bit ~ ' as integer)') }}
                             else 0 end)
-                = {{ rank_metrics.shift_left('cast(1 as bigint)', 'cast(least(count(*), 61) + 1 as integer)') }} - 2
+                = {{ rank_metrics.shift_left('cast(1 as bigint)', 'cast(' ~ rows_in_word ~ ' + 1 as integer)') }} - 2
+            {%- endfor %}
             then 1 else 0 end as rm_rank_is_position
     from {{ plan.predictions }}
     group by {{ by }}{{ plan.user }}

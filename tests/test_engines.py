@@ -70,6 +70,66 @@ def test_options_grid_on_the_engine(engine_inputs):
         assert list(got.average_precision) == pytest.approx(list(want.average_precision), abs=1e-6), variant
 
 
+@pytest.fixture(params=["duckdb", "postgres", "spark"])
+def every_engine(request):
+    """Like engine_inputs, with DuckDB (the frame itself, no con) as well."""
+    if request.param == "duckdb":
+        return (lambda name, frame: frame), None
+    return request.getfixturevalue("engine_inputs_" + request.param)
+
+
+@pytest.fixture
+def engine_inputs_postgres(postgres):
+    return (lambda name, frame: to_postgres(postgres, name, frame)), postgres
+
+
+@pytest.fixture
+def engine_inputs_spark(spark):
+    return (lambda name, frame: to_spark(spark, frame)), None
+
+
+def rank_lists():
+    """Lists whose rank columns do or do not hold the whole numbers 1..n, around the SQL's
+    bitmask words (ranks 1..61 and 62..122); each list's relevant items sit at the edges."""
+    lists = {
+        "fraction": ([1.0, 2.6], [1.0, 2.6]),                    # truncating 2.6 would drop it from k=2
+        "fractions": ([0.6, 1.6, 2.6, 3.4], [2.6, 3.4]),
+        "n61": (list(range(1, 62)), [1, 61]),
+        "n62": (list(range(1, 63)), [61, 62]),
+        "n100": (list(range(1, 101)), [1, 30, 61, 62, 63, 99, 100]),
+        "n122": (list(range(1, 123)), [61, 62, 122]),
+        "n123": (list(range(1, 124)), [5, 62, 123]),
+        "gap": ([r for r in range(1, 102) if r != 70], [69, 71, 101]),
+        "tie": (list(range(1, 80)) + [80, 80] + list(range(81, 100)), [79, 80, 81]),
+        "from_zero": (list(range(0, 100)), [0, 61, 62]),
+    }
+    predictions, truth = [], []
+    for user, (ranks, relevant_ranks) in enumerate(lists.values(), start=1):
+        for position, rank in enumerate(ranks):
+            item = f"i{position:03d}"
+            predictions.append((user, item, float(rank)))
+            if rank in relevant_ranks:
+                truth.append((user, item))
+    return (pd.DataFrame(predictions, columns=["user_id", "item_id", "rank"]),
+            pd.DataFrame(truth, columns=["user_id", "item_id"]))
+
+
+def test_positions_whatever_the_rank_column_holds(every_engine):
+    load, con = every_engine
+    predictions, truth = rank_lists()
+    ks = [1, 2, 12, 61, 62, 100, 122, 123]
+    got = rank_metrics.average_precision_at_k(load("long_predictions", predictions), load("long_truth", truth),
+                                              k=ks, con=con, check=True)
+    got = got.set_index(["user_id", "k"]).average_precision
+    assert got[(1, 2)] == pytest.approx(1.0)                     # both hits, at positions 1 and 2
+    # the largest k is where a hit's position must not be read off a rounded or truncated rank
+    alone = rank_metrics.average_precision_at_k(load("long_predictions", predictions), load("long_truth", truth),
+                                                k=2, con=con, check=True)
+    assert alone.set_index("user_id").average_precision[1] == pytest.approx(1.0)
+    assert got[(5, 62)] == pytest.approx((1 / 1 + 2 / 30 + 3 / 61 + 4 / 62) / 7)
+    assert got[(8, 100)] == pytest.approx((1 / 69 + 2 / 70 + 3 / 100) / 3)  # ranks 71, 101: positions 70, 100
+
+
 def test_postgres_errors_name_the_table_and_column(postgres):
     to_postgres(postgres, "few_predictions", pd.DataFrame({"user_id": [1], "item_id": ["a"], "rank": [1]}))
     to_postgres(postgres, "few_truth", pd.DataFrame({"user_id": ["1"], "item_id": ["a"]}))

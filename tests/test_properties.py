@@ -48,6 +48,9 @@ def cases(draw):
         order=draw(st.sampled_from(["rank", "score"])),
         # ranks rewritten to 1..n per list, as most rank columns are (the SQL's no-sort path)
         dense_ranks=draw(st.booleans()),
+        # an integer rank column, or a double one holding whole numbers or numbers between them
+        # (0.4 rounds down and 0.6 up, so casts that round and casts that truncate both show)
+        rank_offset=draw(st.sampled_from([None, 0.0, 0.4, 0.6])),
         graded=draw(st.booleans()),
         # no groups; groups sharing one truth; groups matched in truth (an evaluation date, say)
         grouping=draw(st.sampled_from(["none", "shared", "matched"])),
@@ -77,7 +80,8 @@ def tables(case):
         "model": pa.array([row[0] for row in case["predictions"]], pa.string()),
         "user_id": pa.array([row[1] for row in case["predictions"]], pa.int64()),
         "item_id": pa.array([row[2] for row in case["predictions"]], pa.string()),
-        "rank": pa.array([row[3] for row in case["predictions"]], pa.int64()),
+        "rank": (pa.array([row[3] for row in case["predictions"]], pa.int64()) if case["rank_offset"] is None
+                 else pa.array([row[3] + case["rank_offset"] for row in case["predictions"]], pa.float64())),
         "score": pa.array([row[4] for row in case["predictions"]], pa.float64()),
     })
     if case["order"] == "rank":
