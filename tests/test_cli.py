@@ -80,3 +80,28 @@ def test_sql_for_a_warehouse_dialect():
     code, sql_text, _ = run("sql", "recs", "purchases", "-k", "5", "12", "--by", "model", "--dialect", "snowflake")
     assert code == 0
     assert sqlglot.parse_one(sql_text, read="snowflake").find(sqlglot.exp.Window) is not None
+
+
+def test_compiled_macros_are_kept_between_processes(tmp_path):
+    """Each command-line call is a fresh process: the macro files it compiles are kept in the
+    user's cache folder, and an unusable cache folder changes nothing but the speed."""
+    import os
+    import subprocess
+    import sys
+
+    script = "import rank_metrics; print(rank_metrics.sql('recs', 'purchases', k=12, rank='rank'))"
+
+    def sql_with_cache_home(cache_home):
+        return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                              env={**os.environ, "XDG_CACHE_HOME": str(cache_home)}).stdout
+
+    expected = rank_metrics.sql("recs", "purchases", k=12, rank="rank") + "\n"
+    assert sql_with_cache_home(tmp_path / "cache") == expected
+    kept = list((tmp_path / "cache" / "rank_metrics" / "jinja").iterdir())
+    macro_files = [path for path in (ROOT / "macros").rglob("*.sql") if "dbt" not in path.relative_to(ROOT / "macros").parts]
+    assert len(kept) == len(macro_files)
+    written = {path.name: path.stat().st_mtime_ns for path in kept}
+    assert sql_with_cache_home(tmp_path / "cache") == expected
+    assert {path.name: path.stat().st_mtime_ns for path in kept} == written   # read back, not compiled again
+    (tmp_path / "a_file").write_text("not a folder")
+    assert sql_with_cache_home(tmp_path / "a_file") == expected
