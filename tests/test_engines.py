@@ -37,14 +37,20 @@ def test_integration_project_builds_and_passes(target, request, tmp_path_factory
     assert {name: statuses.get(name) for name in ASSERTIONS} == dict.fromkeys(ASSERTIONS, "pass")
 
 
+@pytest.fixture
+def engine_inputs_postgres(postgres):
+    """A function turning (name, frame) into what the Python API takes on that engine, and con."""
+    return (lambda name, frame: to_postgres(postgres, name, frame)), postgres
+
+
+@pytest.fixture
+def engine_inputs_spark(spark):
+    return (lambda name, frame: to_spark(spark, frame)), None
+
+
 @pytest.fixture(params=["postgres", "spark"])
 def engine_inputs(request):
-    """A function turning (name, frame) into what the Python API takes on that engine, and con."""
-    if request.param == "postgres":
-        con = request.getfixturevalue("postgres")
-        return (lambda name, frame: to_postgres(con, name, frame)), con
-    spark = request.getfixturevalue("spark")
-    return (lambda name, frame: to_spark(spark, frame)), None
+    return request.getfixturevalue("engine_inputs_" + request.param)
 
 
 def test_spec_examples_on_the_engine(engine_inputs):
@@ -76,16 +82,6 @@ def every_engine(request):
     if request.param == "duckdb":
         return (lambda name, frame: frame), None
     return request.getfixturevalue("engine_inputs_" + request.param)
-
-
-@pytest.fixture
-def engine_inputs_postgres(postgres):
-    return (lambda name, frame: to_postgres(postgres, name, frame)), postgres
-
-
-@pytest.fixture
-def engine_inputs_spark(spark):
-    return (lambda name, frame: to_spark(spark, frame)), None
 
 
 def rank_lists():
@@ -122,12 +118,12 @@ def test_positions_whatever_the_rank_column_holds(every_engine):
                                               k=ks, con=con, check=True)
     got = got.set_index(["user_id", "k"]).average_precision
     assert got[(1, 2)] == pytest.approx(1.0)                     # both hits, at positions 1 and 2
+    assert got[(5, 62)] == pytest.approx((1 / 1 + 2 / 30 + 3 / 61 + 4 / 62) / 7)
+    assert got[(8, 100)] == pytest.approx((1 / 69 + 2 / 70 + 3 / 100) / 3)  # ranks 71, 101: positions 70, 100
     # the largest k is where a hit's position must not be read off a rounded or truncated rank
     alone = rank_metrics.average_precision_at_k(load("long_predictions", predictions), load("long_truth", truth),
                                                 k=2, con=con, check=True)
     assert alone.set_index("user_id").average_precision[1] == pytest.approx(1.0)
-    assert got[(5, 62)] == pytest.approx((1 / 1 + 2 / 30 + 3 / 61 + 4 / 62) / 7)
-    assert got[(8, 100)] == pytest.approx((1 / 69 + 2 / 70 + 3 / 100) / 3)  # ranks 71, 101: positions 70, 100
 
 
 def test_postgres_errors_name_the_table_and_column(postgres):

@@ -60,10 +60,10 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
     by every command-line call and every fresh process otherwise. jinja2 compares each file's
     checksum (and the Python version) before using what it kept, so an edited macro is compiled
     afresh. Without a writable cache folder, nothing is kept."""
-    directory = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rank_metrics" / "jinja"
     try:
+        directory = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rank_metrics" / "jinja"
         directory.mkdir(parents=True, exist_ok=True)
-    except OSError:
+    except (OSError, RuntimeError):   # RuntimeError: no home folder to be found
         return None
     return jinja2.FileSystemBytecodeCache(str(directory)) if os.access(directory, os.W_OK) else None
 
