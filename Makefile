@@ -41,7 +41,7 @@ bench/.venv/.installed: pyproject.toml
 	touch $@
 
 # every implementation at 1M, 10M and 100M rows, then the scored and 100-long lists with the
-# DuckDB implementations: about 40 minutes, plus
+# DuckDB implementations: about an hour on 2 cores (58 minutes on 2026-11-22), plus
 # 10 minutes of data generation the first time
 BENCH_DUCKDB := "floor (DuckDB hash join, counted)" "floor + a pass per list and per truth user" "rank_metrics (Python API, DuckDB)" "dbt model (DuckDB)"
 bench: bench/.venv/.installed system
