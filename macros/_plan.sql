@@ -44,6 +44,8 @@
     {%- for one_k in k_list -%}
         {%- if one_k is not integer or one_k is boolean or one_k < 1 -%}
             {{ exceptions.raise_compiler_error("rank_metrics: k must be a positive integer or a non-empty list of them; got " ~ rank_metrics._shown(one_k)) }}
+        {%- elif one_k > 9223372036854775807 -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: k must be at most 9223372036854775807 (the engines' bigint); got " ~ one_k) }}
         {%- endif -%}
     {%- endfor -%}
     {%- do plan.update({'ks': k_list | unique | sort | list}) -%}
@@ -55,6 +57,9 @@
             {{ exceptions.raise_compiler_error("rank_metrics: " ~ name ~ " must be a column name; got " ~ rank_metrics._shown(value)) }}
         {%- endif -%}
     {%- endfor -%}
+    {%- if user == item -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: user and item both name column " ~ user ~ "; they must be two different columns") }}
+    {%- endif -%}
     {%- set predictions_names = none if predictions_columns is none else predictions_columns | map(attribute='name') | list -%}
     {%- set truth_names = none if truth_columns is none else truth_columns | map(attribute='name') | list -%}
 
@@ -90,7 +95,13 @@
         {{ exceptions.raise_compiler_error("rank_metrics: truth_by column " ~ name ~ " is not one of the by columns (" ~ by_list | join(', ') ~ ")") }}
     {%- endfor -%}
 
-    {%- set reserved = [user, item, rank, score, 'k', 'map_at_k', 'n_users', 'average_precision', 'n_relevant', 'n_hits'] -%}
+    {#- the columns the metric macros output: a user, item or by column of the same name would
+        make two columns of one name, or one whose values are not what its name says -#}
+    {%- set output_columns = ['k', 'map_at_k', 'n_users', 'average_precision', 'n_relevant', 'n_hits'] -%}
+    {%- for argument, name in [('user', user), ('item', item)] if name in output_columns -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ argument ~ " column " ~ name ~ " clashes with an output column (" ~ output_columns | join(', ') ~ "); rename it in a view or select") }}
+    {%- endfor -%}
+    {%- set reserved = [user, item, rank, score] + output_columns -%}
     {%- for name in by_list -%}
         {%- if name is not string or name == '' -%}
             {{ exceptions.raise_compiler_error("rank_metrics: by must be a column name or a list of them; got " ~ rank_metrics._shown(name)) }}
@@ -109,9 +120,22 @@
         {%- endfor -%}
     {%- endfor -%}
 
-    {#- user and item must be comparable across the two tables -#}
+    {#- the order and grade columns are compared with numbers: only numeric types will do -#}
+    {%- for table, columns, checked in [('predictions', predictions_columns, [('rank', rank), ('score', score)]),
+                                        ('truth', truth_columns, [('relevance', relevance)])] if columns is not none -%}
+        {%- for argument, name in checked if name is not none -%}
+            {%- set column = columns | selectattr('name', 'equalto', name) | first -%}
+            {%- if rank_metrics._type_family(column.data_type) != 'number' -%}
+                {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " (argument " ~ argument ~ ") of " ~ table ~ " is " ~ column.data_type ~ "; " ~ argument ~ " must be a numeric column (integer, decimal or floating point)") }}
+            {%- endif -%}
+        {%- endfor -%}
+    {%- endfor -%}
+
+    {#- user, item and the matched by columns must be comparable across the two tables -#}
     {%- if predictions_columns is not none and truth_columns is not none -%}
-        {%- for argument, name in [('user', user), ('item', item)] -%}
+        {%- set matched = [('user', user), ('item', item)] -%}
+        {%- for name in truth_by -%}{%- do matched.append(('by', name)) -%}{%- endfor -%}
+        {%- for argument, name in matched -%}
             {%- set left = predictions_columns | selectattr('name', 'equalto', name) | first -%}
             {%- set right = truth_columns | selectattr('name', 'equalto', name) | first -%}
             {%- if rank_metrics._type_family(left.data_type) != rank_metrics._type_family(right.data_type) -%}
@@ -138,12 +162,19 @@
 {% endmacro %}
 
 
-{#- A coarse family of a column type, so that int and bigint match but int and varchar do not. -#}
+{#- A coarse family of a column type, so that int and bigint match but int and varchar do not:
+    number, string, or the type itself. Names as DuckDB, PostgreSQL, Spark and dbt spell them;
+    a whole-name match, so that interval or point are not taken for numbers. -#}
 {% macro _type_family(data_type) -%}
-    {%- set lowered = data_type | string | lower -%}
-    {%- if 'char' in lowered or 'text' in lowered or 'string' in lowered -%}string
-    {%- elif 'int' in lowered or 'decimal' in lowered or 'numeric' in lowered or 'double' in lowered
-            or 'float' in lowered or 'real' in lowered -%}number
+    {%- set lowered = data_type | string | lower | trim -%}
+    {%- set base = (lowered.split('(') | first) | trim -%}
+    {%- set numbers = ['tinyint', 'smallint', 'integer', 'int', 'bigint', 'hugeint', 'utinyint',
+                       'usmallint', 'uinteger', 'ubigint', 'uhugeint', 'int1', 'int2', 'int4',
+                       'int8', 'int16', 'int32', 'int64', 'int128', 'byte', 'short', 'long',
+                       'float', 'float4', 'float8', 'float32', 'float64', 'real', 'double',
+                       'double precision', 'decimal', 'numeric', 'number', 'bigdecimal'] -%}
+    {%- if base in ['varchar', 'char', 'character', 'character varying', 'text', 'string', 'bpchar', 'nvarchar', 'nchar', 'enum'] -%}string
+    {%- elif base in numbers -%}number
     {%- else -%}{{ lowered }}
     {%- endif -%}
 {%- endmacro %}

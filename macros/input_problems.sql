@@ -11,17 +11,25 @@
                           normalization, users, duplicates, tie_break, convention,
                           predictions_columns, truth_columns) -%}
 {%- set text = rank_metrics.type_string() -%}
+{#- NaN and ±inf are never between the largest doubles (every engine sorts NaN above all numbers) -#}
+{%- set largest = 'cast(1.7976931348623157e308 as ' ~ rank_metrics.type_double() ~ ')' -%}
 {%- set prediction_checks = [('user', plan.user), ('item', plan.item),
                              ('score' if plan.order_direction == 'desc' else 'rank', plan.order_by)] -%}
 {%- for column in plan.by -%}{%- do prediction_checks.append(('by', column)) -%}{%- endfor -%}
 {%- set truth_checks = [('user', plan.user), ('item', plan.item)] -%}
 {%- if plan.relevance is not none -%}{%- do truth_checks.append(('relevance', plan.relevance)) -%}{%- endif -%}
 {%- for column in plan.truth_by -%}{%- do truth_checks.append(('by', column)) -%}{%- endfor -%}
+{#- the numeric columns, (table, argument, column): NaN and ±inf are rejected like NULL -#}
+{%- set number_checks = [('predictions', prediction_checks[2][0], plan.order_by)] -%}
+{%- if plan.relevance is not none -%}{%- do number_checks.append(('truth', 'relevance', plan.relevance)) -%}{%- endif -%}
 with
 rm_prediction_counts as (
     select count(*) as rm_rows
         {%- for argument, column in prediction_checks %},
         sum(case when {{ column }} is null then 1 else 0 end) as rm_nulls_{{ loop.index }}
+        {%- endfor %}
+        {%- for table, argument, column in number_checks if table == 'predictions' %},
+        sum(case when {{ column }} is not null and not ({{ column }} between -{{ largest }} and {{ largest }}) then 1 else 0 end) as rm_nonfinite_{{ argument }}
         {%- endfor %}
     from {{ plan.predictions }}
 ),
@@ -30,6 +38,9 @@ rm_truth_counts as (
         sum({% if plan.relevance is none %}1{% else %}case when {{ plan.relevance }} > 0 then 1 else 0 end{% endif %}) as rm_relevant_rows
         {%- for argument, column in truth_checks %},
         sum(case when {{ column }} is null then 1 else 0 end) as rm_nulls_{{ loop.index }}
+        {%- endfor %}
+        {%- for table, argument, column in number_checks if table == 'truth' %},
+        sum(case when {{ column }} is not null and not ({{ column }} between -{{ largest }} and {{ largest }}) then 1 else 0 end) as rm_nonfinite_{{ argument }}
         {%- endfor %}
     from {{ plan.truth }}
 ),
@@ -43,6 +54,14 @@ from rm_{{ 'prediction' if table == 'predictions' else 'truth' }}_counts
 where rm_nulls_{{ loop.index }} > 0
 union all
 {%- endfor %}
+{%- endfor %}
+{%- for table, argument, column in number_checks %}
+select {{ 50 + loop.index + (0 if table == 'predictions' else 100) }} as rm_check, {{ rank_metrics.string_literal(argument) }} as argument,
+    concat({{ rank_metrics.string_literal(table ~ ' has ') }}, cast(rm_nonfinite_{{ argument }} as {{ text }}),
+           {{ rank_metrics.string_literal(' rows with NaN or an infinite value in column ' ~ column ~ '; ' ~ argument ~ ' values must be finite numbers') }}) as problem
+from rm_{{ 'prediction' if table == 'predictions' else 'truth' }}_counts
+where rm_nonfinite_{{ argument }} > 0
+union all
 {%- endfor %}
 {%- if plan.users == 'truth' %}
 select 200 as rm_check, 'truth' as argument,

@@ -157,3 +157,130 @@ def test_identifiers_are_quoted_not_pasted(truth):
     truth = pd.DataFrame({"user_id": [1], evil: ["a"]})
     assert rank_metrics.map_at_k(predictions, truth, k=1, item=evil) == 1.0
     assert '"item_id"" from x; drop table y; --"' in rank_metrics.sql("p", "t", k=1, item=evil)
+
+
+# Issue 8 §1: never a silent number
+
+@pytest.mark.parametrize("k, ks", [(range(1, 4), [1, 2, 3]), ({3, 1}, [1, 3]), ((3, 1, 3), [1, 3]),
+                                   ("numpy array", [1, 3]), ("numpy scalars", [1, 3]),
+                                   (pd.Series([3, 1]), [1, 3])])
+def test_k_as_any_iterable_of_integers_gives_a_row_per_k(predictions, truth, k, ks):
+    import numpy as np
+
+    k = {"numpy array": np.array([1, 3]), "numpy scalars": [np.int64(1), np.int32(3)]}.get(k, k) \
+        if isinstance(k, str) else k
+    got = rank_metrics.map_at_k(predictions, truth, k=k, check=True)
+    assert list(got.k) == ks
+    assert list(got.map_at_k) == pytest.approx([0.5] * len(ks))   # user 1 hits a at 1, user 2 never
+
+
+def test_numpy_integer_k_gives_a_float(predictions, truth):
+    import numpy as np
+
+    assert rank_metrics.map_at_k(predictions, truth, k=np.int64(3)) == pytest.approx(0.5)
+    assert rank_metrics.map_at_k(predictions, truth, k=np.uint8(3)) == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("k, shown", [(np_float := "numpy float", "got 3.0"), (range(0, 3), "got 0"),
+                                      (range(0), "empty list"), ({2.5}, "got 2.5")])
+def test_k_iterables_with_bad_values_are_rejected(predictions, truth, k, shown):
+    import numpy as np
+
+    k = np.float64(3.0) if k == np_float else k
+    with pytest.raises(RankMetricsError, match="k must be a positive integer") as error:
+        rank_metrics.map_at_k(predictions, truth, k=k)
+    assert shown in str(error.value)
+
+
+def test_k_beyond_the_engines_bigint(predictions, truth):
+    with pytest.raises(RankMetricsError, match=r"k must be at most 9223372036854775807.*got 9223372036854775808"):
+        rank_metrics.map_at_k(predictions, truth, k=[5, 2**63])
+    assert rank_metrics.map_at_k(predictions, truth, k=2**63 - 1) == pytest.approx(0.5)
+
+
+def nonfinite_table(kind, columns):
+    """A table holding real NaN/inf values (pandas would turn NaN into NULL on the way in)."""
+    import pyarrow as pa
+    import polars as pl
+
+    return pa.table(columns) if kind == "arrow" else pl.DataFrame(columns)
+
+
+@pytest.mark.parametrize("kind", ["arrow", "polars"])
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")])
+@pytest.mark.parametrize("argument", ["rank", "score"])
+def test_nan_and_infinite_order_values_are_rejected(truth, kind, value, argument):
+    predictions = nonfinite_table(kind, {"user_id": [1, 1, 2], "item_id": ["a", "b", "a"], argument: [1.0, value, 2.0]})
+    with pytest.raises(RankMetricsError, match=rf'{argument}: predictions has 1 rows with NaN or an infinite value '
+                                               rf'in column "{argument}"; {argument} values must be finite numbers'):
+        rank_metrics.map_at_k(predictions, truth, k=3)
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf")])
+def test_nan_and_infinite_relevance_are_rejected(predictions, value):
+    truth = nonfinite_table("arrow", {"user_id": [1, 2], "item_id": ["a", "b"], "relevance": [1.0, value]})
+    with pytest.raises(RankMetricsError, match=r'relevance: truth has 1 rows with NaN or an infinite value in column "relevance"'):
+        rank_metrics.map_at_k(predictions, truth, k=3)
+
+
+def test_finite_doubles_at_the_extremes_are_accepted(truth):
+    predictions = pd.DataFrame({"user_id": [1, 1, 2], "item_id": ["a", "b", "a"],
+                                "score": [1.7976931348623157e308, -1.7976931348623157e308, 5e-324]})
+    assert rank_metrics.map_at_k(predictions, truth, k=3, check=True) == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("argument, table, values, shown", [
+    ("rank", "predictions", ["1", "2", "1"], "VARCHAR"),
+    ("rank", "predictions", pd.to_datetime(["2024-01-01"] * 3), "TIMESTAMP"),
+    ("rank", "predictions", [True, False, True], "BOOLEAN"),
+    ("score", "predictions", ["0.5", "0.2", "0.1"], "VARCHAR"),
+    ("relevance", "truth", ["1", "2"], "VARCHAR"),
+    ("relevance", "truth", [True, False], "BOOLEAN"),
+])
+def test_order_and_grade_columns_must_be_numeric(predictions, truth, argument, table, values, shown):
+    frames = {"predictions": predictions.drop(columns="rank") if table == "predictions" else predictions,
+              "truth": truth}
+    frames[table] = frames[table].assign(**{argument: values})
+    with pytest.raises(RankMetricsError) as error:
+        rank_metrics.map_at_k(frames["predictions"], frames["truth"], k=3)
+    assert str(error.value) == (f"rank_metrics: column {argument} (argument {argument}) of {table} is {shown}; "
+                                f"{argument} must be a numeric column (integer, decimal or floating point)")
+
+
+@pytest.mark.parametrize("values", [[1, 1, 1], [1.5, 1.5, 1.5]])
+def test_numeric_order_types_of_every_kind_are_accepted(predictions, truth, values):
+    import decimal
+
+    for column in (pd.Series(values, dtype="int16" if isinstance(values[0], int) else "float32"),
+                   [decimal.Decimal(str(value)) for value in values]):
+        assert rank_metrics.map_at_k(predictions.assign(rank=column), truth, k=3, check=True) == pytest.approx(0.5)
+
+
+def test_matched_by_columns_must_have_one_type(predictions, truth):
+    with pytest.raises(RankMetricsError, match=r"column day \(argument by\) is BIGINT in predictions but VARCHAR in truth"):
+        rank_metrics.map_at_k(predictions.assign(day=1), truth.assign(day="1"), k=3, by="day")
+    # a by column truth lacks is not matched, so its type is free
+    assert len(rank_metrics.map_at_k(predictions.assign(day="x"), truth, k=3, by="day")) == 1
+
+
+@pytest.mark.parametrize("argument", ["user", "item"])
+@pytest.mark.parametrize("name", ["k", "map_at_k", "average_precision", "n_users", "n_relevant", "n_hits"])
+def test_user_or_item_named_like_an_output_column(predictions, truth, argument, name):
+    renamed = {f"{argument}_id": name}
+    with pytest.raises(RankMetricsError) as error:
+        rank_metrics.average_precision_at_k(predictions.rename(columns=renamed), truth.rename(columns=renamed),
+                                            k=3, **{argument: name})
+    assert str(error.value).startswith(f"rank_metrics: {argument} column {name} clashes with an output column (k, map_at_k")
+
+
+@pytest.mark.parametrize("name", ["map_at_k", "n_users", "average_precision", "n_relevant", "n_hits"])
+def test_by_named_like_an_output_column(predictions, truth, name):
+    with pytest.raises(RankMetricsError, match=f"by column {name} clashes"):
+        rank_metrics.map_at_k(predictions.assign(**{name: 1}), truth, k=3, by=name)
+
+
+def test_user_and_item_naming_one_column(predictions, truth):
+    with pytest.raises(RankMetricsError, match="user and item both name column item_id; they must be two different columns"):
+        rank_metrics.map_at_k(predictions, truth, k=3, user="item_id", item="item_id")
+    with pytest.raises(RankMetricsError, match="user and item both name column user_id"):
+        rank_metrics.sql("p", "t", k=3, item="user_id")

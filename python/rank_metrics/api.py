@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import numbers
 from typing import Sequence
 
 import pandas as pd
@@ -15,9 +16,30 @@ from ._render import render
 from .errors import CheckFailed, RankMetricsError
 
 
+def _k_argument(k):
+    """k as the macros take it: an int, or a list for any iterable (a range, a set, a numpy
+    array); numpy integers become ints. Anything else is passed on for the macro to reject,
+    naming the value."""
+    if isinstance(k, numbers.Integral) and not isinstance(k, bool):
+        return int(k)
+    if isinstance(k, (str, bytes, bool)) or k is None:
+        return k
+    try:
+        values = list(k)
+    except TypeError:
+        return k
+    return [int(one) if isinstance(one, numbers.Integral) and not isinstance(one, bool) else one
+            for one in values]
+
+
+def _one_k(k) -> bool:
+    """Whether k asks for a single number (an integer) rather than a table (an iterable)."""
+    return not isinstance(_k_argument(k), list)
+
+
 def _metric_arguments(k, user, item, rank, score, relevance, by, truth_by, normalization, users,
                       duplicates, tie_break, convention) -> dict:
-    return dict(k=k, user=user, item=item, rank=rank, score=score, relevance=relevance, by=by,
+    return dict(k=_k_argument(k), user=user, item=item, rank=rank, score=score, relevance=relevance, by=by,
                 truth_by=truth_by, normalization=normalization, users=users,
                 duplicates=duplicates, tie_break=tie_break, convention=convention)
 
@@ -52,7 +74,7 @@ def _check(result: pd.DataFrame, arguments: dict, tables: dict, engine, predicti
            per_user: bool):
     """Raise CheckFailed unless the reference implementation computes the same rows."""
     columns = _resolved_columns(arguments, tables, engine.name)
-    ks = arguments["k"] if isinstance(arguments["k"], (list, tuple)) else [arguments["k"]]
+    ks = arguments["k"] if isinstance(arguments["k"], list) else [arguments["k"]]
     options = reference.resolve_options(
         arguments["convention"], normalization=arguments["normalization"], users=arguments["users"],
         duplicates=arguments["duplicates"], tie_break=arguments["tie_break"])
@@ -103,7 +125,7 @@ def map_at_k(predictions, truth, k, *, user="user_id", item="item_id", rank=None
                                   users, duplicates, tie_break, convention)
     result = _run("map_at_k", predictions, truth, arguments, con, check)
     result = _sorted(result, _as_list(by) + ["k"])
-    if by is None and not isinstance(k, (list, tuple)):
+    if by is None and _one_k(k):
         return float(result["map_at_k"].iloc[0]) if len(result) else math.nan
     return result
 
