@@ -284,3 +284,56 @@ def test_user_and_item_naming_one_column(predictions, truth):
         rank_metrics.map_at_k(predictions, truth, k=3, user="item_id", item="item_id")
     with pytest.raises(RankMetricsError, match="user and item both name column user_id"):
         rank_metrics.sql("p", "t", k=3, item="user_id")
+
+
+def csv_file(folder, name, header, rows):
+    path = folder / name
+    path.write_text("".join(line + "\n" for line in [header, *rows]) if header is not None else "")
+    return str(path)
+
+
+GOOD_TRUTH = ("user_id,item_id", ["1,a", "2,b"])
+
+
+@pytest.mark.parametrize("argument", ["predictions", "truth"])
+@pytest.mark.parametrize("case, contents, problem", [
+    ("empty", (None, []), "the file is empty"),
+    ("header only", ("user_id,item_id,rank", []), "it has a header line but no rows"),
+    ("ragged near the top", ("user_id,item_id,rank", ["1,a,1", "2,b,1,x,y", "3,c,1"] * 5),
+     "do its lines have different numbers of fields?"),
+])
+def test_broken_files_say_what_is_wrong_with_the_file(tmp_path, argument, case, contents, problem):
+    broken = csv_file(tmp_path, "broken.csv", *contents)
+    good = {"predictions": csv_file(tmp_path, "p.csv", "user_id,item_id,rank", ["1,a,1", "2,a,1"]),
+            "truth": csv_file(tmp_path, "t.csv", *GOOD_TRUTH)}
+    good[argument] = broken
+    with pytest.raises(RankMetricsError) as error:
+        rank_metrics.map_at_k(good["predictions"], good["truth"], k=3)
+    message = str(error.value)
+    assert message.startswith(f"rank_metrics: {argument}: cannot read {broken!r}: ")
+    assert problem in message and "\n" not in message
+
+
+@pytest.mark.parametrize("argument, header, bad_line, problem", [
+    ("predictions", "user_id,item_id,rank", "9,b,notanumber", 'Could not convert string "notanumber"'),
+    ("truth", "user_id,item_id", "9,b,c,d", "Expected Number of Columns: 2"),
+])
+def test_a_bad_line_deep_in_a_file_names_the_file(tmp_path, argument, header, bad_line, problem):
+    """DuckDB guesses types from the first rows and reads the rest only when a query needs them."""
+    rows = [f"{user},a" + (",1" if argument == "predictions" else "") for user in range(1, 60_001)]
+    broken = csv_file(tmp_path, "broken.csv", header, rows + [bad_line])
+    good = {"predictions": csv_file(tmp_path, "p.csv", "user_id,item_id,rank", ["1,a,1", "2,a,1"]),
+            "truth": csv_file(tmp_path, "t.csv", *GOOD_TRUTH)}
+    good[argument] = broken
+    with pytest.raises(RankMetricsError) as error:
+        rank_metrics.map_at_k(good["predictions"], good["truth"], k=3)
+    message = str(error.value)
+    assert message.startswith(f"rank_metrics: {argument}: cannot read {broken!r}: ")
+    assert "CSV Error on Line: 60002" in message and problem in message and "\n" not in message
+
+
+def test_an_empty_parquet_file_with_columns_is_data_not_a_broken_file(tmp_path, predictions, truth):
+    path = tmp_path / "p.parquet"
+    duckdb.connect().from_df(predictions.iloc[0:0]).write_parquet(str(path))
+    # no predictions: every truth user is evaluated with AP 0
+    assert rank_metrics.map_at_k(str(path), truth, k=3) == 0.0

@@ -20,8 +20,11 @@ import pandas as pd
 from ._render import render
 from .errors import RankMetricsError
 
-_FILE_READERS = {".parquet": "read_parquet", ".pq": "read_parquet", ".csv": "read_csv",
-                 ".tsv": "read_csv", ".txt": "read_csv"}
+# file suffix -> DuckDB reader and its options. The delimiter of .csv and .tsv is fixed, so that a
+# ragged file fails instead of being sniffed into a single column of whole lines.
+_FILE_READERS = {".parquet": ("read_parquet", {}), ".pq": ("read_parquet", {}),
+                 ".csv": ("read_csv", {"delimiter": ","}), ".tsv": ("read_csv", {"delimiter": "\t"}),
+                 ".txt": ("read_csv", {})}
 _COUNT_COLUMNS = ("k", "n_users", "n_relevant", "n_hits")
 
 
@@ -69,6 +72,11 @@ class Engine(abc.ABC):
     def close(self) -> None:
         pass
 
+    def unreadable_input(self) -> RankMetricsError | None:
+        """After a query failed: the error for an input file that cannot be read to its end, or
+        None. Files are read lazily, so a bad line deep in one surfaces only in a query."""
+        return None
+
     def result(self, sql: str) -> pd.DataFrame:
         """The rows of a metric query, with counts as int64 whatever the engine returned."""
         frame = self.run(sql)
@@ -87,6 +95,7 @@ class DuckDBEngine(Engine):
         self._duckdb = duckdb
         self._owned = con is None
         self.con = duckdb.connect() if con is None else con
+        self._files = []   # (argument, path, relation) of each input read from files
 
     def _relation(self, value, argument: str):
         duckdb = self._duckdb
@@ -104,16 +113,37 @@ class DuckDBEngine(Engine):
                     raise RankMetricsError(
                         f"rank_metrics: {argument}: {text!r} is neither a table on the connection "
                         "(con) nor an existing file") from None
-        if not glob.glob(text):
+        matches = sorted(glob.glob(text))
+        if not matches:
             raise RankMetricsError(f"rank_metrics: {argument}: no file matches {text!r}")
         if reader is None:
             raise RankMetricsError(
                 f"rank_metrics: {argument}: cannot tell the format of {text!r}; "
                 f"expected a name ending in one of {', '.join(sorted(_FILE_READERS))}")
+        for match in matches:
+            if os.path.isfile(match) and os.path.getsize(match) == 0:
+                raise RankMetricsError(f"rank_metrics: {argument}: cannot read {match!r}: the file is empty")
         try:
-            return getattr(self.con, reader)(text)
+            reader_name, options = reader
+            relation = getattr(self.con, reader_name)(text, **options)
+            # a CSV file's types come from its rows: with none, every column would be text
+            if reader_name == "read_csv" and not relation.limit(1).fetchall():
+                raise RankMetricsError(f"rank_metrics: {argument}: cannot read {text!r}: "
+                                       "it has a header line but no rows")
         except duckdb.Error as error:
-            raise RankMetricsError(f"rank_metrics: {argument}: cannot read {text!r}: {error}") from None
+            hint = (" (do its lines have different numbers of fields?)"
+                    if "not possible to automatically detect the CSV" in str(error) else "")
+            raise RankMetricsError(f"rank_metrics: {argument}: cannot read {text!r}: {_one_line(error)}{hint}") from None
+        self._files.append((argument, text, relation))
+        return relation
+
+    def unreadable_input(self) -> RankMetricsError | None:
+        for argument, text, relation in self._files:
+            try:   # a count of every column, so that every value is read and converted
+                relation.aggregate(", ".join(f"count({_quote(column, self.name)})" for column in relation.columns)).fetchall()
+            except self._duckdb.Error as error:
+                return RankMetricsError(f"rank_metrics: {argument}: cannot read {text!r}: {_one_line(error)}")
+        return None
 
     @contextlib.contextmanager
     def registered(self, value, argument: str):
@@ -244,11 +274,25 @@ def engine_for(con, *inputs) -> Engine:
                            f"(psycopg2 or psycopg) or a SparkSession; got {type(con).__name__}")
 
 
-def _file_reader(text: str) -> str | None:
+def _file_reader(text: str) -> tuple[str, dict] | None:
     lowered = text.lower()
     for suffix in (".gz", ".zst"):
         lowered = lowered.removesuffix(suffix)
     return _FILE_READERS.get(os.path.splitext(lowered)[1])
+
+
+def _one_line(error: Exception, limit: int = 400) -> str:
+    """An engine's message as one line: what went wrong and where, without the engine's list of
+    hints that follows."""
+    lines = []
+    for line in str(error).splitlines():
+        line = line.strip()
+        if line.startswith(("Possible fixes", "Possible solutions", "The search space", "*")):
+            break
+        if line:
+            lines.append(line)
+    text = " | ".join(lines)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _quote(identifier: str, engine: str) -> str:

@@ -59,6 +59,14 @@ def _prepared(predictions, truth, con, arguments):
                 argument, problem = problems.iloc[0]
                 raise RankMetricsError(f"rank_metrics: {argument}: {problem}")
             yield engine, tables, predictions_view, truth_view
+    except (RankMetricsError, CheckFailed):
+        raise
+    except Exception:
+        # a file with a bad line deep inside fails only when a query reaches it: say which
+        unreadable = engine.unreadable_input()
+        if unreadable is None:
+            raise
+        raise unreadable from None
     finally:
         engine.close()
 
