@@ -1,12 +1,52 @@
-"""The command line: `rank-metrics map-at-k PREDICTIONS TRUTH -k 12` and `rank-metrics sql`."""
+"""The command line: `rank-metrics map-at-k PREDICTIONS TRUTH -k 12` and `rank-metrics sql`.
+
+Exit status: 0 done; 2 bad input or usage (one line on stderr); 3 --check found the SQL and
+the reference disagreeing; 1 anything else (one line; RANK_METRICS_DEBUG=1 shows the traceback).
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import sys
 
 from . import __version__, api, reference
+from ._optional import missing
 from .errors import CheckFailed, RankMetricsError
+
+EXIT_BAD_INPUT = 2
+EXIT_CHECK_FAILED = 3
+EXIT_FAILED = 1
+EXIT_BROKEN_PIPE = 141   # as a shell reports a process ended by SIGPIPE
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors as one line (not usage plus message) and exit status 2."""
+
+    def error(self, message):
+        sys.stderr.write(f"rank-metrics: error: {message} (see {self.prog} --help)\n")
+        sys.exit(EXIT_BAD_INPUT)
+
+
+def _spread_k(argv: list[str]) -> list[str]:
+    """`-k 5 10 preds truth` as `-k 5 -k 10 preds truth`: -k takes the integers that follow it
+    and no more, so the file names after it stay file names."""
+    spread, index = [], 0
+    while index < len(argv):
+        token = argv[index]
+        spread.append(token)
+        index += 1
+        if token == "--":
+            spread.extend(argv[index:])
+            break
+        if token == "-k" and index < len(argv):
+            spread.append(argv[index])   # the first value, whatever it is: -k checks it
+            index += 1
+            while index < len(argv) and re.fullmatch(r"[+-]?\d+", argv[index]):
+                spread.extend(["-k", argv[index]])
+                index += 1
+    return spread
 
 
 def _k_values(text: str) -> int:
@@ -20,8 +60,8 @@ def _k_values(text: str) -> int:
 
 
 def _add_metric_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-k", dest="k", type=_k_values, nargs="+", required=True,
-                        help="the cutoff; several values give a row per k")
+    parser.add_argument("-k", dest="k", type=_k_values, action="append", required=True,
+                        help="the cutoff; several values (-k 5 10 20) give a row per k")
     parser.add_argument("--user", default="user_id", help="user column (default: user_id)")
     parser.add_argument("--item", default="item_id", help="item column (default: item_id)")
     order = parser.add_mutually_exclusive_group()
@@ -47,9 +87,10 @@ def _metric_keywords(arguments: argparse.Namespace) -> dict:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="rank-metrics", description="Ranking metrics, MAP@k first.")
+    parser = _Parser(prog="rank-metrics", description="Ranking metrics, MAP@k first.",
+                     epilog="Exit status: 0 done, 2 bad input, 3 --check disagreement, 1 any other failure.")
     parser.add_argument("--version", action="version", version=f"rank-metrics {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True)
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     for name, help_text in (("map-at-k", "MAP@k per group and k"),
                             ("average-precision-at-k", "AP@k per user and k")):
@@ -71,7 +112,32 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    arguments = _parser().parse_args(argv)
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # the reader went away (`| head`): nothing more to say, and no traceback at exit either
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except KeyboardInterrupt:
+        return 130
+
+
+def _silence_stdout() -> None:
+    with open(os.devnull, "w") as devnull:
+        try:
+            os.dup2(devnull.fileno(), sys.stdout.fileno())
+        except (OSError, ValueError):   # stdout is not a real file (as under a test's redirect)
+            pass
+
+
+def _fail(message: str, status: int) -> int:
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    print("rank-metrics: error: " + " | ".join(lines), file=sys.stderr)
+    return status
+
+
+def _main(argv: list[str] | None) -> int:
+    arguments = _parser().parse_args(_spread_k(list(sys.argv[1:] if argv is None else argv)))
     try:
         keywords = _metric_keywords(arguments)
         if arguments.command == "sql":
@@ -83,9 +149,19 @@ def main(argv: list[str] | None = None) -> int:
         if function is api.map_at_k:
             keywords["k"] = arguments.k   # always a table, even for one k
         result = function(arguments.predictions, arguments.truth, check=arguments.check, **keywords)
-    except (RankMetricsError, CheckFailed) as error:
-        print(f"rank-metrics: error: {error}", file=sys.stderr)
-        return 2
+    except RankMetricsError as error:
+        return _fail(str(error), EXIT_BAD_INPUT)
+    except CheckFailed as error:
+        return _fail(str(error), EXIT_CHECK_FAILED)
+    except ModuleNotFoundError as error:
+        return _fail(str(missing(error.name or "a package", f"rank-metrics {arguments.command}")), EXIT_BAD_INPUT)
+    except BrokenPipeError:
+        raise
+    except Exception as error:   # an engine's own failure: one line, the traceback on request
+        if os.environ.get("RANK_METRICS_DEBUG"):
+            raise
+        return _fail(f"{arguments.command} failed: {type(error).__name__}: {error} "
+                     "(RANK_METRICS_DEBUG=1 shows the traceback)", EXIT_FAILED)
     if arguments.format == "csv":
         sys.stdout.write(result.to_csv(index=False))
     elif arguments.format == "json":

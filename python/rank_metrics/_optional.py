@@ -1,0 +1,25 @@
+"""Optional packages: imported where needed, and a missing one named with the extra to install."""
+
+from __future__ import annotations
+
+import importlib
+
+from .errors import RankMetricsError
+
+# module -> the extra of rank-metrics that installs it
+EXTRAS = {"sqlglot": "warehouses", "polars": "polars", "pyarrow": "arrow", "psycopg2": "postgres",
+          "pyspark": "spark", "dbt": "dbt"}
+
+
+def missing(module: str, needed_for: str) -> RankMetricsError:
+    extra = EXTRAS.get(module.split(".")[0])
+    install = f"pip install 'rank-metrics[{extra}]'" if extra else f"pip install {module}"
+    return RankMetricsError(f"rank_metrics: {needed_for} needs the {module} package, which is not installed: {install}")
+
+
+def load(module: str, needed_for: str):
+    """The module, or a RankMetricsError naming the extra that installs it."""
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError:
+        raise missing(module, needed_for) from None
