@@ -1,0 +1,62 @@
+"""SPEC §4 and issue 8 on PostgreSQL and Spark: NaN and ±inf are rejected like NULL, order and
+grade columns must be numeric, and names clashing with output columns are refused, whatever
+the engine."""
+
+import pyarrow as pa
+import pytest
+
+import rank_metrics
+from rank_metrics import RankMetricsError
+
+from engine_tables import to_postgres, to_spark
+
+
+@pytest.fixture(params=["postgres", "spark"])
+def load(request):
+    """(a function putting a named table on the engine, con) for the Python API."""
+    if request.param == "postgres":
+        con = request.getfixturevalue("postgres")
+        return (lambda name, table: to_postgres(con, name, table)), con
+    spark = request.getfixturevalue("spark")
+    return (lambda name, table: to_spark(spark, table)), None
+
+
+TRUTH = pa.table({"user_id": [1, 2], "item_id": ["a", "b"]})
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")])
+def test_nan_and_infinite_scores(load, value):
+    put, con = load
+    predictions = pa.table({"user_id": [1, 1, 2], "item_id": ["a", "b", "a"], "score": [0.5, value, 0.1]})
+    with pytest.raises(RankMetricsError, match=r'score: predictions has 1 rows with NaN or an infinite value in '
+                                               r'column ["`]score["`]; score values must be finite numbers'):
+        rank_metrics.map_at_k(put("nan_predictions", predictions), put("nan_truth", TRUTH), k=3, con=con)
+
+
+def test_nan_relevance(load):
+    put, con = load
+    predictions = pa.table({"user_id": [1, 1, 2], "item_id": ["a", "b", "a"], "rank": [1, 2, 1]})
+    truth = pa.table({"user_id": [1, 2], "item_id": ["a", "b"], "relevance": [1.0, float("nan")]})
+    with pytest.raises(RankMetricsError, match=r"relevance: truth has 1 rows with NaN or an infinite value"):
+        rank_metrics.map_at_k(put("nan_predictions", predictions), put("nan_truth", truth), k=3, con=con)
+    # finite grades pass, and the numbers are the reference's
+    finite = pa.table({"user_id": [1, 2], "item_id": ["a", "b"], "relevance": [1.0, 2.0]})
+    assert rank_metrics.map_at_k(put("nan_predictions", predictions), put("nan_truth", finite), k=3,
+                                 con=con, check=True) == pytest.approx(0.5)
+
+
+def test_text_rank_column(load):
+    put, con = load
+    predictions = pa.table({"user_id": [1, 1, 2], "item_id": ["a", "b", "a"], "rank": ["1", "2", "1"]})
+    with pytest.raises(RankMetricsError,
+                       match=r"column rank \(argument rank\) of predictions is (text|string); rank must be a numeric column"):
+        rank_metrics.map_at_k(put("text_predictions", predictions), put("text_truth", TRUTH), k=3, con=con)
+
+
+def test_user_named_like_an_output_column(load):
+    put, con = load
+    predictions = pa.table({"n_hits": [1, 1, 2], "item_id": ["a", "b", "a"], "rank": [1, 2, 1]})
+    truth = pa.table({"n_hits": [1, 2], "item_id": ["a", "b"]})
+    with pytest.raises(RankMetricsError, match="user column n_hits clashes with an output column"):
+        rank_metrics.average_precision_at_k(put("clash_predictions", predictions), put("clash_truth", truth),
+                                            k=3, user="n_hits", con=con)
