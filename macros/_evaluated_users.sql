@@ -30,6 +30,10 @@ rm_users as (
     select {{ by }}rm_user, rm_n_relevant
     from rm_group_truth_users
     where rm_n_relevant > 0
+{%- elif plan.users == 'judged' %}
+    -- every user with a truth row, whatever its grade: m = 0 counts, with AP = 0
+    select {{ by }}rm_user, rm_n_relevant
+    from rm_group_truth_users
 {%- elif plan.users == 'predictions' %}
     select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.rm_user, coalesce(t.rm_n_relevant, 0) as rm_n_relevant
     from rm_prediction_users as p

@@ -11,13 +11,13 @@
         'kaggle':       {'normalization': 'min_m_k', 'duplicates': 'first',    'users': 'truth',       'tie_break': 'item'},
         'spark':        {'normalization': 'min_m_k', 'duplicates': 'all',      'users': 'predictions', 'tie_break': 'item'},
         'recommenders': {'normalization': 'min_m_k', 'duplicates': 'all',      'users': 'both',        'tie_break': 'item'},
-        'trec_eval':    {'normalization': 'm',       'duplicates': 'error',    'users': 'truth',       'tie_break': 'item_desc'},
-        'ranx':         {'normalization': 'm',       'duplicates': 'collapse', 'users': 'truth',       'tie_break': 'item'},
+        'trec_eval':    {'normalization': 'm',       'duplicates': 'error',    'users': 'both',        'tie_break': 'item_desc'},
+        'ranx':         {'normalization': 'm',       'duplicates': 'collapse', 'users': 'judged',      'tie_break': 'item'},
         'torchmetrics': {'normalization': 'hits',    'duplicates': 'all',      'users': 'predictions', 'tie_break': 'item'},
     } -%}
     {%- set choices = {
         'normalization': ['min_m_k', 'm', 'hits'],
-        'users': ['truth', 'predictions', 'both', 'union'],
+        'users': ['truth', 'predictions', 'judged', 'both', 'union'],
         'duplicates': ['first', 'collapse', 'all', 'error'],
         'tie_break': ['item', 'item_desc'],
     } -%}

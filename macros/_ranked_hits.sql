@@ -21,8 +21,8 @@
         {%- endif %}
     ){% endset -%}
 rm_truth_users as (
-    -- every user truth has (any grade, for users='both'/'union'), with m(u) = |R(u)|
-    {%- if plan.users in ('both', 'union') and plan.relevance is not none %}
+    -- every user truth has (any grade, for users='judged'/'both'/'union'), with m(u) = |R(u)|
+    {%- if plan.users in ('judged', 'both', 'union') and plan.relevance is not none %}
     select {{ rank_metrics._column_prefix(plan.truth_by, 't') }}t.rm_user, coalesce(r.rm_n_relevant, 0) as rm_n_relevant
     from (select distinct {{ truth_by }}{{ plan.user }} as rm_user from {{ plan.truth }}) as t
     left join (

@@ -69,6 +69,12 @@ select 200 as rm_check, 'truth' as argument,
 from rm_truth_counts
 where rm_relevant_rows is null or rm_relevant_rows = 0
 union all
+{%- elif plan.users == 'judged' %}
+select 200 as rm_check, 'truth' as argument,
+    {{ rank_metrics.string_literal("truth has no rows, so users='judged' has no user to evaluate") }} as problem
+from rm_truth_counts
+where rm_rows = 0
+union all
 {%- elif plan.users == 'predictions' %}
 select 200 as rm_check, 'predictions' as argument,
     {{ rank_metrics.string_literal("predictions has no rows, so users='predictions' has no user to evaluate") }} as problem

@@ -121,3 +121,26 @@ def test_a_truth_row_judged_twice_counts_once(duplicates, users):
     repeated = rank_metrics.average_precision_at_k(predictions, twice, k=[1, 2, 3], duplicates=duplicates,
                                                    users=users, check=True)
     pd.testing.assert_frame_equal(once, repeated)
+
+
+def test_users_judged_counts_users_whose_truth_is_all_non_relevant():
+    """users='judged' (SPEC §1, ranx, trec_eval -c): every user with a truth row, whatever its
+    grade; a user judged only non-relevant counts with AP 0, a user truth lacks does not."""
+    predictions = pd.DataFrame({"user_id": [1, 2, 3], "item_id": ["a", "b", "c"], "rank": [1, 1, 1]})
+    truth = pd.DataFrame({"user_id": [1, 2], "item_id": ["a", "b"], "relevance": [1, 0]})
+    got = rank_metrics.average_precision_at_k(predictions, truth, k=3, users="judged", check=True)
+    assert got[["user_id", "average_precision", "n_relevant"]].values.tolist() == [[1, 1.0, 1], [2, 0.0, 0]]
+    assert rank_metrics.map_at_k(predictions, truth, k=3, users="judged") == 0.5
+    assert rank_metrics.map_at_k(predictions, truth, k=3, users="truth") == 1.0
+    assert rank_metrics.map_at_k(predictions, truth, k=3, convention="ranx") == 0.5
+
+
+def test_users_judged_needs_a_truth_row():
+    predictions = pd.DataFrame({"user_id": [1], "item_id": ["a"], "rank": [1]})
+    with pytest.raises(rank_metrics.RankMetricsError,
+                       match="truth: truth has no rows, so users='judged' has no user to evaluate"):
+        rank_metrics.map_at_k(predictions, pd.DataFrame({"user_id": [], "item_id": []}).astype(
+            {"user_id": "int64", "item_id": "str"}), k=3, users="judged")
+    # a truth of only non-relevant rows is data under judged: every judged user scores 0
+    truth = pd.DataFrame({"user_id": [1], "item_id": ["a"], "relevance": [0]})
+    assert rank_metrics.map_at_k(predictions, truth, k=3, users="judged") == 0.0

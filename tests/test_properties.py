@@ -110,6 +110,8 @@ def expected(case, predictions, truth, per_user):
     relevant = [row for row in truth.to_pylist() if row.get("relevance", 1) > 0]
     if options.users == "truth" and not relevant:
         return "truth"
+    if options.users == "judged" and truth.num_rows == 0:
+        return "truth"
     if options.users == "predictions" and predictions.num_rows == 0:
         return "predictions"
     prediction_keys = [(row["model"] if by else None, row["user_id"], row["item_id"])

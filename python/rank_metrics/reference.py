@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Hashable, Iterable, Sequence
 
 NORMALIZATIONS = ("min_m_k", "m", "hits")
-USERS = ("truth", "predictions", "both", "union")
+USERS = ("truth", "predictions", "judged", "both", "union")
 DUPLICATES = ("first", "collapse", "all", "error")
 TIE_BREAKS = ("item", "item_desc")
 
@@ -21,8 +21,8 @@ CONVENTIONS = {
     "kaggle": dict(normalization="min_m_k", duplicates="first", users="truth", tie_break="item"),
     "spark": dict(normalization="min_m_k", duplicates="all", users="predictions", tie_break="item"),
     "recommenders": dict(normalization="min_m_k", duplicates="all", users="both", tie_break="item"),
-    "trec_eval": dict(normalization="m", duplicates="error", users="truth", tie_break="item_desc"),
-    "ranx": dict(normalization="m", duplicates="collapse", users="truth", tie_break="item"),
+    "trec_eval": dict(normalization="m", duplicates="error", users="both", tie_break="item_desc"),
+    "ranx": dict(normalization="m", duplicates="collapse", users="judged", tie_break="item"),
     "torchmetrics": dict(normalization="hits", duplicates="all", users="predictions", tie_break="item"),
 }
 
@@ -126,6 +126,7 @@ def evaluate(predictions: Iterable[dict], truth: Iterable[dict], ks: Sequence[in
         evaluated = {
             "truth": judged_users,
             "predictions": predicted_users,
+            "judged": set(present[key]),
             "both": predicted_users & present[key],
             "union": predicted_users | present[key],
         }[options.users]
