@@ -1,14 +1,16 @@
 {#- CTE rm_users: the users each group is evaluated over, chosen by `users`, with m(u) as
-    rm_n_relevant (0 for users truth does not know). Built from the user lists themselves, never
-    from the hits, so users without a hit are never lost. -#}
+    rm_n_relevant (0 for users truth does not know; under truth_scope='listed', the relevant
+    items of the user's list). Built from the user lists themselves, never from the hits, so
+    users without a hit are never lost. -#}
 {% macro _evaluated_users(plan) %}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
+{%- set group_truth = 'rm_group_truth_all' if plan.truth_scope == 'listed' else 'rm_group_truth_users' -%}
 {%- if plan.by | length > 0 %}
 rm_groups as (
     select distinct {{ plan.by | join(', ') }}
     from {{ plan.predictions }}
 ),
-rm_group_truth_users as (
+{{ group_truth }} as (
     -- each group is judged against the truth rows that match its truth_by columns, or all of them
     select {{ rank_metrics._column_prefix(plan.by, 'g') }}t.rm_user, t.rm_n_relevant
     from rm_groups as g
@@ -20,9 +22,22 @@ rm_group_truth_users as (
     {%- endif %}
 ),
 {%- else %}
-rm_group_truth_users as (
+{{ group_truth }} as (
     select rm_user, rm_n_relevant
     from rm_truth_users
+),
+{%- endif %}
+{%- if plan.truth_scope == 'listed' %}
+rm_group_truth_users as (
+    -- m(u) counted on the truth items the list holds, for every rule below
+    select {{ rank_metrics._column_prefix(plan.by, 't') }}t.rm_user, coalesce(l.rm_n_relevant, 0) as rm_n_relevant
+    from rm_group_truth_all as t
+    left join (
+        select {{ by }}rm_user, sum(case when {{ rank_metrics._is_relevant(plan, 'rm_grade') }} then 1 else 0 end) as rm_n_relevant
+        from rm_listed_items
+        group by {{ by }}rm_user
+    ) as l
+        on {{ rank_metrics._equal_prefix(plan.by, 't', 'l') }}t.rm_user = l.rm_user
 ),
 {%- endif %}
 rm_users as (

@@ -3,23 +3,34 @@
     Jinja macro can only return text. Column lists are optional: dbt passes them when the input
     is a relation, Python always does; without them only the arguments themselves are checked. -#}
 
-{% macro _plan(plan, predictions, truth, k, user, item, rank, score, relevance, by, truth_by,
-               normalization, users, duplicates, tie_break, convention,
-               predictions_columns, truth_columns) %}
+{% macro _plan(plan, predictions, truth, k, user='user_id', item='item_id', rank=none, score=none,
+               relevance=none, by=none, truth_by=none, normalization=none, users=none,
+               duplicates=none, tie_break=none, convention=none,
+               predictions_columns=none, truth_columns=none, metrics=none, gain=none, gain_from=none,
+               precision_denominator=none, recall_denominator=none, truth_scope=none,
+               relevance_threshold=none) %}
+    {#- each peer's preset (SPEC §1 and §6): every option, so that a convention means one thing -#}
+    {%- set family = {'gain': 'linear', 'gain_from': 'graded', 'precision_denominator': 'k', 'recall_denominator': 'm', 'truth_scope': 'all'} -%}
     {%- set conventions = {
-        'ml_metrics':   {'normalization': 'min_m_k', 'duplicates': 'first',    'users': 'predictions', 'tie_break': 'item'},
-        'kaggle':       {'normalization': 'min_m_k', 'duplicates': 'first',    'users': 'truth',       'tie_break': 'item'},
-        'spark':        {'normalization': 'min_m_k', 'duplicates': 'all',      'users': 'predictions', 'tie_break': 'item'},
-        'recommenders': {'normalization': 'min_m_k', 'duplicates': 'all',      'users': 'both',        'tie_break': 'item'},
-        'trec_eval':    {'normalization': 'm',       'duplicates': 'error',    'users': 'both',        'tie_break': 'item_desc'},
-        'ranx':         {'normalization': 'm',       'duplicates': 'collapse', 'users': 'judged',      'tie_break': 'item'},
-        'torchmetrics': {'normalization': 'hits',    'duplicates': 'all',      'users': 'predictions', 'tie_break': 'item'},
+        'ml_metrics':   dict(family, normalization='min_m_k', duplicates='first',    users='predictions', tie_break='item'),
+        'kaggle':       dict(family, normalization='min_m_k', duplicates='first',    users='truth',       tie_break='item'),
+        'spark':        dict(family, normalization='min_m_k', duplicates='all',      users='predictions', tie_break='item', gain='binary'),
+        'recommenders': dict(family, normalization='min_m_k', duplicates='all',      users='both',        tie_break='item', gain='binary'),
+        'trec_eval':    dict(family, normalization='m',       duplicates='error',    users='both',        tie_break='item_desc'),
+        'ranx':         dict(family, normalization='m',       duplicates='collapse', users='judged',      tie_break='item', gain_from='relevant'),
+        'torchmetrics': dict(family, normalization='hits',    duplicates='all',      users='predictions', tie_break='item', truth_scope='listed'),
+        'evidently':    dict(family, normalization='m',       duplicates='all',      users='truth',       tie_break='item', truth_scope='listed', precision_denominator='list_length'),
     } -%}
     {%- set choices = {
         'normalization': ['min_m_k', 'm', 'hits'],
         'users': ['truth', 'predictions', 'judged', 'both', 'union'],
         'duplicates': ['first', 'collapse', 'all', 'error'],
         'tie_break': ['item', 'item_desc'],
+        'gain': ['linear', 'exponential', 'binary'],
+        'gain_from': ['graded', 'relevant'],
+        'precision_denominator': ['k', 'list_length'],
+        'recall_denominator': ['m', 'min_m_k'],
+        'truth_scope': ['all', 'listed'],
     } -%}
 
     {#- convention: a preset; options passed explicitly still win -#}
@@ -27,7 +38,9 @@
         {{ exceptions.raise_compiler_error("rank_metrics: convention must be one of " ~ rank_metrics._shown(conventions | list | sort) ~ "; got " ~ rank_metrics._shown(convention)) }}
     {%- endif -%}
     {%- set preset = conventions[convention] if convention is not none else conventions['kaggle'] -%}
-    {%- set given = {'normalization': normalization, 'users': users, 'duplicates': duplicates, 'tie_break': tie_break} -%}
+    {%- set given = {'normalization': normalization, 'users': users, 'duplicates': duplicates, 'tie_break': tie_break,
+                     'gain': gain, 'gain_from': gain_from, 'precision_denominator': precision_denominator,
+                     'recall_denominator': recall_denominator, 'truth_scope': truth_scope} -%}
     {%- for option, allowed in choices.items() -%}
         {%- set value = given[option] if given[option] is not none else preset[option] -%}
         {%- if value not in allowed -%}
@@ -49,6 +62,24 @@
         {%- endif -%}
     {%- endfor -%}
     {%- do plan.update({'ks': k_list | unique | sort | list}) -%}
+
+    {#- metrics: the family's names (SPEC §6), each computed once, in this order -#}
+    {%- set known_metrics = ['map', 'ndcg', 'precision', 'recall', 'mrr', 'hit_rate'] -%}
+    {%- set metric_list = known_metrics if metrics is none else ([metrics] if metrics is string else metrics | list) -%}
+    {%- if metric_list | length == 0 -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: metrics must name at least one of " ~ rank_metrics._shown(known_metrics) ~ "; got an empty list") }}
+    {%- endif -%}
+    {%- for name in metric_list if name not in known_metrics -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: metrics: unknown metric " ~ rank_metrics._shown(name) ~ "; the metrics are " ~ rank_metrics._shown(known_metrics)) }}
+    {%- endfor -%}
+    {%- do plan.update({'metrics': known_metrics | select('in', metric_list) | list}) -%}
+
+    {#- relevance_threshold: a finite number; relevant = grade >= it, instead of grade > 0 -#}
+    {#- (x * 0 is 0 for every finite x, NaN for NaN and ±inf) -#}
+    {%- if relevance_threshold is not none and (relevance_threshold is not number or relevance_threshold is boolean
+            or relevance_threshold * 0 != 0) -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: relevance_threshold must be a finite number; got " ~ rank_metrics._shown(relevance_threshold)) }}
+    {%- endif -%}
 
     {#- column names: strings, checked against the tables' columns where those are known -#}
     {%- set by_list = [] if by is none else ([by] if by is string else by | list) -%}
@@ -97,7 +128,13 @@
 
     {#- the columns the metric macros output: a user, item or by column of the same name would
         make two columns of one name, or one whose values are not what its name says -#}
-    {%- set output_columns = ['k', 'map_at_k', 'n_users', 'average_precision', 'n_relevant', 'n_hits'] -%}
+    {%- set metric_columns = {'map': 'average_precision', 'ndcg': 'ndcg', 'precision': 'precision',
+                              'recall': 'recall', 'mrr': 'reciprocal_rank', 'hit_rate': 'hit'} -%}
+    {%- set group_columns = {'map': 'map_at_k', 'ndcg': 'ndcg_at_k', 'precision': 'precision_at_k',
+                             'recall': 'recall_at_k', 'mrr': 'mrr_at_k', 'hit_rate': 'hit_rate_at_k'} -%}
+    {%- set output_columns = ['k', 'map_at_k', 'n_users', 'average_precision', 'n_relevant', 'n_hits',
+                              'metric', 'value', 'ndcg', 'precision', 'recall', 'reciprocal_rank', 'hit',
+                              'ndcg_at_k', 'precision_at_k', 'recall_at_k', 'mrr_at_k', 'hit_rate_at_k'] -%}
     {%- for argument, name in [('user', user), ('item', item)] if name in output_columns -%}
         {{ exceptions.raise_compiler_error("rank_metrics: " ~ argument ~ " column " ~ name ~ " clashes with an output column (" ~ output_columns | join(', ') ~ "); rename it in a view or select") }}
     {%- endfor -%}
@@ -155,6 +192,9 @@
         'order_direction': 'asc' if rank is not none else 'desc',
         'item_direction': 'desc' if plan.tie_break == 'item_desc' else 'asc',
         'relevance': none if relevance is none else rank_metrics.quote_identifier(relevance),
+        'relevance_threshold': relevance_threshold,
+        'metric_columns': metric_columns, 'group_columns': group_columns,
+        'needs_list_length': 'precision' in plan.metrics and plan.precision_denominator == 'list_length',
         'by': quoted_by, 'truth_by': quoted_truth_by,
         'names': {'user': user, 'item': item, 'rank': rank, 'score': score, 'relevance': relevance,
                   'by': by_list, 'truth_by': truth_by},

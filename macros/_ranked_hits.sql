@@ -1,40 +1,40 @@
 {#- The building block every ranking metric shares: CTEs that number each user's list and find
     its hits. It renders (after `with`):
       rm_truth_users   one row per (truth_by, user) in truth, with rm_n_relevant = m(u)
-      rm_prediction_users  one row per (by, user) with at least one prediction
-      rm_hits          one row per hit within the largest k, with rm_position and
-                       rm_hits_so_far (the running count of hits up to and including it)
-    Positions are 1, 2, 3, … per (by, user) in the order of SPEC §1; predictions meet the
-    relevant set as soon as positions are known, so the repeat check and the running count only
-    ever see hit rows. -#}
+      rm_prediction_users  one row per (by, user) with at least one prediction (and, when
+                       precision needs it, rm_list_length = n(u))
+      rm_hits          one row per hit within the largest k: rm_position, rm_grade (the item's
+                       largest grade), rm_relevant (1 or 0) and rm_hits_so_far (the running
+                       count of relevant hits up to and including it)
+      rm_listed_items  under truth_scope='listed': one row per (by, user, truth item in the list)
+    A hit is a listed item that truth grades relevant or that adds gain (SPEC §6); which of its
+    appearances count is `duplicates`' choice. Positions are 1, 2, 3, … per (by, user) in the
+    order of SPEC §1; predictions meet truth as soon as positions are known, so the repeat
+    check and the running count only ever see hit rows. -#}
 {% macro _ranked_hits(plan) %}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
 {%- set truth_by = rank_metrics._column_prefix(plan.truth_by) -%}
-{#- the relevant truth rows, as a subquery rather than a CTE, so that no engine keeps a copy of
-    them: a (user, item) judged twice is one item of R(u), counted once by count(distinct) and
-    de-duplicated where it meets the hits (rm_hit_rows) -#}
-{%- set relevant %}(
-        select {{ truth_by }}{{ plan.user }} as rm_user, {{ plan.item }} as rm_item
-        from {{ plan.truth }}
-        {%- if plan.relevance is not none %}
-        where {{ plan.relevance }} > 0
-        {%- endif %}
-    ){% endset -%}
+{%- set truth_rows = rank_metrics._truth_rows(plan) -%}
+{%- set listed = plan.truth_scope == 'listed' -%}
+{#- the cut at the largest k: under truth_scope='listed' every listed truth item is needed -#}
+{%- set largest_k = plan.ks | max -%}
 rm_truth_users as (
     -- every user truth has (any grade, for users='judged'/'both'/'union'), with m(u) = |R(u)|
-    {%- if plan.users in ('judged', 'both', 'union') and plan.relevance is not none %}
+    {%- set n_relevant = 'count(distinct rm_item)' if plan.relevance_threshold is none
+                         else 'count(distinct case when ' ~ rank_metrics._is_relevant(plan, 'rm_grade') ~ ' then rm_item end)' %}
+    {%- if plan.users in ('judged', 'both', 'union') and (plan.relevance is not none or plan.relevance_threshold is not none) %}
     select {{ rank_metrics._column_prefix(plan.truth_by, 't') }}t.rm_user, coalesce(r.rm_n_relevant, 0) as rm_n_relevant
     from (select distinct {{ truth_by }}{{ plan.user }} as rm_user from {{ plan.truth }}) as t
     left join (
-        select {{ truth_by }}rm_user, count(distinct rm_item) as rm_n_relevant
-        from {{ relevant }} as r
+        select {{ truth_by }}rm_user, {{ n_relevant }} as rm_n_relevant
+        from {{ truth_rows }} as r
         group by {{ truth_by }}rm_user
     ) as r
         on {{ rank_metrics._equal_prefix(plan.truth_by, 't', 'r') }}t.rm_user = r.rm_user
     {%- else %}
-    -- (without grades, or when only users with m >= 1 count, those are the users of R)
-    select {{ truth_by }}rm_user, count(distinct rm_item) as rm_n_relevant
-    from {{ relevant }} as r
+    -- (without grades, or when only users with m >= 1 count, those are the users truth grades)
+    select {{ truth_by }}rm_user, {{ n_relevant }} as rm_n_relevant
+    from {{ truth_rows }} as r
     group by {{ truth_by }}rm_user
     {%- endif %}
 ),
@@ -46,7 +46,7 @@ rm_lists as (
     -- as bits 1..61, and n rows set all the bits of 1..n exactly when their ranks are 1..n.
     -- Two words cover lists up to 122; longer lists and the rest are numbered by row_number.
     {%- set rank = plan.order_by %}
-    select {{ by }}{{ plan.user }} as rm_user,
+    select {{ by }}{{ plan.user }} as rm_user,{{ ' count(*) as rm_list_length,' if plan.needs_list_length }}
         case when count(*) <= {{ 61 * rank_words }}
             {%- for word in range(rank_words) %}
             {%- set offset = 61 * word %}
@@ -62,7 +62,7 @@ rm_lists as (
     group by {{ by }}{{ plan.user }}
 ),
 rm_prediction_users as (
-    select {{ by }}rm_user
+    select {{ by }}rm_user{{ ', rm_list_length' if plan.needs_list_length }}
     from rm_lists
 ),
 rm_matches as (
@@ -70,13 +70,15 @@ rm_matches as (
     -- largest k), and the items to look up among the renumbered rows otherwise. Predictions meet
     -- the relevant set first, so what follows only sees these few rows.
     select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.{{ plan.user }} as rm_user, p.{{ plan.item }} as rm_item,
-        p.{{ plan.order_by }} as rm_order_value, l.rm_rank_is_position
+        p.{{ plan.order_by }} as rm_order_value, l.rm_rank_is_position, r.rm_grade
     from {{ plan.predictions }} as p
-    inner join {{ relevant }} as r
+    inner join {{ truth_rows }} as r
         on {{ rank_metrics._equal_prefix(plan.truth_by, 'p', 'r') }}p.{{ plan.user }} = r.rm_user and p.{{ plan.item }} = r.rm_item
     inner join rm_lists as l
         on {{ rank_metrics._equal_prefix(plan.by, 'p', 'l') }}p.{{ plan.user }} = l.rm_user
-    where l.rm_rank_is_position = 0 or p.{{ plan.order_by }} < {{ plan.ks | max }} + 0.5
+    {%- if not listed %}
+    where l.rm_rank_is_position = 0 or p.{{ plan.order_by }} < {{ largest_k }} + 0.5
+    {%- endif %}
 ),
 rm_renumbered as (
     -- rows that agree on both rank and item are the same entry twice, so which of them comes
@@ -94,15 +96,15 @@ rm_renumbered as (
 rm_candidate_hits as (
     -- relevant items within the largest k. The renumbered rows meet the matches, not truth:
     -- both are empty when every rank column holds 1..n, and then that join costs nothing
-    select {{ by }}rm_user, rm_item, cast(rm_order_value as bigint) as rm_position
+    select {{ by }}rm_user, rm_item, cast(rm_order_value as bigint) as rm_position, rm_grade
     from rm_matches
     where rm_rank_is_position = 1
     union all
-    select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.rm_user, p.rm_item, p.rm_position
+    select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.rm_user, p.rm_item, p.rm_position, m.rm_grade
     from rm_renumbered as p
     inner join rm_matches as m
         on {{ rank_metrics._equal_prefix(plan.by, 'p', 'm') }}p.rm_user = m.rm_user and p.rm_item = m.rm_item
-    where m.rm_rank_is_position = 0 and p.rm_position <= {{ plan.ks | max }}
+    where m.rm_rank_is_position = 0{{ ' and p.rm_position <= ' ~ largest_k if not listed }}
 ),
 {%- else %}
 rm_source as (
@@ -128,36 +130,84 @@ rm_positions as (
     from rm_source
 ),
 rm_prediction_users as (
+    {%- if plan.needs_list_length %}
+    select {{ by }}rm_user, max(rm_position) as rm_list_length
+    from rm_positions
+    group by {{ by }}rm_user
+    {%- else %}
     select {{ by }}rm_user
     from rm_positions
     where rm_position = 1
+    {%- endif %}
 ),
 rm_candidate_hits as (
     -- relevant items within the largest k: the join comes before anything else per row, so
     -- what follows only sees these few rows
-    select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.rm_user, p.rm_item, p.rm_position
+    select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.rm_user, p.rm_item, p.rm_position, r.rm_grade
     from rm_positions as p
-    inner join {{ relevant }} as r
+    inner join {{ truth_rows }} as r
         on {{ rank_metrics._equal_prefix(plan.truth_by, 'p', 'r') }}p.rm_user = r.rm_user and p.rm_item = r.rm_item
-    where p.rm_position <= {{ plan.ks | max }}
+    {%- if not listed %}
+    where p.rm_position <= {{ largest_k }}
+    {%- endif %}
 ),
 {%- endif %}
 rm_hit_rows as (
+    -- a truth row judged twice does not make two hits: the item keeps its largest grade
     {%- if plan.duplicates in ('first', 'error') %}
     -- under duplicates='first' only an item's first appearance is a hit
-    select {{ by }}rm_user, min(rm_position) as rm_position
+    select {{ by }}rm_user, rm_item, min(rm_position) as rm_position, max(rm_grade) as rm_grade
     from rm_candidate_hits
     group by {{ by }}rm_user, rm_item
     {%- else %}
-    -- every copy is a hit, once: a truth row judged twice does not make it two
-    select {{ by }}rm_user, rm_position
+    -- every copy is a hit, once
+    select {{ by }}rm_user, rm_item, rm_position, max(rm_grade) as rm_grade
     from rm_candidate_hits
     group by {{ by }}rm_user, rm_item, rm_position
     {%- endif %}
 ),
+{%- if listed %}
+rm_listed_items as (
+    -- the truth items anywhere in each list, with their grades (truth_scope='listed')
+    select {{ by }}rm_user, rm_item, max(rm_grade) as rm_grade
+    from rm_hit_rows
+    group by {{ by }}rm_user, rm_item
+),
+{%- endif %}
 rm_hits as (
-    select {{ by }}rm_user, rm_position,
+    {%- if plan.relevance_threshold is none %}
+    -- every row met truth with a grade > 0, so every hit is relevant
+    select {{ by }}rm_user, rm_position, rm_grade, 1 as rm_relevant,
         row_number() over (partition by {{ by }}rm_user order by rm_position) as rm_hits_so_far
     from rm_hit_rows
+    {%- else %}
+    select {{ by }}rm_user, rm_position, rm_grade, rm_relevant,
+        sum(rm_relevant) over (partition by {{ by }}rm_user order by rm_position
+                               rows between unbounded preceding and current row) as rm_hits_so_far
+    from (
+        select {{ by }}rm_user, rm_position, rm_grade,
+            case when {{ rank_metrics._is_relevant(plan, 'rm_grade') }} then 1 else 0 end as rm_relevant
+        from rm_hit_rows
+    ) as h
+    {%- endif %}
+    {%- if listed %}
+    where rm_position <= {{ largest_k }}
+    {%- endif %}
 )
+{%- endmacro %}
+
+
+{#- The truth rows the lists meet, as a subquery rather than a CTE, so that no engine keeps a
+    copy of them: (truth_by, rm_user, rm_item, rm_grade) for every row that is relevant or adds
+    gain. A (user, item) judged twice is one item, counted once by count(distinct) and
+    de-duplicated where it meets the hits (rm_hit_rows). -#}
+{% macro _truth_rows(plan) -%}
+    {%- set grade = rank_metrics._truth_grade(plan) -%}
+    (
+        select {{ rank_metrics._column_prefix(plan.truth_by) }}{{ plan.user }} as rm_user, {{ plan.item }} as rm_item, {{ grade }} as rm_grade
+        from {{ plan.truth }}
+        {%- if plan.relevance is not none or plan.relevance_threshold is not none %}
+        where {{ rank_metrics._is_joined(plan, grade) }}
+        {%- endif %}
+    )
 {%- endmacro %}

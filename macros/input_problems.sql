@@ -2,14 +2,9 @@
     problem, (argument, problem), and no rows means the input is fit. Takes the arguments of the
     metric macros. The dbt entry points run it before a model builds; Python runs it before a
     metric is computed. -#}
-{% macro default__input_problems(predictions, truth, k, user='user_id', item='item_id', rank=none,
-                                 score=none, relevance=none, by=none, truth_by=none,
-                                 normalization=none, users=none, duplicates=none, tie_break=none,
-                                 convention=none, predictions_columns=none, truth_columns=none) %}
+{% macro default__input_problems(predictions, truth, k) %}
 {%- set plan = {} -%}
-{%- do rank_metrics._plan(plan, predictions, truth, k, user, item, rank, score, relevance, by, truth_by,
-                          normalization, users, duplicates, tie_break, convention,
-                          predictions_columns, truth_columns) -%}
+{%- do rank_metrics._plan(plan, predictions, truth, k, **kwargs) -%}
 {%- set text = rank_metrics.type_string() -%}
 {#- NaN and ±inf are never between the largest doubles (every engine sorts NaN above all numbers) -#}
 {%- set largest = 'cast(1.7976931348623157e308 as ' ~ rank_metrics.type_double() ~ ')' -%}
@@ -35,7 +30,7 @@ rm_prediction_counts as (
 ),
 rm_truth_counts as (
     select count(*) as rm_rows,
-        sum({% if plan.relevance is none %}1{% else %}case when {{ plan.relevance }} > 0 then 1 else 0 end{% endif %}) as rm_relevant_rows
+        sum(case when {{ rank_metrics._is_relevant(plan, rank_metrics._truth_grade(plan)) }} then 1 else 0 end) as rm_relevant_rows
         {%- for argument, column in truth_checks %},
         sum(case when {{ column }} is null then 1 else 0 end) as rm_nulls_{{ loop.index }}
         {%- endfor %}

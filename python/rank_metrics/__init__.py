@@ -1,13 +1,15 @@
-"""rank_metrics: MAP@k computed where the data lives.
+"""rank_metrics: MAP@k, NDCG, precision, recall, MRR and hit rate computed where the data lives.
 
 The metric SQL lives once, in the dbt macros; this package renders those macros with jinja2 and
 runs them in DuckDB, and checks them against an independent reference implementation.
 """
 
 from ._version import __version__
-from .api import average_precision_at_k, map_at_k, sql
+from .api import (average_precision_at_k, evaluate, evaluate_users, hit_rate_at_k, map_at_k,
+                  mrr_at_k, ndcg_at_k, precision_at_k, recall_at_k, sql)
 from .errors import CheckFailed, RankMetricsError
 from .lists import apk, mapk
 
-__all__ = ["__version__", "apk", "mapk", "map_at_k", "average_precision_at_k", "sql",
+__all__ = ["__version__", "apk", "mapk", "map_at_k", "average_precision_at_k", "ndcg_at_k",
+           "precision_at_k", "recall_at_k", "mrr_at_k", "hit_rate_at_k", "evaluate", "evaluate_users", "sql",
            "RankMetricsError", "CheckFailed"]

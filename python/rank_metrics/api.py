@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import inspect
 import math
 import numbers
 from typing import Sequence
@@ -37,11 +38,24 @@ def _one_k(k) -> bool:
     return not isinstance(_k_argument(k), list)
 
 
-def _metric_arguments(k, user, item, rank, score, relevance, by, truth_by, normalization, users,
-                      duplicates, tie_break, convention) -> dict:
-    return dict(k=_k_argument(k), user=user, item=item, rank=rank, score=score, relevance=relevance, by=by,
-                truth_by=truth_by, normalization=normalization, users=users,
-                duplicates=duplicates, tie_break=tie_break, convention=convention)
+# The arguments every metric takes after (predictions, truth, k), with their defaults: one
+# list, from which each public function's signature is made. None means the convention's
+# value, or the macro's own default.
+OPTIONS = {
+    "user": "user_id", "item": "item_id", "rank": None, "score": None, "relevance": None,
+    "by": None, "truth_by": None, "normalization": None, "users": None, "duplicates": None,
+    "tie_break": None, "convention": None, "gain": None, "gain_from": None,
+    "precision_denominator": None, "recall_denominator": None, "truth_scope": None,
+    "relevance_threshold": None,
+}
+
+
+def _metric_arguments(k, options: dict) -> dict:
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise RankMetricsError(f"rank_metrics: unknown argument {unknown[0]!r}; the arguments are "
+                               f"{', '.join(OPTIONS)}, con, check")
+    return dict(OPTIONS, **options, k=_k_argument(k))
 
 
 @contextlib.contextmanager
@@ -78,28 +92,58 @@ def _resolved_columns(arguments: dict, tables: dict, engine: str) -> dict:
     return dict(plan["names"])
 
 
-def _check(result: pd.DataFrame, arguments: dict, tables: dict, engine, predictions_view, truth_view,
-           per_user: bool):
+# metric name -> (its public function and macro, its column per group, its column per user)
+METRICS = {
+    "map": ("map_at_k", "map_at_k", "average_precision"),
+    "ndcg": ("ndcg_at_k", "ndcg_at_k", "ndcg"),
+    "precision": ("precision_at_k", "precision_at_k", "precision"),
+    "recall": ("recall_at_k", "recall_at_k", "recall"),
+    "mrr": ("mrr_at_k", "mrr_at_k", "reciprocal_rank"),
+    "hit_rate": ("hit_rate_at_k", "hit_rate_at_k", "hit"),
+}
+
+
+def _expected_and_got(result: pd.DataFrame, macro: str, columns: dict, user_rows, group_rows):
+    """The reference's and the SQL's values, keyed alike, for the rows and columns the macro returns."""
+    by, user = columns["by"], columns["user"]
+    if macro in ("evaluate_users", "average_precision_at_k"):
+        keys = by + [user, "k"]
+        values = [column for _, _, column in METRICS.values() if column in result.columns]
+        expected = {(*(row[key] for key in keys), value): row[value] for row in user_rows for value in values}
+        got = {(*(row[key] for key in keys), value): row[value] for row in result.to_dict("records") for value in values}
+        return keys + ["column"], expected, got
+    if macro == "evaluate":
+        keys = by + ["k", "metric"]
+        metrics = list(dict.fromkeys(result["metric"]))
+        expected = {(*(row[key] for key in by + ["k"]), metric): row[METRICS[metric][1]]
+                    for row in group_rows for metric in metrics}
+        got = {tuple(row[key] for key in keys): row["value"] for row in result.to_dict("records")}
+        return keys, expected, got
+    keys = by + ["k"]
+    value = next(group for function, group, _ in METRICS.values() if function == macro)
+    expected = {tuple(row[key] for key in keys): row[value] for row in group_rows}
+    got = {tuple(row[key] for key in keys): row[value] for row in result.to_dict("records")}
+    return keys, expected, got
+
+
+def _check(result: pd.DataFrame, macro: str, arguments: dict, tables: dict, engine, predictions_view,
+           truth_view):
     """Raise CheckFailed unless the reference implementation computes the same rows."""
     columns = _resolved_columns(arguments, tables, engine.name)
     ks = arguments["k"] if isinstance(arguments["k"], list) else [arguments["k"]]
-    options = reference.resolve_options(
-        arguments["convention"], normalization=arguments["normalization"], users=arguments["users"],
-        duplicates=arguments["duplicates"], tie_break=arguments["tie_break"])
+    options = reference.resolve_options(arguments["convention"], **{
+        name: arguments[name] for name in reference.Options.__dataclass_fields__ if name in arguments})
     user_rows, group_rows = reference.evaluate(
         engine.rows(predictions_view), engine.rows(truth_view), sorted(set(ks)),
         options=options, **columns)
-    keys = columns["by"] + ([columns["user"]] if per_user else []) + ["k"]
-    value = "average_precision" if per_user else "map_at_k"
-    expected = {tuple(row[key] for key in keys): row[value] for row in (user_rows if per_user else group_rows)}
-    got = {tuple(row[key] for key in keys): row[value] for row in result.to_dict("records")}
+    keys, expected, got = _expected_and_got(result, macro, columns, user_rows, group_rows)
     if expected.keys() != got.keys():
         raise CheckFailed(f"rank_metrics: check: the SQL and the reference disagree on the rows: "
                           f"only SQL {sorted(got.keys() - expected.keys(), key=repr)[:5]}, "
                           f"only reference {sorted(expected.keys() - got.keys(), key=repr)[:5]}")
     for key, want in expected.items():
         if not math.isclose(got[key], want, rel_tol=1e-9, abs_tol=1e-12):
-            raise CheckFailed(f"rank_metrics: check: {value} for {dict(zip(keys, key))}: "
+            raise CheckFailed(f"rank_metrics: check: {macro} for {dict(zip(keys, key))}: "
                               f"SQL {got[key]!r}, reference {want!r}")
 
 
@@ -107,8 +151,7 @@ def _run(macro: str, predictions, truth, arguments: dict, con, check: bool) -> p
     with _prepared(predictions, truth, con, arguments) as (engine, tables, predictions_view, truth_view):
         result = engine.result(render(macro, engine.name, **tables, **arguments))
         if check:
-            _check(result, arguments, tables, engine, predictions_view, truth_view,
-                   per_user=(macro != "map_at_k"))
+            _check(result, macro, arguments, tables, engine, predictions_view, truth_view)
     return result
 
 
@@ -120,38 +163,92 @@ def _sorted(frame: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
     return frame.sort_values(list(keys), kind="stable").reset_index(drop=True)
 
 
-def map_at_k(predictions, truth, k, *, user="user_id", item="item_id", rank=None, score=None,
-             relevance=None, by=None, truth_by=None, normalization=None, users=None,
-             duplicates=None, tie_break=None, convention=None, con=None, check=False):
-    """MAP@k of ranked predictions against truth (SPEC §1).
+def _signature(*extra: str) -> inspect.Signature:
+    """(predictions, truth, k, *, <OPTIONS>, <extra>, con=None, check=False), for help() and IDEs."""
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    positional = [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+                  for name in ("predictions", "truth", "k")]
+    return inspect.Signature(positional + [
+        inspect.Parameter(name, keyword, default=default)
+        for name, default in [*OPTIONS.items(), *((name, None) for name in extra), ("con", None), ("check", False)]])
+
+
+_OPTIONS_DOC = """
+    predictions, truth: a pandas or polars DataFrame, a pyarrow Table, a DuckDB relation, a
+    Parquet/CSV path or glob, a table name in `con`, or a Spark DataFrame. k: an integer, or any
+    iterable of them. The keyword arguments are those of the dbt macros (SPEC §1, §6; README
+    "Options"); con: a DuckDB or PostgreSQL connection or a SparkSession; check=True also runs
+    the reference implementation and raises CheckFailed where the numbers differ."""
+
+
+def _metric_at_k_function(metric: str):
+    name, group_column, _ = METRICS[metric]
+
+    def metric_at_k(predictions, truth, k, *, con=None, check=False, **options):
+        arguments = _metric_arguments(k, options)
+        result = _sorted(_run(name, predictions, truth, arguments, con, check), _as_list(arguments["by"]) + ["k"])
+        if arguments["by"] is None and _one_k(k):
+            return float(result[group_column].iloc[0]) if len(result) else math.nan
+        return result
+
+    metric_at_k.__name__ = metric_at_k.__qualname__ = name
+    metric_at_k.__signature__ = _signature()
+    metric_at_k.__doc__ = f"""{name}: the mean of the per-user {metric} over the evaluated users (SPEC §6).
 
     Returns a float when k is one integer and by is None; otherwise a pandas DataFrame with
-    columns <by columns>, k, map_at_k, n_users (one row per group and k). A float result over an
+    columns <by columns>, k, {group_column}, n_users (a row per group and k). A float over an
     empty set of evaluated users is NaN.
-    """
-    arguments = _metric_arguments(k, user, item, rank, score, relevance, by, truth_by, normalization,
-                                  users, duplicates, tie_break, convention)
-    result = _run("map_at_k", predictions, truth, arguments, con, check)
-    result = _sorted(result, _as_list(by) + ["k"])
-    if by is None and _one_k(k):
-        return float(result["map_at_k"].iloc[0]) if len(result) else math.nan
-    return result
+    """ + _OPTIONS_DOC
+    return metric_at_k
 
 
-def average_precision_at_k(predictions, truth, k, *, user="user_id", item="item_id", rank=None,
-                           score=None, relevance=None, by=None, truth_by=None, normalization=None,
-                           users=None, duplicates=None, tie_break=None, convention=None, con=None,
-                           check=False) -> pd.DataFrame:
-    """AP@k per evaluated user: <by columns>, <user>, k, average_precision, n_relevant, n_hits."""
-    arguments = _metric_arguments(k, user, item, rank, score, relevance, by, truth_by, normalization,
-                                  users, duplicates, tie_break, convention)
+map_at_k = _metric_at_k_function("map")
+ndcg_at_k = _metric_at_k_function("ndcg")
+precision_at_k = _metric_at_k_function("precision")
+recall_at_k = _metric_at_k_function("recall")
+mrr_at_k = _metric_at_k_function("mrr")
+hit_rate_at_k = _metric_at_k_function("hit_rate")
+
+
+def _metrics_argument(metrics):
+    return [metrics] if isinstance(metrics, str) else (None if metrics is None else list(metrics))
+
+
+def evaluate(predictions, truth, k, *, metrics=None, con=None, check=False, **options) -> pd.DataFrame:
+    arguments = dict(_metric_arguments(k, options), metrics=_metrics_argument(metrics))
+    result = _run("evaluate", predictions, truth, arguments, con, check)
+    order = {metric: index for index, metric in enumerate(METRICS)}
+    result = result.assign(rm_order=result["metric"].map(order))
+    return _sorted(result, _as_list(arguments["by"]) + ["k", "rm_order"]).drop(columns="rm_order")
+
+
+def evaluate_users(predictions, truth, k, *, metrics=None, con=None, check=False, **options) -> pd.DataFrame:
+    arguments = dict(_metric_arguments(k, options), metrics=_metrics_argument(metrics))
+    result = _run("evaluate_users", predictions, truth, arguments, con, check)
+    return _sorted(result, _as_list(arguments["by"]) + [arguments["user"], "k"])
+
+
+def average_precision_at_k(predictions, truth, k, *, con=None, check=False, **options) -> pd.DataFrame:
+    arguments = _metric_arguments(k, options)
     result = _run("average_precision_at_k", predictions, truth, arguments, con, check)
-    return _sorted(result, _as_list(by) + [user, "k"])
+    return _sorted(result, _as_list(arguments["by"]) + [arguments["user"], "k"])
 
 
-def sql(predictions, truth, k, *, user="user_id", item="item_id", rank=None, score=None,
-        relevance=None, by=None, truth_by=None, normalization=None, users=None, duplicates=None,
-        tie_break=None, convention=None, con=None, dialect="duckdb", macro="map_at_k") -> str:
+evaluate.__signature__ = _signature("metrics")
+evaluate.__doc__ = """Several metrics at once, from one pass: a DataFrame with a row per group, k and
+    metric: <by columns>, k, metric, value, n_users. metrics: names among map, ndcg, precision,
+    recall, mrr, hit_rate (default: all six), in that order.""" + _OPTIONS_DOC
+evaluate_users.__signature__ = _signature("metrics")
+evaluate_users.__doc__ = """Several metrics per evaluated user: <by columns>, <user>, k, a column per
+    metric (average_precision, ndcg, precision, recall, reciprocal_rank, hit), n_relevant,
+    n_hits.""" + _OPTIONS_DOC
+average_precision_at_k.__signature__ = _signature()
+average_precision_at_k.__doc__ = """AP@k per evaluated user: <by columns>, <user>, k,
+    average_precision, n_relevant, n_hits.""" + _OPTIONS_DOC
+
+
+def sql(predictions, truth, k, *, con=None, dialect="duckdb", macro="map_at_k", metrics=None,
+        **options) -> str:
     """The macro SQL for tables named `predictions` and `truth` ('table' or 'schema.table').
 
     duckdb, postgres and spark get their own dispatch variants; redshift and databricks render
@@ -162,14 +259,14 @@ def sql(predictions, truth, k, *, user="user_id", item="item_id", rank=None, sco
     """
     if dialect not in DIALECTS:
         raise RankMetricsError(f"rank_metrics: dialect must be one of {', '.join(DIALECTS)}; got {dialect!r}")
-    if macro not in ("map_at_k", "average_precision_at_k"):
-        raise RankMetricsError(
-            f"rank_metrics: macro must be map_at_k or average_precision_at_k; got {macro!r}")
+    if macro not in MACROS:
+        raise RankMetricsError(f"rank_metrics: macro must be one of {', '.join(MACROS)}; got {macro!r}")
     for argument, value in (("predictions", predictions), ("truth", truth)):
         if not isinstance(value, str) or not value:
             raise RankMetricsError(f"rank_metrics: {argument}: expected a table name; got {value!r}")
-    arguments = _metric_arguments(k, user, item, rank, score, relevance, by, truth_by, normalization,
-                                  users, duplicates, tie_break, convention)
+    arguments = _metric_arguments(k, options)
+    if macro in ("evaluate", "evaluate_users"):
+        arguments["metrics"] = _metrics_argument(metrics)
     render_as, source_dialect = DIALECTS[dialect]
     if con is not None:
         engine = engine_for(con)
@@ -187,6 +284,9 @@ def sql(predictions, truth, k, *, user="user_id", item="item_id", rank=None, sco
 
     return sqlglot.transpile(text, read=source_dialect, write=dialect, pretty=True)[0]
 
+
+# the public macros whose SQL sql() prints
+MACROS = [function for function, _, _ in METRICS.values()] + ["average_precision_at_k", "evaluate", "evaluate_users"]
 
 # dialect -> (the engine whose macro variants render it, the sqlglot dialect that rendering is
 # in when sqlglot must rewrite it, or None when the rendering runs as it is)

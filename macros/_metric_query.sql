@@ -1,0 +1,63 @@
+{#- The shapes of the metric queries, shared by every public metric macro: the one pass
+    (_ranked_hits, _evaluated_users, _user_metrics) and the select that reads it. `options` holds
+    the keyword arguments of the public macro (column names, options, column lists). -#}
+
+{#- One metric per group and k: <by columns>, k, <metric>_at_k, n_users. -#}
+{% macro _metric_at_k(metric, predictions, truth, k, options) %}
+{%- set plan = {} -%}
+{%- do rank_metrics._plan(plan, predictions, truth, k, **dict(options, metrics=[metric])) -%}
+{%- set by = rank_metrics._column_prefix(plan.by) -%}
+{{ rank_metrics._one_pass(plan) }}
+select {{ by }}k,
+    avg({{ plan.metric_columns[metric] }}) as {{ plan.group_columns[metric] }},
+    cast(count(*) as bigint) as n_users
+from rm_user_metrics
+group by {{ by }}k
+{%- endmacro %}
+
+{#- Every requested metric per evaluated user and k. -#}
+{% macro _evaluate_users(predictions, truth, k, options) %}
+{%- set plan = {} -%}
+{%- do rank_metrics._plan(plan, predictions, truth, k, **options) -%}
+{%- set by = rank_metrics._column_prefix(plan.by) -%}
+{{ rank_metrics._one_pass(plan) }}
+select {{ by }}rm_user as {{ plan.user }}, k,
+    {%- for metric in plan.metrics %} {{ plan.metric_columns[metric] }},{% endfor %} n_relevant, n_hits
+from rm_user_metrics
+{%- endmacro %}
+
+{#- Every requested metric per group and k, a row each: <by columns>, k, metric, value, n_users.
+    The means are taken once per group and k, then spread to a row per metric. -#}
+{% macro _evaluate(predictions, truth, k, options) %}
+{%- set plan = {} -%}
+{%- do rank_metrics._plan(plan, predictions, truth, k, **options) -%}
+{%- set by = rank_metrics._column_prefix(plan.by) -%}
+{{ rank_metrics._one_pass(plan) }},
+rm_group_means as (
+    select {{ by }}k,
+        {%- for metric in plan.metrics %}
+        avg({{ plan.metric_columns[metric] }}) as {{ plan.metric_columns[metric] }},
+        {%- endfor %}
+        cast(count(*) as bigint) as n_users
+    from rm_user_metrics
+    group by {{ by }}k
+),
+rm_metric_names as (
+    {%- for metric in plan.metrics %}
+    select {{ rank_metrics.string_literal(metric) }} as metric, {{ loop.index }} as rm_metric_order{{ ' union all' if not loop.last }}
+    {%- endfor %}
+)
+select {{ rank_metrics._column_prefix(plan.by, 'g') }}g.k, n.metric,
+    case {%- for metric in plan.metrics %} when n.metric = {{ rank_metrics.string_literal(metric) }} then g.{{ plan.metric_columns[metric] }}{% endfor %} end as value,
+    g.n_users
+from rm_group_means as g
+cross join rm_metric_names as n
+{%- endmacro %}
+
+{#- The CTEs of the one pass, after `with`: ranked hits, evaluated users, per-user metrics. -#}
+{% macro _one_pass(plan) -%}
+with
+{{ rank_metrics._ranked_hits(plan) }},
+{{ rank_metrics._evaluated_users(plan) }},
+{{ rank_metrics._user_metrics(plan) }}
+{%- endmacro %}

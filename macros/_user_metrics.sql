@@ -1,0 +1,97 @@
+{#- CTE rm_user_metrics: every requested metric (SPEC §6) per evaluated user and k, after
+    _ranked_hits and _evaluated_users: <by columns>, rm_user, k, one column per metric,
+    n_relevant, n_hits. Each user's hits are summed once for every k together (one column per
+    k), then spread to a row per k, where each metric is one expression of those sums: its
+    _per_user_<metric> macro, in the metric's own file. -#}
+{% macro _user_metrics(plan) %}
+{%- set by = rank_metrics._column_prefix(plan.by) -%}
+{%- set double = rank_metrics.type_double() -%}
+{%- set wants = plan.metrics -%}
+{#- the ideal DCG is keyed like m(u): by truth's user, or by the list under truth_scope='listed' -#}
+{%- set ideal_keys = plan.by if plan.truth_scope == 'listed' else plan.truth_by -%}
+rm_user_sums as (
+    select {{ by }}rm_user
+        {%- for k in plan.ks %},
+        sum(case when rm_position <= {{ k }} and rm_relevant = 1 then 1 else 0 end) as rm_hits_{{ loop.index }}
+        {%- if 'map' in wants %},
+        sum(case when rm_position <= {{ k }} and rm_relevant = 1 then cast(rm_hits_so_far as {{ double }}) / rm_position else 0 end) as rm_precision_sum_{{ loop.index }}
+        {%- endif %}
+        {%- if 'ndcg' in wants %},
+        sum(case when rm_position <= {{ k }} then {{ rank_metrics._gain(plan, 'rm_grade') }} / {{ rank_metrics._discount('rm_position') }} else 0 end) as rm_dcg_{{ loop.index }}
+        {%- endif %}
+        {%- endfor %}
+        {%- if 'mrr' in wants %},
+        min(case when rm_relevant = 1 then rm_position end) as rm_first_hit
+        {%- endif %}
+    from rm_hits
+    group by {{ by }}rm_user
+),
+{%- if 'ndcg' in wants %}
+rm_ideal_items as (
+    -- the items that add gain, with their gains: all of the user's truth, or the listed truth
+    select {{ rank_metrics._column_prefix(ideal_keys) }}rm_user, rm_item, {{ rank_metrics._gain(plan, 'max(rm_grade)') }} as rm_gain
+    from {{ 'rm_listed_items' if plan.truth_scope == 'listed' else rank_metrics._truth_rows(plan) ~ ' as t' }}
+    group by {{ rank_metrics._column_prefix(ideal_keys) }}rm_user, rm_item
+),
+rm_ideal as (
+    -- IDCG@k: the gains largest first, cut at each k (which of two equal gains comes first
+    -- changes nothing; the item makes the order unique all the same)
+    select {{ rank_metrics._column_prefix(ideal_keys) }}rm_user
+        {%- for k in plan.ks %},
+        sum(case when rm_ideal_position <= {{ k }} then rm_gain / {{ rank_metrics._discount('rm_ideal_position') }} else 0 end) as rm_idcg_{{ loop.index }}
+        {%- endfor %}
+    from (
+        select {{ rank_metrics._column_prefix(ideal_keys) }}rm_user, rm_gain,
+            row_number() over (partition by {{ rank_metrics._column_prefix(ideal_keys) }}rm_user
+                               order by rm_gain desc, rm_item) as rm_ideal_position
+        from rm_ideal_items
+        where rm_gain > 0
+    ) as ranked
+    where rm_ideal_position <= {{ plan.ks | max }}
+    group by {{ rank_metrics._column_prefix(ideal_keys) }}rm_user
+),
+{%- endif %}
+rm_ks as (
+    {%- for k in plan.ks %}
+    select cast({{ k }} as bigint) as k{{ ' union all' if not loop.last }}
+    {%- endfor %}
+),
+rm_user_k as (
+    select {{ rank_metrics._column_prefix(plan.by, 'u') }}u.rm_user, ks.k, u.rm_n_relevant,
+        {%- if 'map' in wants %}
+        case {%- for k in plan.ks %} when ks.k = {{ k }} then coalesce(s.rm_precision_sum_{{ loop.index }}, 0){% endfor %} end as rm_precision_sum,
+        {%- endif %}
+        {%- if 'ndcg' in wants %}
+        case {%- for k in plan.ks %} when ks.k = {{ k }} then coalesce(s.rm_dcg_{{ loop.index }}, 0){% endfor %} end as rm_dcg,
+        case {%- for k in plan.ks %} when ks.k = {{ k }} then coalesce(i.rm_idcg_{{ loop.index }}, 0){% endfor %} end as rm_idcg,
+        {%- endif %}
+        {%- if 'mrr' in wants %}
+        s.rm_first_hit,
+        {%- endif %}
+        {%- if plan.needs_list_length %}
+        coalesce(p.rm_list_length, 0) as rm_list_length,
+        {%- endif %}
+        case {%- for k in plan.ks %} when ks.k = {{ k }} then coalesce(s.rm_hits_{{ loop.index }}, 0){% endfor %} end as rm_n_hits
+    from rm_users as u
+    cross join rm_ks as ks
+    left join rm_user_sums as s
+        on {{ rank_metrics._equal_prefix(plan.by, 'u', 's') }}u.rm_user = s.rm_user
+    {%- if 'ndcg' in wants %}
+    left join rm_ideal as i
+        on {{ rank_metrics._equal_prefix(ideal_keys, 'u', 'i') }}u.rm_user = i.rm_user
+    {%- endif %}
+    {%- if plan.needs_list_length %}
+    left join rm_prediction_users as p
+        on {{ rank_metrics._equal_prefix(plan.by, 'u', 'p') }}u.rm_user = p.rm_user
+    {%- endif %}
+),
+rm_user_metrics as (
+    select {{ by }}rm_user, k,
+        {%- for metric in wants %}
+        {{ rank_metrics['_per_user_' ~ metric](plan) }} as {{ plan.metric_columns[metric] }},
+        {%- endfor %}
+        cast(rm_n_relevant as bigint) as n_relevant,
+        cast(rm_n_hits as bigint) as n_hits
+    from rm_user_k
+)
+{%- endmacro %}

@@ -1,0 +1,24 @@
+{#- MAP@k (SPEC §1): AP@k per user, the mean over the evaluated users per group and k.
+    map_at_k renders <by columns>, k, map_at_k, n_users; average_precision_at_k a row per user
+    and k: <by columns>, <user>, k, average_precision, n_relevant, n_hits. The dbt entry points
+    are in macros/dbt/. -#}
+
+{#- AP@k of one user: the precision at each relevant hit within k, over D(u) (normalization). -#}
+{% macro _per_user_map(plan) -%}
+    {%- set double = rank_metrics.type_double() -%}
+    {%- if plan.normalization == 'min_m_k' -%}
+        case when rm_n_relevant > 0 then rm_precision_sum / cast(least(rm_n_relevant, k) as {{ double }}) else 0 end
+    {%- elif plan.normalization == 'm' -%}
+        case when rm_n_relevant > 0 then rm_precision_sum / cast(rm_n_relevant as {{ double }}) else 0 end
+    {%- else -%}
+        case when rm_n_relevant > 0 and rm_n_hits > 0 then rm_precision_sum / cast(rm_n_hits as {{ double }}) else 0 end
+    {%- endif -%}
+{%- endmacro %}
+
+{% macro default__map_at_k(predictions, truth, k) -%}
+    {{ rank_metrics._metric_at_k('map', predictions, truth, k, kwargs) }}
+{%- endmacro %}
+
+{% macro default__average_precision_at_k(predictions, truth, k) -%}
+    {{ rank_metrics._evaluate_users(predictions, truth, k, dict(kwargs, metrics=['map'])) }}
+{%- endmacro %}

@@ -1,0 +1,11 @@
+{#- NDCG@k (SPEC §6): DCG@k / IDCG@k, 0 when IDCG@k = 0. DCG sums each hit's gain over
+    log2(position + 1); IDCG is the DCG of the user's truth items largest gain first (options
+    gain, gain_from, relevance_threshold, truth_scope). -#}
+
+{% macro _per_user_ndcg(plan) -%}
+    case when rm_idcg > 0 then rm_dcg / rm_idcg else 0 end
+{%- endmacro %}
+
+{% macro default__ndcg_at_k(predictions, truth, k) -%}
+    {{ rank_metrics._metric_at_k('ndcg', predictions, truth, k, kwargs) }}
+{%- endmacro %}

@@ -1,0 +1,15 @@
+{#- Precision@k (SPEC §6): hits@k / k, or hits@k / min(k, n(u)) under
+    precision_denominator='list_length' (0 when the user has no list). -#}
+
+{% macro _per_user_precision(plan) -%}
+    {%- set double = rank_metrics.type_double() -%}
+    {%- if plan.precision_denominator == 'k' -%}
+        rm_n_hits / cast(k as {{ double }})
+    {%- else -%}
+        case when rm_list_length > 0 then rm_n_hits / cast(least(k, rm_list_length) as {{ double }}) else 0 end
+    {%- endif -%}
+{%- endmacro %}
+
+{% macro default__precision_at_k(predictions, truth, k) -%}
+    {{ rank_metrics._metric_at_k('precision', predictions, truth, k, kwargs) }}
+{%- endmacro %}
