@@ -44,7 +44,7 @@ rm_group_means as (
 ),
 rm_metric_names as (
     {%- for metric in plan.metrics %}
-    select {{ rank_metrics.string_literal(metric) }} as metric, {{ loop.index }} as rm_metric_order{{ ' union all' if not loop.last }}
+    select {{ rank_metrics.string_literal(metric) }} as metric{{ ' union all' if not loop.last }}
     {%- endfor %}
 )
 select {{ rank_metrics._column_prefix(plan.by, 'g') }}g.k, n.metric,

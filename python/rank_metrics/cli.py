@@ -74,30 +74,53 @@ def _add_metric_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--users", choices=reference.USERS)
     parser.add_argument("--duplicates", choices=reference.DUPLICATES)
     parser.add_argument("--tie-break", choices=reference.TIE_BREAKS)
-    parser.add_argument("--convention", choices=sorted(reference.CONVENTIONS))
+    parser.add_argument("--convention", help="a peer's preset: " + ", ".join(sorted(reference.CONVENTIONS)))
+    # the family's options (SPEC §6); the macros check their values and name the allowed ones
+    parser.add_argument("--gain", help="NDCG's gain: linear, exponential or binary")
+    parser.add_argument("--gain-from", help="which items add gain: graded or relevant")
+    parser.add_argument("--precision-denominator", help="k or list_length")
+    parser.add_argument("--recall-denominator", help="m or min_m_k")
+    parser.add_argument("--truth-scope", help="all or listed")
+    parser.add_argument("--relevance-threshold", type=_number, help="relevant = grade >= this number (trec_eval -l)")
+
+
+def _number(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number; got {text!r}") from None
+    return int(value) if value.is_integer() and "." not in text and "e" not in text.lower() else value
 
 
 def _metric_keywords(arguments: argparse.Namespace) -> dict:
-    return dict(k=arguments.k if len(arguments.k) > 1 else arguments.k[0], user=arguments.user,
-                item=arguments.item, rank=arguments.rank, score=arguments.score,
-                relevance=arguments.relevance, by=arguments.by, truth_by=arguments.truth_by,
-                normalization=arguments.normalization, users=arguments.users,
-                duplicates=arguments.duplicates, tie_break=arguments.tie_break,
-                convention=arguments.convention)
+    """The API's keyword arguments from the parsed command line (the options named in api.OPTIONS)."""
+    keywords = {name: getattr(arguments, name) for name in api.OPTIONS}
+    keywords["k"] = arguments.k if len(arguments.k) > 1 else arguments.k[0]
+    return keywords
+
+
+# command -> (the API function, its help); the per-metric commands come from api.METRICS
+_COMMANDS = {
+    "evaluate": ("evaluate", "several metrics per group, k and metric (--metrics; default all six)"),
+    "evaluate-users": ("evaluate_users", "several metrics per user and k"),
+    **{function.replace("_", "-"): (function, f"{metric} per group and k") for metric, (function, _, _) in api.METRICS.items()},
+    "average-precision-at-k": ("average_precision_at_k", "AP@k per user and k"),
+}
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="rank-metrics", description="Ranking metrics, MAP@k first.",
+    parser = _Parser(prog="rank-metrics", description="Ranking metrics: MAP@k, NDCG, precision, recall, MRR, hit rate.",
                      epilog="Exit status: 0 done, 2 bad input, 3 --check disagreement, 1 any other failure.")
     parser.add_argument("--version", action="version", version=f"rank-metrics {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    for name, help_text in (("map-at-k", "MAP@k per group and k"),
-                            ("average-precision-at-k", "AP@k per user and k")):
+    for name, (function, help_text) in _COMMANDS.items():
         command = commands.add_parser(name, help=help_text)
         command.add_argument("predictions", help="Parquet or CSV file or glob")
         command.add_argument("truth", help="Parquet or CSV file or glob")
         _add_metric_options(command)
+        if function.startswith("evaluate"):
+            command.add_argument("--metrics", nargs="+", help="among " + ", ".join(api.METRICS))
         command.add_argument("--format", choices=("table", "csv", "json"), default="table")
         command.add_argument("--check", action="store_true",
                              help="also run the reference implementation and fail if it disagrees")
@@ -107,7 +130,9 @@ def _parser() -> argparse.ArgumentParser:
     command.add_argument("truth", nargs="?", default="truth", help="table name (default: truth)")
     _add_metric_options(command)
     command.add_argument("--dialect", default="duckdb")
-    command.add_argument("--per-user", action="store_true", help="the per-user AP@k query instead of MAP@k")
+    command.add_argument("--macro", default="map_at_k", help="the query: " + ", ".join(api.MACROS))
+    command.add_argument("--metrics", nargs="+", help="for --macro evaluate/evaluate_users: among " + ", ".join(api.METRICS))
+    command.add_argument("--per-user", action="store_true", help="the per-user AP@k query (--macro average_precision_at_k)")
     return parser
 
 
@@ -142,13 +167,15 @@ def _main(argv: list[str] | None) -> int:
         keywords = _metric_keywords(arguments)
         if arguments.command == "sql":
             print(api.sql(arguments.predictions, arguments.truth, dialect=arguments.dialect,
-                          macro="average_precision_at_k" if arguments.per_user else "map_at_k",
-                          **keywords))
+                          macro="average_precision_at_k" if arguments.per_user else arguments.macro,
+                          metrics=arguments.metrics, **keywords))
             return 0
-        function = api.map_at_k if arguments.command == "map-at-k" else api.average_precision_at_k
-        if function is api.map_at_k:
+        function_name = _COMMANDS[arguments.command][0]
+        if function_name.startswith("evaluate"):
+            keywords["metrics"] = arguments.metrics
+        else:
             keywords["k"] = arguments.k   # always a table, even for one k
-        result = function(arguments.predictions, arguments.truth, check=arguments.check, **keywords)
+        result = getattr(api, function_name)(arguments.predictions, arguments.truth, check=arguments.check, **keywords)
     except RankMetricsError as error:
         return _fail(str(error), EXIT_BAD_INPUT)
     except CheckFailed as error:
