@@ -1,0 +1,146 @@
+"""SPEC §6's worked examples, through the Python API and the command line, and the bad input of
+§6: unknown or no metrics, a threshold that is not a number, a grade column that is not numeric."""
+
+import io
+import json
+from contextlib import redirect_stderr, redirect_stdout
+
+import pandas as pd
+import pytest
+
+import rank_metrics
+from rank_metrics import RankMetricsError
+from rank_metrics.cli import main
+
+COLUMNS = ["precision", "recall", "ndcg", "reciprocal_rank", "hit", "average_precision"]
+
+# grades a=3, b=2, c=1, d=0; the list c x a b e
+GRADED = pd.DataFrame({"user_id": [1] * 4, "item_id": list("abcd"), "relevance": [3, 2, 1, 0]})
+BINARY = pd.DataFrame({"user_id": [1] * 3, "item_id": list("abc")})
+
+
+def ranked(items):
+    return pd.DataFrame({"user_id": [1] * len(items), "item_id": list(items), "rank": range(1, len(items) + 1)})
+
+
+# (case, list, truth, options, k, expected values in COLUMNS order; None where SPEC gives none)
+EXAMPLES = [
+    ("graded, defaults", "cxabe", GRADED, {}, 1, [1, 0.333333, 0.333333, 1, 1, 1]),
+    ("graded, defaults", "cxabe", GRADED, {}, 3, [0.666667, 0.666667, 0.525005, 1, 1, 0.555556]),
+    ("graded, defaults", "cxabe", GRADED, {}, 5, [0.6, 1, 0.705891, 1, 1, 0.805556]),
+    ("exponential gain", "cxabe", GRADED, {"gain": "exponential"}, 3, [None, None, 0.479091, None, None, None]),
+    ("exponential gain", "cxabe", GRADED, {"gain": "exponential"}, 5, [None, None, 0.616646, None, None, None]),
+    ("binary truth", "cxabe", BINARY, {}, 3, [0.666667, 0.666667, 0.703918, 1, 1, 0.555556]),
+    ("binary truth", "cxabe", BINARY, {}, 5, [0.6, 1, 0.906025, 1, 1, 0.805556]),
+    ("relevance_threshold=2", "cxabe", GRADED, {"relevance_threshold": 2}, 3, [0.333333, 0.5, 0.525005, 0.333333, 1, 0.166667]),
+    ("relevance_threshold=2", "cxabe", GRADED, {"relevance_threshold": 2}, 5, [0.4, 1, 0.705891, 0.333333, 1, 0.416667]),
+    ("listed truth", "cxb", GRADED, {"truth_scope": "listed"}, 3, [0.666667, 1, 0.760188, 1, 1, 0.833333]),
+    ("precision over the list", "cxb", GRADED, {"precision_denominator": "list_length"}, 5,
+     [0.666667, 0.666667, 0.420004, 1, 1, 0.555556]),
+    ("recall over min(m, k)", "cxabe", GRADED, {"recall_denominator": "min_m_k"}, 1, [1, 1, 0.333333, 1, 1, 1]),
+]
+
+REPEATS_TRUTH = pd.DataFrame({"user_id": [1, 1], "item_id": ["a", "b"]})
+# (duplicates, precision, recall, ndcg, reciprocal_rank, AP) for truth a b, list x a a b, k = 4
+REPEATS = [("first", 0.5, 1, 0.650921, 0.5, 0.5), ("all", 0.75, 1.5, 0.957495, 0.5, 0.958333)]
+
+
+@pytest.mark.parametrize("case, items, truth, options, k, values", EXAMPLES, ids=[f"{e[0]}@{e[4]}" for e in EXAMPLES])
+def test_worked_examples_per_user(case, items, truth, options, k, values):
+    row = rank_metrics.evaluate_users(ranked(items), truth, k=k, check=True, **options).iloc[0]
+    for column, value in zip(COLUMNS, values):
+        if value is not None:
+            assert row[column] == pytest.approx(value, abs=5e-7), column
+
+
+@pytest.mark.parametrize("case, items, truth, options, k, values", EXAMPLES, ids=[f"{e[0]}@{e[4]}" for e in EXAMPLES])
+def test_worked_examples_through_each_metric_function(case, items, truth, options, k, values):
+    functions = [rank_metrics.precision_at_k, rank_metrics.recall_at_k, rank_metrics.ndcg_at_k,
+                 rank_metrics.mrr_at_k, rank_metrics.hit_rate_at_k, rank_metrics.map_at_k]
+    for function, value in zip(functions, values):
+        if value is not None:
+            assert function(ranked(items), truth, k=k, check=True, **options) == pytest.approx(value, abs=5e-7)
+
+
+@pytest.mark.parametrize("duplicates, precision, recall, ndcg, reciprocal_rank, average_precision", REPEATS)
+def test_repeats(duplicates, precision, recall, ndcg, reciprocal_rank, average_precision):
+    row = rank_metrics.evaluate_users(ranked("xaab"), REPEATS_TRUTH, k=4, duplicates=duplicates, check=True).iloc[0]
+    assert [row[column] for column in COLUMNS] == pytest.approx(
+        [precision, recall, ndcg, reciprocal_rank, 1, average_precision], abs=5e-7)
+
+
+def test_evaluate_has_a_row_per_metric_in_the_family_order():
+    got = rank_metrics.evaluate(ranked("cxabe"), GRADED, k=[3, 1], metrics=["ndcg", "map", "hit_rate"], check=True)
+    assert got[["k", "metric"]].values.tolist() == [[1, "map"], [1, "ndcg"], [1, "hit_rate"],
+                                                   [3, "map"], [3, "ndcg"], [3, "hit_rate"]]
+    assert list(got.value) == pytest.approx([1, 0.333333, 1, 0.555556, 0.525005, 1], abs=5e-7)
+    assert set(got.n_users) == {1}
+
+
+def run_cli(*arguments):
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        try:
+            code = main(list(arguments))
+        except SystemExit as exit_info:   # argparse's own errors
+            code = exit_info.code
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_worked_example_through_the_command_line(tmp_path):
+    predictions, truth = tmp_path / "predictions.csv", tmp_path / "truth.csv"
+    ranked("cxabe").to_csv(predictions, index=False)
+    GRADED.to_csv(truth, index=False)
+    code, out, err = run_cli("evaluate", str(predictions), str(truth), "-k", "1", "3", "5", "--format", "json", "--check")
+    assert (code, err) == (0, "")
+    values = {(row["k"], row["metric"]): row["value"] for row in json.loads(out)}
+    assert [values[5, metric] for metric in ("precision", "recall", "ndcg", "mrr", "hit_rate", "map")] == \
+        pytest.approx([0.6, 1, 0.705891, 1, 1, 0.805556], abs=5e-7)
+    code, out, err = run_cli("ndcg-at-k", str(predictions), str(truth), "-k", "3", "5", "--gain", "exponential",
+                             "--format", "csv")
+    assert code == 0 and out.splitlines()[0] == "k,ndcg_at_k,n_users"
+    assert [float(line.split(",")[1]) for line in out.splitlines()[1:]] == pytest.approx([0.479091, 0.616646], abs=5e-7)
+    code, out, err = run_cli("evaluate-users", str(predictions), str(truth), "-k", "3", "--relevance-threshold", "2",
+                             "--metrics", "precision", "mrr", "--format", "csv")
+    assert code == 0
+    assert out.splitlines() == ["user_id,k,precision,reciprocal_rank,n_relevant,n_hits",
+                                f"1,3,{1 / 3},{1 / 3},2,1"]
+
+
+@pytest.mark.parametrize("metrics, message", [
+    (["ndcg", "dcg"], "metrics: unknown metric 'dcg'; the metrics are 'map', 'ndcg', 'precision', 'recall', 'mrr', 'hit_rate'"),
+    ([], "metrics must name at least one of 'map', 'ndcg'"),
+    ("precision@k", "metrics: unknown metric 'precision@k'"),
+])
+def test_unknown_or_no_metrics(metrics, message):
+    with pytest.raises(RankMetricsError) as error:
+        rank_metrics.evaluate(ranked("cxabe"), GRADED, k=3, metrics=metrics)
+    assert message in str(error.value)
+
+
+@pytest.mark.parametrize("threshold, shown", [("2", "'2'"), (float("nan"), "nan"), (float("inf"), "inf"), (True, "True")])
+def test_relevance_threshold_must_be_a_finite_number(threshold, shown):
+    with pytest.raises(RankMetricsError, match=f"relevance_threshold must be a finite number; got {shown}"):
+        rank_metrics.ndcg_at_k(ranked("cxabe"), GRADED, k=3, relevance_threshold=threshold)
+
+
+def test_grade_column_must_be_numeric():
+    with pytest.raises(RankMetricsError, match=r"column relevance \(argument relevance\) of truth is VARCHAR"):
+        rank_metrics.ndcg_at_k(ranked("cxabe"), GRADED.astype({"relevance": str}), k=3)
+
+
+@pytest.mark.parametrize("option, value", [("gain", "log"), ("gain_from", "all"), ("precision_denominator", "n"),
+                                           ("recall_denominator", "k"), ("truth_scope", "ranked")])
+def test_unknown_family_option_values(option, value):
+    with pytest.raises(RankMetricsError, match=rf"{option} must be one of .*; got '{value}'"):
+        rank_metrics.evaluate(ranked("cxabe"), GRADED, k=3, **{option: value})
+
+
+def test_unknown_argument_is_named():
+    with pytest.raises(RankMetricsError, match="unknown argument 'gains'"):
+        rank_metrics.ndcg_at_k(ranked("cxabe"), GRADED, k=3, gains="linear")
+
+
+def test_the_cli_rejects_a_threshold_that_is_not_a_number(tmp_path):
+    code, _, err = run_cli("evaluate", "p.csv", "t.csv", "-k", "3", "--relevance-threshold", "high")
+    assert code == 2 and "argument --relevance-threshold: expected a number; got 'high'" in err
