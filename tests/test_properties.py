@@ -1,9 +1,11 @@
 """Property tests: the SQL against the reference implementation on random inputs.
 
 Inputs have ties in rank and score, repeated items, users with empty lists on either side
-(users only in predictions, only in truth), relevance grades ≤ 0, groups matched in truth or
-shared, and every option and convention, k alone or as a list. The same properties run on
-DuckDB (arrow tables), PostgreSQL (tables on a connection) and Spark (Spark DataFrames)."""
+(users only in predictions, only in truth), relevance grades ≤ 0 and graded or binary truth,
+groups matched in truth or shared, every option of SPEC §1 and §6 and every convention, any
+subset of the metrics, k alone or as a list. Every metric of every evaluated user is compared,
+and every group's mean. The same properties run on DuckDB (arrow tables), PostgreSQL (tables on
+a connection) and Spark (Spark DataFrames)."""
 
 import math
 
@@ -25,7 +27,8 @@ MODELS = st.sampled_from(["m1", "m2"])
 # few distinct values, so that ties are common
 RANKS = st.integers(min_value=1, max_value=5)
 SCORES = st.sampled_from([0.1, 0.25, 0.5, 0.75, 0.9])
-GRADES = st.integers(min_value=-1, max_value=2)
+GRADES = st.integers(min_value=-1, max_value=3)
+METRICS = list(rank_metrics.api.METRICS)
 
 prediction_rows = st.lists(st.tuples(MODELS, USERS, ITEMS, RANKS, SCORES), max_size=40)
 truth_rows = st.lists(st.tuples(MODELS, USERS, ITEMS, GRADES), max_size=25)
@@ -59,6 +62,14 @@ def cases(draw):
         duplicates=draw(option(reference.DUPLICATES)),
         tie_break=draw(option(reference.TIE_BREAKS)),
         convention=draw(option(sorted(reference.CONVENTIONS))),
+        gain=draw(option(reference.GAINS)),
+        gain_from=draw(option(reference.GAIN_FROM)),
+        precision_denominator=draw(option(reference.PRECISION_DENOMINATORS)),
+        recall_denominator=draw(option(reference.RECALL_DENOMINATORS)),
+        truth_scope=draw(option(reference.TRUTH_SCOPES)),
+        # thresholds at, between and below the grades (0: grade-0 rows become relevant)
+        relevance_threshold=draw(st.sampled_from([None, None, 0, 1, 2, 1.5])),
+        metrics=draw(st.one_of(st.none(), st.lists(st.sampled_from(METRICS), min_size=1, max_size=6, unique=True))),
     )
 
 
@@ -101,13 +112,13 @@ def tables(case):
 
 def expected(case, predictions, truth, per_user):
     """The reference's rows, or the error the SQL must raise instead."""
-    options = reference.resolve_options(case["convention"], normalization=case["normalization"],
-                                        users=case["users"], duplicates=case["duplicates"],
-                                        tie_break=case["tie_break"])
+    options = reference.resolve_options(case["convention"], **{name: case[name] for name in OPTION_NAMES})
     by = [] if case["grouping"] == "none" else ["model"]
     truth_by = ["model"] if case["grouping"] == "matched" else []
     # the problems in the order they are reported: empty input, then duplicates
-    relevant = [row for row in truth.to_pylist() if row.get("relevance", 1) > 0]
+    threshold = case["relevance_threshold"]
+    relevant = [row for row in truth.to_pylist()
+                if (row.get("relevance", 1) > 0 if threshold is None else row.get("relevance", 1) >= threshold)]
     if options.users == "truth" and not relevant:
         return "truth"
     if options.users == "judged" and truth.num_rows == 0:
@@ -127,11 +138,14 @@ def expected(case, predictions, truth, per_user):
     return user_rows if per_user else group_rows
 
 
-def arguments(case):
-    return dict(k=case["k"], by=None if case["grouping"] == "none" else ["model"],
-                normalization=case["normalization"], users=case["users"],
-                duplicates=case["duplicates"], tie_break=case["tie_break"],
-                convention=case["convention"])
+OPTION_NAMES = ("normalization", "users", "duplicates", "tie_break", "gain", "gain_from",
+                "precision_denominator", "recall_denominator", "truth_scope", "relevance_threshold")
+
+
+def arguments(case, with_metrics=False):
+    chosen = dict(k=case["k"], by=None if case["grouping"] == "none" else ["model"],
+                  convention=case["convention"], **{name: case[name] for name in OPTION_NAMES})
+    return dict(chosen, metrics=case["metrics"]) if with_metrics else chosen
 
 
 def keyed(rows, keys, value):
@@ -177,6 +191,42 @@ def check_average_precision(case, predictions, truth, inputs, con=None):
         assert_same(got, want, keys, value)
 
 
+def chosen_metrics(case):
+    return METRICS if case["metrics"] is None else [metric for metric in METRICS if metric in case["metrics"]]
+
+
+def check_evaluate_users(case, predictions, truth, inputs, con=None):
+    """Every chosen metric of every evaluated user, and m and the hits, equal the reference's."""
+    want = expected(case, predictions, truth, per_user=True)
+    if isinstance(want, str):
+        with pytest.raises(rank_metrics.RankMetricsError, match=want):
+            rank_metrics.evaluate_users(*inputs, con=con, **arguments(case, with_metrics=True))
+        return
+    got = rank_metrics.evaluate_users(*inputs, con=con, **arguments(case, with_metrics=True))
+    columns = [rank_metrics.api.METRICS[metric][2] for metric in chosen_metrics(case)]
+    assert list(got.columns)[-len(columns) - 2:] == columns + ["n_relevant", "n_hits"]
+    keys = ([] if case["grouping"] == "none" else ["model"]) + ["user_id", "k"]
+    for value in columns + ["n_relevant", "n_hits"]:
+        assert_same(got.to_dict("records"), want, keys, value)
+
+
+def check_evaluate(case, predictions, truth, inputs, con=None):
+    """Every chosen metric's mean per group and k, and the users counted, equal the reference's."""
+    want = expected(case, predictions, truth, per_user=False)
+    if isinstance(want, str):
+        with pytest.raises(rank_metrics.RankMetricsError, match=want):
+            rank_metrics.evaluate(*inputs, con=con, **arguments(case, with_metrics=True))
+        return
+    got = rank_metrics.evaluate(*inputs, con=con, **arguments(case, with_metrics=True)).to_dict("records")
+    by = [] if case["grouping"] == "none" else ["model"]
+    metrics = chosen_metrics(case)
+    assert {row["metric"] for row in got} <= set(metrics)
+    spread = [{**{key: row[key] for key in by + ["k", "n_users"]}, "metric": metric,
+               "value": row[rank_metrics.api.METRICS[metric][1]]} for row in want for metric in metrics]
+    assert_same(got, spread, by + ["k", "metric"], "value")
+    assert_same(got, spread, by + ["k", "metric"], "n_users")
+
+
 @given(case=cases())
 def test_duckdb_map_at_k_equals_reference(case):
     predictions, truth = tables(case)
@@ -190,11 +240,24 @@ def test_duckdb_average_precision_equals_reference(case):
 
 
 @given(case=cases())
+def test_duckdb_evaluate_users_equals_reference(case):
+    predictions, truth = tables(case)
+    check_evaluate_users(case, predictions, truth, (predictions, truth))
+
+
+@given(case=cases())
+def test_duckdb_evaluate_equals_reference(case):
+    predictions, truth = tables(case)
+    check_evaluate(case, predictions, truth, (predictions, truth))
+
+
+@given(case=cases())
 def test_postgres_equals_reference(case, postgres):
     predictions, truth = tables(case)
     names = (to_postgres(postgres, "predictions", predictions), to_postgres(postgres, "truth", truth))
     check_map_at_k(case, predictions, truth, names, con=postgres)
-    check_average_precision(case, predictions, truth, names, con=postgres)
+    check_evaluate_users(case, predictions, truth, names, con=postgres)
+    check_evaluate(case, predictions, truth, names, con=postgres)
 
 
 @settings(max_examples=SPARK_EXAMPLES)
@@ -202,5 +265,5 @@ def test_postgres_equals_reference(case, postgres):
 def test_spark_equals_reference(case, spark):
     predictions, truth = tables(case)
     frames = (to_spark(spark, predictions), to_spark(spark, truth))
-    check_map_at_k(case, predictions, truth, frames)
-    check_average_precision(case, predictions, truth, frames)
+    check_evaluate_users(case, predictions, truth, frames)
+    check_evaluate(case, predictions, truth, frames)
