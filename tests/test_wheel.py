@@ -31,3 +31,37 @@ def test_wheel_contains_the_macros_and_renders_from_them(tmp_path):
     assert file_line.startswith(str(installed))
     assert version_line == rank_metrics.__version__
     assert sql == rank_metrics.sql("p", "t", k=[5, 12], by="model")
+
+
+def test_a_plain_install_without_extras(tmp_path):
+    """pip install rank-metrics (duckdb, jinja2, pandas and nothing else): DataFrames, files,
+    DuckDB relations (also of another connection, with no pyarrow) and the command line work."""
+    subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(tmp_path / "dist"),
+                    str(ROOT)], check=True, capture_output=True)
+    (wheel,) = (tmp_path / "dist").glob("rank_metrics-*.whl")
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run([str(venv / "bin" / "pip"), "install", "--quiet", str(wheel)], check=True, capture_output=True)
+    script = """
+import duckdb, importlib.util, pandas as pd, rank_metrics
+assert importlib.util.find_spec("pyarrow") is None and importlib.util.find_spec("polars") is None
+truth = pd.DataFrame({"user_id": [1, 2], "item_id": ["a", "b"]})
+predictions = pd.DataFrame({"user_id": [1, 2], "item_id": ["a", "a"], "rank": [1, 1]})
+other = duckdb.connect()
+relation = other.sql("select * from (values (1, 'a', 1), (2, 'a', 1)) as t(user_id, item_id, rank)")
+print(rank_metrics.map_at_k(predictions, truth, k=1, check=True), rank_metrics.map_at_k(relation, truth, k=1))
+try:
+    rank_metrics.sql("p", "t", k=1, dialect="snowflake")
+except rank_metrics.RankMetricsError as error:
+    print(error)
+"""
+    run = subprocess.run([str(venv / "bin" / "python"), "-c", script], capture_output=True, text=True, check=True)
+    assert run.stdout.splitlines() == [
+        "0.5 0.5",
+        "rank_metrics: dialect='snowflake' needs the sqlglot package, which is not installed: "
+        "pip install 'rank-metrics[warehouses]'"]
+    (tmp_path / "p.csv").write_text("user_id,item_id,rank\n1,a,1\n2,a,1\n")
+    (tmp_path / "t.csv").write_text("user_id,item_id\n1,a\n2,b\n")
+    cli = subprocess.run([str(venv / "bin" / "rank-metrics"), "map-at-k", "p.csv", "t.csv", "-k", "1", "--format", "csv"],
+                         capture_output=True, text=True, cwd=tmp_path)
+    assert (cli.returncode, cli.stdout, cli.stderr) == (0, "k,map_at_k,n_users\n1,0.5,2\n", "")

@@ -14,11 +14,13 @@ import glob
 import os
 import uuid
 from dataclasses import dataclass
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from ._render import render
 from .errors import RankMetricsError
+
+if TYPE_CHECKING:   # imported where a result is made, so `import rank_metrics` stays fast
+    import pandas as pd
 
 # file suffix -> DuckDB reader and its options. The delimiter of .csv and .tsv is fixed, so that a
 # ragged file fails instead of being sniffed into a single column of whole lines.
@@ -155,8 +157,13 @@ class DuckDBEngine(Engine):
                 try:
                     self.con.register(name, relation)
                 except duckdb.InvalidInputException:
-                    # a relation of another connection: bring its rows over
-                    self.con.register(name, relation.to_arrow_table())
+                    # a relation of another connection: bring its rows over, as Arrow where
+                    # pyarrow is installed (the [arrow] extra), else as pandas (always installed)
+                    try:
+                        rows = relation.to_arrow_table()
+                    except ImportError:
+                        rows = relation.df()
+                    self.con.register(name, rows)
             else:
                 try:
                     self.con.register(name, value)   # pandas, polars, pyarrow and the like
@@ -210,6 +217,8 @@ class PostgresEngine(Engine):
         try:
             cursor.execute(sql)
             names = [column[0] for column in cursor.description]
+            import pandas as pd
+
             return pd.DataFrame(cursor.fetchall(), columns=names)
         except Exception:
             self.con.rollback()   # leave the caller's connection usable
@@ -250,6 +259,8 @@ class SparkEngine(Engine):
 
     def run(self, sql: str) -> pd.DataFrame:
         frame = self.session.sql(sql)
+        import pandas as pd
+
         return pd.DataFrame([tuple(row) for row in frame.collect()], columns=frame.columns)
 
     def rows(self, view: View) -> list[dict]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import os
+import stat
 from pathlib import Path
 
 import jinja2
@@ -59,13 +60,28 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
     """Compiled macro files kept between processes: compiling them all costs about 0.15 s, paid
     by every command-line call and every fresh process otherwise. jinja2 compares each file's
     checksum (and the Python version) before using what it kept, so an edited macro is compiled
-    afresh. Without a writable cache folder, nothing is kept."""
+    afresh. The folder ($XDG_CACHE_HOME or ~/.cache, then rank_metrics/jinja) is made private
+    (0700), and one that another user owns or others may write to is not used: compiled code is
+    loaded from it. RANK_METRICS_NO_CACHE=1 turns the cache off; so does an unusable folder."""
+    if os.environ.get("RANK_METRICS_NO_CACHE", "") not in ("", "0"):
+        return None
     try:
-        directory = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rank_metrics" / "jinja"
-        directory.mkdir(parents=True, exist_ok=True)
+        parent = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rank_metrics"
+        directory = parent / "jinja"
+        for folder in (parent, directory):
+            folder.mkdir(mode=0o700, exist_ok=True, parents=folder is parent)
+            if not _private(folder):
+                return None
     except (OSError, RuntimeError):   # RuntimeError: no home folder to be found
         return None
     return jinja2.FileSystemBytecodeCache(str(directory)) if os.access(directory, os.W_OK) else None
+
+
+def _private(folder: Path) -> bool:
+    """Owned by this user, a real folder, and writable by nobody else."""
+    status = folder.lstat()
+    return (stat.S_ISDIR(status.st_mode) and status.st_uid == os.getuid()
+            and not status.st_mode & (stat.S_IWGRP | stat.S_IWOTH))
 
 
 @functools.lru_cache(maxsize=None)

@@ -6,15 +6,17 @@ import contextlib
 import inspect
 import math
 import numbers
-from typing import Sequence
-
-import pandas as pd
+from typing import TYPE_CHECKING, Sequence
 
 from . import reference
 from ._engines import engine_for
+from ._optional import load
 from ._render import namespace as _render_namespace
 from ._render import render
 from .errors import CheckFailed, RankMetricsError
+
+if TYPE_CHECKING:   # pandas is imported where a result is made, so `import rank_metrics` stays fast
+    import pandas as pd
 
 
 def _k_argument(k):
@@ -280,8 +282,7 @@ def sql(predictions, truth, k, *, con=None, dialect="duckdb", macro="map_at_k", 
     text = render(macro, render_as, **tables, **arguments)
     if source_dialect is None:
         return text
-    import sqlglot
-
+    sqlglot = load("sqlglot", f"dialect={dialect!r}")
     return sqlglot.transpile(text, read=source_dialect, write=dialect, pretty=True)[0]
 
 
