@@ -1,5 +1,7 @@
 """Every kind of input SPEC §3 names gives the same numbers."""
 
+import re
+
 import duckdb
 import pandas as pd
 import polars as pl
@@ -144,3 +146,30 @@ def test_users_judged_needs_a_truth_row():
     # a truth of only non-relevant rows is data under judged: every judged user scores 0
     truth = pd.DataFrame({"user_id": [1], "item_id": ["a"], "relevance": [0]})
     assert rank_metrics.map_at_k(predictions, truth, k=3, users="judged") == 0.0
+
+
+def test_with_con_a_name_is_a_table_and_a_file_only_when_no_table_has_that_name(tmp_path, monkeypatch):
+    """DuckDB itself would read 'hits.csv' as a file through a table name; rank_metrics looks the
+    name up among the connection's tables and views first, and reads a file only for a name no
+    table has that looks like a path, or for a pathlib.Path."""
+    import pathlib
+
+    monkeypatch.chdir(tmp_path)
+    pd.DataFrame({"user_id": [1], "item_id": ["a"], "rank": [1]}).to_csv("hits.csv", index=False)
+    truth = pd.DataFrame({"user_id": [1], "item_id": ["a"]})
+    con = duckdb.connect()
+    # 'hits.csv' names table csv of schema hits, when the connection has it
+    con.execute("create schema hits")
+    con.execute("create table hits.csv as select 1 as user_id, 'x' as item_id, 1 as rank")
+    con.execute("create schema s")
+    con.execute("create view s.recs as select 1 as user_id, 'a' as item_id, 1 as rank")
+    assert rank_metrics.map_at_k("hits.csv", truth, k=1, con=con) == 0.0           # the table
+    assert rank_metrics.map_at_k(pathlib.Path("hits.csv"), truth, k=1, con=con) == 1.0   # the file
+    assert rank_metrics.map_at_k("./hits.csv", truth, k=1, con=con) == 1.0         # a path
+    assert rank_metrics.map_at_k("s.recs", truth, k=1, con=con) == 1.0             # a view in a schema
+    con.execute("drop table hits.csv")
+    assert rank_metrics.map_at_k("hits.csv", truth, k=1, con=con) == 1.0           # no such table: the file
+    for name in ("recs", "read_csv('hits.csv')", "s.nothing"):
+        with pytest.raises(rank_metrics.RankMetricsError,
+                           match=rf"predictions: {re.escape(repr(name))} is neither a table or view on the connection \(con\) nor a file path"):
+            rank_metrics.map_at_k(name, truth, k=1, con=con)

@@ -105,16 +105,18 @@ class DuckDBEngine(Engine):
             return value
         if not isinstance(value, (str, os.PathLike)):
             return None
+        # A string names a table or view of the connection when one has that name; otherwise a
+        # file or glob when it looks like one (a known suffix, a folder, a '*'). A pathlib.Path
+        # is always a file. DuckDB's own lookup would read 'x.csv' as a file through a table name.
         text = os.fspath(value)
         reader = _file_reader(text)
-        if not (isinstance(value, os.PathLike) or reader or os.sep in text or "*" in text):
-            try:
+        if isinstance(value, str) and self._in_catalog(text):
+            with contextlib.suppress(duckdb.Error):   # e.g. in a schema off the search path
                 return self.con.table(text)
-            except duckdb.Error:
-                if not os.path.exists(text):
-                    raise RankMetricsError(
-                        f"rank_metrics: {argument}: {text!r} is neither a table on the connection "
-                        "(con) nor an existing file") from None
+        if isinstance(value, str) and not (reader or os.sep in text or "*" in text):
+            raise RankMetricsError(
+                f"rank_metrics: {argument}: {text!r} is neither a table or view on the connection (con) "
+                "nor a file path (a name ending in " + ", ".join(sorted(_FILE_READERS)) + ", or a pathlib.Path)")
         matches = sorted(glob.glob(text))
         if not matches:
             raise RankMetricsError(f"rank_metrics: {argument}: no file matches {text!r}")
@@ -138,6 +140,18 @@ class DuckDBEngine(Engine):
             raise RankMetricsError(f"rank_metrics: {argument}: cannot read {text!r}: {_one_line(error)}{hint}") from None
         self._files.append((argument, text, relation))
         return relation
+
+    def _in_catalog(self, name: str) -> bool:
+        """Whether a table or view of this name ('t', 'schema.t' or 'database.schema.t') exists."""
+        parts = name.split(".")
+        if not 1 <= len(parts) <= 3:
+            return False
+        columns = ["database_name", "schema_name", "name"][-len(parts):]
+        found = self.con.execute(
+            "select count(*) from (select database_name, schema_name, table_name as name from duckdb_tables() "
+            "union all select database_name, schema_name, view_name from duckdb_views()) "
+            "where " + " and ".join(f"{column} = ?" for column in columns), parts).fetchall()[0][0]
+        return found > 0
 
     def unreadable_input(self) -> RankMetricsError | None:
         for argument, text, relation in self._files:
