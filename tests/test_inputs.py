@@ -103,9 +103,13 @@ def test_matched_by_column_in_truth():
 def test_check_catches_a_disagreement(monkeypatch, frames):
     from rank_metrics import reference
 
-    original = reference.average_precision
-    monkeypatch.setattr(reference, "average_precision",
-                        lambda *args, **kwargs: (original(*args, **kwargs)[0] + 0.5, 0))
+    original = reference.user_metrics
+
+    def off(*args, **kwargs):
+        values = original(*args, **kwargs)
+        return dict(values, average_precision=values["average_precision"] + 0.5)
+
+    monkeypatch.setattr(reference, "user_metrics", off)
     with pytest.raises(rank_metrics.CheckFailed, match="SQL .*, reference"):
         rank_metrics.map_at_k(*frames, k=12, check=True, **COLUMNS)
 

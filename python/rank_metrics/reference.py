@@ -15,15 +15,34 @@ NORMALIZATIONS = ("min_m_k", "m", "hits")
 USERS = ("truth", "predictions", "judged", "both", "union")
 DUPLICATES = ("first", "collapse", "all", "error")
 TIE_BREAKS = ("item", "item_desc")
+# the family's options (SPEC §6), default first
+GAINS = ("linear", "exponential", "binary")
+GAIN_FROM = ("graded", "relevant")
+PRECISION_DENOMINATORS = ("k", "list_length")
+RECALL_DENOMINATORS = ("m", "min_m_k")
+TRUTH_SCOPES = ("all", "listed")
+# metric -> (its column per user, its column per group)
+METRICS = {"map": ("average_precision", "map_at_k"), "ndcg": ("ndcg", "ndcg_at_k"),
+           "precision": ("precision", "precision_at_k"), "recall": ("recall", "recall_at_k"),
+           "mrr": ("reciprocal_rank", "mrr_at_k"), "hit_rate": ("hit", "hit_rate_at_k")}
 
+_FAMILY = dict(gain="linear", gain_from="graded", precision_denominator="k", recall_denominator="m",
+               truth_scope="all")
+# SPEC §1's and §6's tables, row by row
 CONVENTIONS = {
-    "ml_metrics": dict(normalization="min_m_k", duplicates="first", users="predictions", tie_break="item"),
-    "kaggle": dict(normalization="min_m_k", duplicates="first", users="truth", tie_break="item"),
-    "spark": dict(normalization="min_m_k", duplicates="all", users="predictions", tie_break="item"),
-    "recommenders": dict(normalization="min_m_k", duplicates="all", users="both", tie_break="item"),
-    "trec_eval": dict(normalization="m", duplicates="error", users="both", tie_break="item_desc"),
-    "ranx": dict(normalization="m", duplicates="collapse", users="judged", tie_break="item"),
-    "torchmetrics": dict(normalization="hits", duplicates="all", users="predictions", tie_break="item"),
+    "ml_metrics": dict(_FAMILY, normalization="min_m_k", duplicates="first", users="predictions", tie_break="item"),
+    "kaggle": dict(_FAMILY, normalization="min_m_k", duplicates="first", users="truth", tie_break="item"),
+    "spark": dict(_FAMILY, normalization="min_m_k", duplicates="all", users="predictions", tie_break="item",
+                  gain="binary"),
+    "recommenders": dict(_FAMILY, normalization="min_m_k", duplicates="all", users="both", tie_break="item",
+                         gain="binary"),
+    "trec_eval": dict(_FAMILY, normalization="m", duplicates="error", users="both", tie_break="item_desc"),
+    "ranx": dict(_FAMILY, normalization="m", duplicates="collapse", users="judged", tie_break="item",
+                 gain_from="relevant"),
+    "torchmetrics": dict(_FAMILY, normalization="hits", duplicates="all", users="predictions", tie_break="item",
+                         truth_scope="listed"),
+    "evidently": dict(_FAMILY, normalization="m", duplicates="all", users="truth", tie_break="item",
+                      truth_scope="listed", precision_denominator="list_length"),
 }
 
 
@@ -33,6 +52,12 @@ class Options:
     users: str = "truth"
     duplicates: str = "first"
     tie_break: str = "item"
+    gain: str = "linear"
+    gain_from: str = "graded"
+    precision_denominator: str = "k"
+    recall_denominator: str = "m"
+    truth_scope: str = "all"
+    relevance_threshold: float | None = None
 
 
 def resolve_options(convention=None, **given) -> Options:
@@ -78,15 +103,69 @@ def average_precision(ranked: Sequence, relevant: set, k: int, normalization: st
     return precision_sum / denominator, hits
 
 
+def user_metrics(ranked: Sequence, grades: dict, k: int, options: Options) -> dict:
+    """Every metric of SPEC §6 for one user: `ranked` is the list in order, `grades` maps each of
+    the user's truth items to its grade (the largest, if judged twice)."""
+    if options.duplicates == "collapse":
+        ranked = list(dict.fromkeys(ranked))
+    n = len(ranked)
+
+    def relevant(grade):
+        return grade > 0 if options.relevance_threshold is None else grade >= options.relevance_threshold
+
+    def gain(grade):
+        """The gain the item adds, 0 for grades <= 0 (always) and, under gain_from='relevant',
+        for items that are not relevant."""
+        if grade <= 0 or (options.gain_from == "relevant" and not relevant(grade)):
+            return 0.0
+        return {"linear": float(grade), "exponential": 2.0 ** grade - 1, "binary": 1.0}[options.gain]
+
+    # the truth that counts for m, recall, AP's m and IDCG
+    in_scope = [item for item in grades if options.truth_scope == "all" or item in set(ranked)]
+    relevant_items = {item for item in in_scope if relevant(grades[item])}
+    m = len(relevant_items)
+
+    hits, precision_sum, dcg, first_hit = 0, 0.0, 0.0, None
+    seen = set()
+    for position, item in enumerate(ranked[:k], start=1):
+        counts = options.duplicates == "all" or item not in seen   # first, error, collapse: once
+        seen.add(item)
+        if not counts:
+            continue
+        if item in relevant_items:
+            hits += 1
+            precision_sum += hits / position
+            first_hit = first_hit or position
+        if item in grades:
+            dcg += gain(grades[item]) / math.log2(position + 1)
+    ideal = sorted((gain(grades[item]) for item in in_scope if gain(grades[item]) > 0), reverse=True)[:k]
+    idcg = math.fsum(value / math.log2(position + 1) for position, value in enumerate(ideal, start=1))
+
+    ap_denominator = {"min_m_k": min(m, k), "m": m, "hits": hits}[options.normalization]
+    precision_denominator = k if options.precision_denominator == "k" else min(k, n)
+    recall_denominator = m if options.recall_denominator == "m" else min(m, k)
+    return {
+        "average_precision": precision_sum / ap_denominator if m > 0 and ap_denominator > 0 else 0.0,
+        "ndcg": dcg / idcg if idcg > 0 else 0.0,
+        "precision": hits / precision_denominator if precision_denominator > 0 else 0.0,
+        "recall": hits / recall_denominator if m > 0 else 0.0,
+        "reciprocal_rank": 1 / first_hit if first_hit else 0.0,
+        "hit": 1.0 if hits >= 1 else 0.0,
+        "n_relevant": m,
+        "n_hits": hits,
+    }
+
+
 def evaluate(predictions: Iterable[dict], truth: Iterable[dict], ks: Sequence[int], *,
              user: str = "user_id", item: str = "item_id", rank: str | None = None,
              score: str | None = None, relevance: str | None = None, by: Sequence[str] = (),
              truth_by: Sequence[str] = (), options: Options = Options()):
-    """Per-user AP@k and per-group MAP@k from rows given as dicts.
+    """Every metric per user and per group, from rows given as dicts.
 
-    Returns (per_user, per_group): per_user rows are dicts with the by columns, the user
-    column, k, average_precision, n_relevant, n_hits; per_group rows have the by columns, k,
-    map_at_k and n_users. A group whose evaluated user set is empty has no row.
+    Returns (per_user, per_group): per_user rows have the by columns, the user column, k,
+    average_precision, ndcg, precision, recall, reciprocal_rank, hit, n_relevant, n_hits;
+    per_group rows the by columns, k, map_at_k, ndcg_at_k, precision_at_k, recall_at_k,
+    mrr_at_k, hit_rate_at_k and n_users. A group whose evaluated user set is empty has no row.
     """
     if (rank is None) == (score is None):
         raise ValueError("reference: exactly one of rank and score")
@@ -94,14 +173,15 @@ def evaluate(predictions: Iterable[dict], truth: Iterable[dict], ks: Sequence[in
     by = tuple(by)
     truth_by = tuple(truth_by)
 
-    # truth: every user present (any row) and the relevant set of each, keyed by truth_by values
+    # truth: the users present (any row) and each user's grades, keyed by the truth_by values
     present = defaultdict(set)        # truth_by values -> users with any truth row
-    relevant = defaultdict(set)       # (truth_by values, user) -> relevant items
+    grades = defaultdict(dict)        # (truth_by values, user) -> {item: largest grade}
     for row in truth:
         key = tuple(row[column] for column in truth_by)
         present[key].add(row[user])
-        if relevance is None or row[relevance] > 0:
-            relevant[key, row[user]].add(row[item])
+        grade = 1 if relevance is None else row[relevance]
+        known = grades[key, row[user]]
+        known[row[item]] = max(grade, known.get(row[item], grade))
 
     lists = defaultdict(list)         # (group, user) -> [(item, order value)]
     groups = {}                       # the groups, in order of first appearance
@@ -122,26 +202,29 @@ def evaluate(predictions: Iterable[dict], truth: Iterable[dict], ks: Sequence[in
     for group in groups:
         key = tuple(group[by.index(column)] for column in truth_by)
         predicted_users = {u for (g, u) in lists if g == group}
-        judged_users = {u for u in present[key] if relevant.get((key, u))}
+
+        def ranked(u):
+            return order_list(lists.get((group, u), []), descending=score is not None, tie_break=options.tie_break)
+
+        def values(u, k):
+            return user_metrics(ranked(u), grades.get((key, u), {}), k, options)
+
+        # users='truth': m >= 1, with m counted as the metrics count it (truth_scope decides)
+        with_relevant = {u for u in present[key] if values(u, 1)["n_relevant"] >= 1}
         evaluated = {
-            "truth": judged_users,
+            "truth": with_relevant,
             "predictions": predicted_users,
             "judged": set(present[key]),
             "both": predicted_users & present[key],
             "union": predicted_users | present[key],
         }[options.users]
         for k in ks:
-            values = []
+            rows = []
             for u in sorted(evaluated, key=repr):
-                ranked = order_list(lists.get((group, u), []), descending=score is not None,
-                                    tie_break=options.tie_break)
-                relevant_set = relevant.get((key, u), set())
-                ap, hits = average_precision(ranked, relevant_set, k, options.normalization,
-                                             options.duplicates)
-                values.append(ap)
-                per_user.append({**dict(zip(by, group)), user: u, "k": k, "average_precision": ap,
-                                 "n_relevant": len(relevant_set), "n_hits": hits})
-            if values:
-                per_group.append({**dict(zip(by, group)), "k": k,
-                                  "map_at_k": math.fsum(values) / len(values), "n_users": len(values)})
+                rows.append({**dict(zip(by, group)), user: u, "k": k, **values(u, k)})
+            per_user.extend(rows)
+            if rows:
+                per_group.append({**dict(zip(by, group)), "k": k, **{
+                    group_column: math.fsum(row[user_column] for row in rows) / len(rows)
+                    for user_column, group_column in METRICS.values()}, "n_users": len(rows)})
     return per_user, per_group
