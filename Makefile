@@ -28,7 +28,8 @@ system:
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { echo "installing PostgreSQL"; $(APT_INSTALL) postgresql; }
 	@command -v java >/dev/null 2>&1 || { echo "installing Java"; $(APT_INSTALL) openjdk-17-jre-headless; }
 
-test: venv system
+# the peers the conformance tests run (tests/test_peers.py) live in the bench's venv
+test: venv system bench/.venv/.installed
 	$(BIN)/python -m pytest
 
 # The benchmark compares against peers (ranx, recommenders, pyspark) whose dependencies pin

@@ -1,0 +1,90 @@
+"""Runs in the bench venv (bench/.venv), where the peers are installed: reads cases as JSON on
+stdin, prints each peer's own numbers for them as JSON. tests/test_peers.py compares them with
+rank_metrics under each peer's convention.
+
+A case: {"predictions": [[user, item, score], ...], "truth": [[user, item, grade], ...], "ks": [...]}.
+Scores are distinct within a list, so no peer's tie order matters."""
+
+import json
+import sys
+import warnings
+
+warnings.filterwarnings("ignore")
+
+
+def ranx_values(case):
+    from ranx import Qrels, Run, evaluate
+
+    qrels, run = {}, {}
+    for user, item, grade in case["truth"]:
+        qrels.setdefault(str(user), {})[item] = grade
+    for user, item, score in case["predictions"]:
+        run.setdefault(str(user), {})[item] = score
+    names = [f"{metric}@{k}" for k in case["ks"]
+             for metric in ("ndcg", "ndcg_burges", "precision", "recall", "mrr", "hit_rate")]
+    values = evaluate(Qrels.from_dict(qrels), Run.from_dict(run), names, make_comparable=True)
+    return {name: float(value) for name, value in values.items()}
+
+
+def recommenders_values(case):
+    import pandas as pd
+    from recommenders.evaluation import python_evaluation as evaluation
+
+    rating_pred = pd.DataFrame(case["predictions"], columns=["userID", "itemID", "prediction"])
+    rating_true = pd.DataFrame(case["truth"], columns=["userID", "itemID", "rating"]).astype({"rating": float})
+    values = {}
+    for k in case["ks"]:
+        for name, function, extra in (("ndcg", evaluation.ndcg_at_k, {}),
+                                      ("ndcg_raw", evaluation.ndcg_at_k, {"score_type": "raw"}),
+                                      ("ndcg_exp", evaluation.ndcg_at_k, {"score_type": "exp"}),
+                                      ("precision", evaluation.precision_at_k, {}),
+                                      ("recall", evaluation.recall_at_k, {})):
+            values[f"{name}@{k}"] = float(function(rating_true, rating_pred, relevancy_method="top_k", k=k, **extra))
+    return values
+
+
+def sklearn_values(case):
+    from sklearn.metrics import ndcg_score
+
+    grades = {(user, item): grade for user, item, grade in case["truth"]}
+    lists = {}
+    for user, item, score in case["predictions"]:
+        lists.setdefault(user, []).append((item, score))
+    values = {}
+    for k in case["ks"]:
+        per_user = [ndcg_score([[max(grades.get((user, item), 0), 0) for item, _ in entries]],
+                               [[score for _, score in entries]], k=k)
+                    for user, entries in lists.items() if len(entries) >= 2]
+        values[f"ndcg@{k}"] = sum(per_user) / len(per_user) if per_user else None
+    return values
+
+
+def spark_values(cases):
+    from pyspark.mllib.evaluation import RankingMetrics
+    from pyspark.sql import SparkSession
+
+    session = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+               .config("spark.sql.shuffle.partitions", "2").getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    results = []
+    for case in cases:
+        labels, lists = {}, {}
+        for user, item, _ in case["truth"]:
+            labels.setdefault(user, []).append(item)
+        for user, item, score in case["predictions"]:
+            lists.setdefault(user, []).append((score, item))
+        pairs = [([item for _, item in sorted(entries, reverse=True)], labels.get(user, []))
+                 for user, entries in lists.items()]
+        metrics = RankingMetrics(session.sparkContext.parallelize(pairs, 2))
+        results.append({f"{name}@{k}": float(getattr(metrics, method)(k)) for k in case["ks"]
+                        for name, method in (("ndcg", "ndcgAt"), ("precision", "precisionAt"), ("recall", "recallAt"))})
+    session.stop()
+    return results
+
+
+if __name__ == "__main__":
+    cases = json.load(sys.stdin)
+    spark = spark_values(cases)
+    print(json.dumps([{"ranx": ranx_values(case), "recommenders": recommenders_values(case),
+                       "sklearn": sklearn_values(case), "spark": spark[index]}
+                      for index, case in enumerate(cases)]))

@@ -1,0 +1,108 @@
+"""The family against the real peers on random inputs: ranx (ndcg, ndcg_burges, precision,
+recall, mrr, hit_rate), recommenders (ndcg_at_k with each score_type, precision_at_k,
+recall_at_k), pyspark's RankingMetrics (ndcgAt, precisionAt, recallAt) and scikit-learn's
+ndcg_score, each equal to rank_metrics under its convention and the options SPEC §6 names.
+
+The peers live in the bench's venv (bench/.venv: their dependencies pin other versions than
+ours); tests/peers/peer_values.py runs there, once for every case. Scores are distinct within a
+list (no peer breaks ties as we do) and no list repeats an item (a ranx run cannot)."""
+
+import json
+import random
+import subprocess
+
+import pandas as pd
+import pytest
+
+import rank_metrics
+
+from conftest import ROOT
+
+BENCH_PYTHON = ROOT / "bench" / ".venv" / "bin" / "python"
+CASES = 30
+
+
+def random_case(seed):
+    draw = random.Random(seed)
+    items = [f"i{number:02d}" for number in range(25)]
+    predictions, truth = [], []
+    for user in range(1, draw.randint(2, 12)):
+        if draw.random() < 0.85:   # some users have no list
+            listed = draw.sample(items, draw.randint(1, 8))
+            scores = draw.sample(range(1, 1000), len(listed))
+            predictions += [[user, item, score / 1000] for item, score in zip(listed, scores)]
+        if draw.random() < 0.8:    # some have no truth; grades 0..3, 0 judged non-relevant
+            judged = draw.sample(items, draw.randint(1, 6))
+            truth += [[user, item, draw.randint(0, 3)] for item in judged]
+    if not any(grade > 0 for *_, grade in truth):
+        truth.append([1, items[0], 1])
+    if not predictions:
+        predictions.append([1, items[0], 0.5])
+    return {"predictions": predictions, "truth": truth, "ks": sorted(draw.sample([1, 2, 3, 5, 10], 3))}
+
+
+@pytest.fixture(scope="module")
+def cases():
+    assert BENCH_PYTHON.exists(), "the bench venv is missing: make test builds it (make bench/.venv/.installed)"
+    cases = [random_case(seed) for seed in range(CASES)]
+    run = subprocess.run([str(BENCH_PYTHON), str(ROOT / "tests" / "peers" / "peer_values.py")],
+                         input=json.dumps(cases), capture_output=True, text=True, check=True)
+    return list(zip(cases, json.loads(run.stdout)))
+
+
+def frames(case, graded=True):
+    predictions = pd.DataFrame(case["predictions"], columns=["user_id", "item_id", "score"])
+    truth = pd.DataFrame(case["truth"], columns=["user_id", "item_id", "relevance"])
+    return predictions, truth if graded else truth.drop(columns="relevance")
+
+
+def ours(predictions, truth, case, metrics, **options):
+    got = rank_metrics.evaluate(predictions, truth, k=case["ks"], metrics=metrics, check=True, **options)
+    return {f"{row.metric}@{row.k}": row.value for row in got.itertuples()}
+
+
+def test_ranx(cases):
+    for case, peers in cases:
+        predictions, truth = frames(case)
+        got = ours(predictions, truth, case, ["ndcg", "precision", "recall", "mrr", "hit_rate"], convention="ranx")
+        burges = ours(predictions, truth, case, ["ndcg"], convention="ranx", gain="exponential")
+        got.update({name.replace("ndcg", "ndcg_burges"): value for name, value in burges.items()})
+        assert got == pytest.approx(peers["ranx"], rel=1e-9, abs=1e-12), case
+
+
+def test_recommenders(cases):
+    for case, peers in cases:
+        predictions, truth = frames(case)
+        want = peers["recommenders"]
+        # precision and recall: users in both tables, every truth row relevant whatever its rating
+        got = ours(predictions, truth, case, ["precision", "recall"], convention="recommenders", relevance_threshold=0)
+        # ndcg_at_k averages over truth users; its binary score_type sees no grades
+        got.update(ours(predictions, truth.drop(columns="relevance"), case, ["ndcg"],
+                        convention="recommenders", users="truth"))
+        for score_type, gain in (("raw", "linear"), ("exp", "exponential")):
+            got.update({name.replace("ndcg", f"ndcg_{score_type}"): value for name, value in ours(
+                predictions, truth, case, ["ndcg"], convention="recommenders", users="truth", gain=gain).items()})
+        assert got == pytest.approx(want, rel=1e-9, abs=1e-12), case
+
+
+def test_spark_ranking_metrics(cases):
+    for case, peers in cases:
+        predictions, truth = frames(case, graded=False)   # pyspark's wrapper drops the grades
+        got = ours(predictions, truth, case, ["ndcg", "precision", "recall"], convention="spark")
+        assert got == pytest.approx(peers["spark"], rel=1e-9, abs=1e-12), case
+
+
+def test_sklearn_ndcg_score_on_the_predicted_items(cases):
+    compared = 0
+    for case, peers in cases:
+        predictions, truth = frames(case)
+        # ndcg_score rejects one-item lists: its mean covers lists of two or more
+        sizes = predictions.groupby("user_id").item_id.transform("size")
+        predictions = predictions[sizes >= 2]
+        if predictions.empty:
+            assert all(value is None for value in peers["sklearn"].values())
+            continue
+        got = ours(predictions, truth, case, ["ndcg"], truth_scope="listed", users="predictions")
+        assert got == pytest.approx(peers["sklearn"], rel=1e-9, abs=1e-12), case
+        compared += 1
+    assert compared >= CASES // 2
