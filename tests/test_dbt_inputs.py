@@ -18,3 +18,83 @@ def test_argument_and_column_checks_fail_the_model(dbt_project, arguments, messa
                                            f"truth=ref('spec_truth'), {arguments}) }}}}")
     assert not ok
     assert message in text
+
+
+BAD_DATA = "{rank_metrics_examples: false, rank_metrics_bad_data: true}"
+
+
+def messages(result):
+    texts = [str(result.exception), str(getattr(result.exception, "__context__", ""))]
+    texts += [str(getattr(node, "message", "")) for node in (result.result.results if result.result and hasattr(result.result, "results") else [])]
+    return " ".join(texts)
+
+
+@pytest.mark.parametrize("command", [("parse",), ("compile", "-s", "bad_data_duplicates"),
+                                     ("docs", "generate", "-s", "bad_data_duplicates")])
+def test_parse_compile_and_docs_never_run_the_data_checks(dbt_project, command):
+    """The model's data breaks the checks (a repeated item under duplicates='error'), yet these
+    commands succeed: the checks read the tables, so they run only when the model runs."""
+    result = dbt_project.invoke(*command, "--vars", BAD_DATA)
+    assert result.success, messages(result)
+
+
+def test_the_data_checks_fail_the_run(dbt_project):
+    result = dbt_project.invoke("run", "-s", "bad_data_duplicates", "--vars", BAD_DATA)
+    assert not result.success
+    assert "rank_metrics: duplicates: duplicates='error': user u1 has item a more than once in predictions" in messages(result)
+
+
+def test_build_empty_builds_every_model_without_data(dbt_project):
+    result = dbt_project.invoke("build", "--empty", "--vars", "{rank_metrics_examples: false}")
+    assert result.success, messages(result)
+    statuses = {node.node.name: str(node.status) for node in result.result.results}
+    assert statuses["spec_map_from_cte"] == "success" and statuses["parity_map_at_k"] == "success"
+
+
+def test_ephemeral_cte_subquery_inputs_and_a_unit_test_pass(dbt_project):
+    statuses = {result.node.name: str(result.status) for result in dbt_project.build.result.results}
+    assert {name: statuses.get(name) for name in (
+        "spec_map_from_ephemeral", "spec_map_from_cte", "spec_map_from_subquery",
+        "assert_map_from_other_inputs", "map_of_two_users")} == {
+        "spec_map_from_ephemeral": "success", "spec_map_from_cte": "success", "spec_map_from_subquery": "success",
+        "assert_map_from_other_inputs": "pass", "map_of_two_users": "pass"}
+
+
+def test_inputs_whose_columns_cannot_be_looked_up_are_text(dbt_project):
+    # CTE names for both: no columns to check against, so a wrong name reaches the SQL unchecked
+    ok, text = compile_inline(dbt_project, "with recs as (select * from {{ ref('spec_predictions') }}), "
+                                           "purchases as (select * from {{ ref('spec_truth') }}) select * from ("
+                                           "{{ rank_metrics.map_at_k(predictions='recs', truth='purchases', k=3, "
+                                           "rank='rank', item='article') }}) as r")
+    assert ok, text
+    ok, text = compile_inline(dbt_project, "{{ rank_metrics.map_at_k(predictions=ref('spec_predictions_ephemeral'), "
+                                           "truth=ref('spec_truth'), k=3, rank='rank', item='article') }}")
+    assert not ok
+    assert "column article (argument item) is not in truth; its columns are: case_id, user_id, item_id" in text
+    assert "not in predictions" not in text
+
+
+def test_an_unsupported_adapter_fails_at_compile_time(dbt_project):
+    ok, text = compile_inline(dbt_project, "{% do rank_metrics._supported_adapter('snowflake') %}select 1")
+    assert not ok
+    assert ("rank_metrics: the dbt adapter 'snowflake' is not supported; supported adapters: duckdb, postgres, "
+            "redshift, spark, databricks") in text
+    assert "rank-metrics sql --dialect snowflake|bigquery|trino" in text
+    for supported in ("duckdb", "postgres", "redshift", "spark", "databricks"):
+        assert compile_inline(dbt_project, f"{{% do rank_metrics._supported_adapter('{supported}') %}}select 1")[0]
+
+
+def test_docs_show_the_public_macros(dbt_project):
+    import json
+
+    assert dbt_project.invoke("docs", "generate", "--vars", "{rank_metrics_examples: false}").success
+    manifest = json.loads((dbt_project.workdir / "target" / "manifest.json").read_text())
+    macros = manifest["macros"]
+    for name in ("map_at_k", "ndcg_at_k", "precision_at_k", "recall_at_k", "mrr_at_k", "hit_rate_at_k",
+                 "average_precision_at_k", "evaluate", "evaluate_users"):
+        macro = macros[f"macro.rank_metrics.{name}"]
+        assert macro["description"].startswith(("MAP@k", "NDCG@k", "Precision@k", "Recall@k", "MRR@k", "Hit rate@k",
+                                                "AP@k", "Several metrics"))
+        arguments = {argument["name"]: argument["description"] for argument in macro["arguments"]}
+        assert {"predictions", "truth", "k", "user", "item", "gain", "truth_scope", "validate"} <= set(arguments)
+        assert ("metrics" in arguments) == name.startswith("evaluate")

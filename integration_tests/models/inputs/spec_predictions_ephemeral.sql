@@ -1,0 +1,2 @@
+{{ config(materialized='ephemeral') }}
+select * from {{ ref('spec_predictions') }}

@@ -1,0 +1,50 @@
+{#- dbt-only: what Python does before rendering, done the dbt way, for every public macro.
+    Checks the adapter, looks up the columns of relations (so rank/score, relevance and
+    truth_by resolve and missing columns are named), runs the data checks (input_problems) when
+    the model itself runs, and returns the keyword arguments of the SQL macro (each entry point
+    dispatches its own: dbt reads dispatch names from the source, so they must be literals). -#}
+{% macro _dbt_arguments(predictions, truth, k, options) %}
+    {%- do rank_metrics._supported_adapter(adapter.type()) -%}
+    {%- set arguments = dict(options, predictions=predictions, truth=truth, k=k,
+                             predictions_columns=rank_metrics._relation_columns(predictions),
+                             truth_columns=rank_metrics._relation_columns(truth)) -%}
+    {%- set validate = arguments.pop('validate', true) -%}
+    {%- if validate and rank_metrics._data_checks_run(arguments) -%}
+        {%- set problems = run_query(adapter.dispatch('input_problems', 'rank_metrics')(**arguments)) -%}
+        {%- for row in problems.rows -%}
+            {%- do exceptions.raise_compiler_error("rank_metrics: " ~ row[0] ~ ": " ~ row[1]) -%}
+        {%- endfor -%}
+    {%- endif -%}
+    {{ return(arguments) }}
+{% endmacro %}
+
+{#- The data checks read both tables, so they run only when the model itself runs (dbt run or
+    build, without --empty): never at parse, compile, docs generate or show. They need inputs
+    that can be queried on their own: relations. Ephemeral models, CTE names, subqueries and the
+    fixtures of dbt unit tests exist only inside the model's own query, so for those the model
+    runs without them (as `rank_metrics.sql` does). -#}
+{% macro _data_checks_run(arguments) %}
+    {{ return(execute and flags.WHICH in ('run', 'build') and not flags.EMPTY
+              and arguments.predictions_columns is not none and arguments.truth_columns is not none) }}
+{% endmacro %}
+
+{#- The columns (name, data_type) of a relation, or none for anything else (an ephemeral model,
+    a CTE name, SQL text) and at parse time, when nothing can be looked up. -#}
+{% macro _relation_columns(relation) %}
+    {%- if execute and relation is mapping and relation.get('metadata', {}).get('type', '').endswith('Relation')
+            and not relation.is_cte -%}
+        {{ return(adapter.get_columns_in_relation(relation)) }}
+    {%- endif -%}
+    {{ return(none) }}
+{% endmacro %}
+
+{#- The adapters whose SQL the macros are tested on (redshift renders as postgres, databricks
+    as spark); any other fails here, at compile time, rather than run SQL wrong for it. -#}
+{% macro _supported_adapter(adapter_type) %}
+    {%- set supported = ['duckdb', 'postgres', 'redshift', 'spark', 'databricks'] -%}
+    {%- if adapter_type not in supported -%}
+        {%- do exceptions.raise_compiler_error("rank_metrics: the dbt adapter '" ~ adapter_type ~ "' is not supported; supported adapters: "
+            ~ supported | join(', ') ~ " (redshift with postgres' SQL, databricks with spark's). For another warehouse, "
+            ~ "generate its SQL with `rank-metrics sql --dialect snowflake|bigquery|trino ...` and use it in a model") -%}
+    {%- endif -%}
+{% endmacro %}

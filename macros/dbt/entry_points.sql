@@ -1,0 +1,42 @@
+{#- The package's public dbt macros: each renders one SELECT (SPEC §3, §6). Every argument
+    after (predictions, truth, k) is a keyword argument: user, item, rank, score, relevance, by,
+    truth_by, normalization, users, duplicates, tie_break, convention, gain, gain_from,
+    precision_denominator, recall_denominator, truth_scope, relevance_threshold, metrics
+    (evaluate, evaluate_users) and validate (true: run the data checks when the model runs).
+    macros/dbt/macros.yml documents them for `dbt docs`. -#}
+{% macro map_at_k(predictions, truth, k) %}
+    {{ return(adapter.dispatch('map_at_k', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs))) }}
+{% endmacro %}
+
+{% macro ndcg_at_k(predictions, truth, k) %}
+    {{ return(adapter.dispatch('ndcg_at_k', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs))) }}
+{% endmacro %}
+
+{% macro precision_at_k(predictions, truth, k) %}
+    {{ return(adapter.dispatch('precision_at_k', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs))) }}
+{% endmacro %}
+
+{% macro recall_at_k(predictions, truth, k) %}
+    {{ return(adapter.dispatch('recall_at_k', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs))) }}
+{% endmacro %}
+
+{% macro mrr_at_k(predictions, truth, k) %}
+    {{ return(adapter.dispatch('mrr_at_k', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs))) }}
+{% endmacro %}
+
+{% macro hit_rate_at_k(predictions, truth, k) %}
+    {{ return(adapter.dispatch('hit_rate_at_k', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs))) }}
+{% endmacro %}
+
+{% macro average_precision_at_k(predictions, truth, k) %}
+    {{ return(adapter.dispatch('average_precision_at_k', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs))) }}
+{% endmacro %}
+
+{% macro evaluate(predictions, truth, k) %}
+    {{ return(adapter.dispatch('evaluate', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs))) }}
+{% endmacro %}
+
+{% macro evaluate_users(predictions, truth, k) %}
+    {{ return(adapter.dispatch('evaluate_users', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs))) }}
+{% endmacro %}
+
