@@ -83,4 +83,5 @@ def test_examples_stay_out_of_a_users_project(dbt_project, tmp_path):
     asked = dbt_project.invoke("ls", "--resource-type", "model", "seed", "--output", "name",
                                "--vars", "{rank_metrics_examples: true}", project=tmp_path)
     assert sorted(asked.result) == ["example_average_precision_by_customer", "example_map_at_k_by_model",
+                                    "example_metrics_by_model",
                                     "example_purchases", "example_recommendations"]
