@@ -8,7 +8,7 @@
 {%- if plan.by | length > 0 %}
 rm_groups as (
     select distinct {{ plan.by | join(', ') }}
-    from {{ plan.predictions }}
+    from {{ plan.predictions }} as rm_p
 ),
 {{ group_truth }} as (
     -- each group is judged against the truth rows that match its truth_by columns, or all of them

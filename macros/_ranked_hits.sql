@@ -24,7 +24,7 @@ rm_truth_users as (
                          else 'count(distinct case when ' ~ rank_metrics._is_relevant(plan, 'rm_grade') ~ ' then rm_item end)' %}
     {%- if plan.users in ('judged', 'both', 'union') and (plan.relevance is not none or plan.relevance_threshold is not none) %}
     select {{ rank_metrics._column_prefix(plan.truth_by, 't') }}t.rm_user, coalesce(r.rm_n_relevant, 0) as rm_n_relevant
-    from (select distinct {{ truth_by }}{{ plan.user }} as rm_user from {{ plan.truth }}) as t
+    from (select distinct {{ truth_by }}{{ plan.user }} as rm_user from {{ plan.truth }} as rm_t) as t
     left join (
         select {{ truth_by }}rm_user, {{ n_relevant }} as rm_n_relevant
         from {{ truth_rows }} as r
@@ -58,7 +58,7 @@ rm_lists as (
                 = {{ rank_metrics.shift_left('cast(1 as bigint)', 'cast(' ~ rows_in_word ~ ' + 1 as integer)') }} - 2
             {%- endfor %}
             then 1 else 0 end as rm_rank_is_position
-    from {{ plan.predictions }}
+    from {{ plan.predictions }} as rm_p
     group by {{ by }}{{ plan.user }}
 ),
 rm_prediction_users as (
@@ -112,11 +112,11 @@ rm_source as (
     -- repeats are dropped before positions are numbered: each item keeps its best place
     select {{ by }}{{ plan.user }} as rm_user, {{ plan.item }} as rm_item,
         {{ 'min' if plan.order_direction == 'asc' else 'max' }}({{ plan.order_by }}) as rm_order_value
-    from {{ plan.predictions }}
+    from {{ plan.predictions }} as rm_p
     group by {{ by }}{{ plan.user }}, {{ plan.item }}
     {%- else %}
     select {{ by }}{{ plan.user }} as rm_user, {{ plan.item }} as rm_item, {{ plan.order_by }} as rm_order_value
-    from {{ plan.predictions }}
+    from {{ plan.predictions }} as rm_p
     {%- endif %}
 ),
 rm_positions as (
@@ -205,7 +205,7 @@ rm_hits as (
     {%- set grade = rank_metrics._truth_grade(plan) -%}
     (
         select {{ rank_metrics._column_prefix(plan.truth_by) }}{{ plan.user }} as rm_user, {{ plan.item }} as rm_item, {{ grade }} as rm_grade
-        from {{ plan.truth }}
+        from {{ plan.truth }} as rm_t
         {%- if plan.relevance is not none or plan.relevance_threshold is not none %}
         where {{ rank_metrics._is_joined(plan, grade) }}
         {%- endif %}

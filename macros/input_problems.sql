@@ -1,4 +1,5 @@
-{#- The data checks of SPEC §4 that need to read the tables, as one query: each row found is a
+{#- (Text is joined with ||, which every engine has: Redshift's concat takes two arguments only.)
+    The data checks of SPEC §4 that need to read the tables, as one query: each row found is a
     problem, (argument, problem), and no rows means the input is fit. Takes the arguments of the
     metric macros. The dbt entry points run it before a model builds; Python runs it before a
     metric is computed. -#}
@@ -26,7 +27,7 @@ rm_prediction_counts as (
         {%- for table, argument, column in number_checks if table == 'predictions' %},
         sum(case when {{ column }} is not null and not ({{ column }} between -{{ largest }} and {{ largest }}) then 1 else 0 end) as rm_nonfinite_{{ argument }}
         {%- endfor %}
-    from {{ plan.predictions }}
+    from {{ plan.predictions }} as rm_p
 ),
 rm_truth_counts as (
     select count(*) as rm_rows,
@@ -37,14 +38,13 @@ rm_truth_counts as (
         {%- for table, argument, column in number_checks if table == 'truth' %},
         sum(case when {{ column }} is not null and not ({{ column }} between -{{ largest }} and {{ largest }}) then 1 else 0 end) as rm_nonfinite_{{ argument }}
         {%- endfor %}
-    from {{ plan.truth }}
+    from {{ plan.truth }} as rm_t
 ),
 rm_problems as (
 {%- for table, checks in [('predictions', prediction_checks), ('truth', truth_checks)] %}
 {%- for argument, column in checks %}
 select {{ loop.index + (0 if table == 'predictions' else 100) }} as rm_check, {{ rank_metrics.string_literal(argument) }} as argument,
-    concat({{ rank_metrics.string_literal(table ~ ' has ') }}, cast(rm_nulls_{{ loop.index }} as {{ text }}),
-           {{ rank_metrics.string_literal(' rows with NULL in column ' ~ column ~ '; ' ~ argument ~ ' values must not be NULL') }}) as problem
+    ({{ rank_metrics.string_literal(table ~ ' has ') }} || cast(rm_nulls_{{ loop.index }} as {{ text }}) || {{ rank_metrics.string_literal(' rows with NULL in column ' ~ column ~ '; ' ~ argument ~ ' values must not be NULL') }}) as problem
 from rm_{{ 'prediction' if table == 'predictions' else 'truth' }}_counts
 where rm_nulls_{{ loop.index }} > 0
 union all
@@ -52,8 +52,7 @@ union all
 {%- endfor %}
 {%- for table, argument, column in number_checks %}
 select {{ 50 + loop.index + (0 if table == 'predictions' else 100) }} as rm_check, {{ rank_metrics.string_literal(argument) }} as argument,
-    concat({{ rank_metrics.string_literal(table ~ ' has ') }}, cast(rm_nonfinite_{{ argument }} as {{ text }}),
-           {{ rank_metrics.string_literal(' rows with NaN or an infinite value in column ' ~ column ~ '; ' ~ argument ~ ' values must be finite numbers') }}) as problem
+    ({{ rank_metrics.string_literal(table ~ ' has ') }} || cast(rm_nonfinite_{{ argument }} as {{ text }}) || {{ rank_metrics.string_literal(' rows with NaN or an infinite value in column ' ~ column ~ '; ' ~ argument ~ ' values must be finite numbers') }}) as problem
 from rm_{{ 'prediction' if table == 'predictions' else 'truth' }}_counts
 where rm_nonfinite_{{ argument }} > 0
 union all
@@ -79,10 +78,8 @@ union all
 {%- endif %}
 {%- if plan.duplicates == 'error' %}
 select 300 as rm_check, 'duplicates' as argument, problem from (
-    select concat({{ rank_metrics.string_literal("duplicates='error': user ") }}, cast({{ plan.user }} as {{ text }}),
-                  {{ rank_metrics.string_literal(' has item ') }}, cast({{ plan.item }} as {{ text }}),
-                  {{ rank_metrics.string_literal(' more than once in predictions') }}) as problem
-    from {{ plan.predictions }}
+    select ({{ rank_metrics.string_literal("duplicates='error': user ") }} || cast({{ plan.user }} as {{ text }}) || {{ rank_metrics.string_literal(' has item ') }} || cast({{ plan.item }} as {{ text }}) || {{ rank_metrics.string_literal(' more than once in predictions') }}) as problem
+    from {{ plan.predictions }} as rm_p
     group by {{ rank_metrics._column_prefix(plan.by) }}{{ plan.user }}, {{ plan.item }}
     having count(*) > 1
     order by {{ rank_metrics._column_prefix(plan.by) }}{{ plan.user }}, {{ plan.item }}

@@ -1,0 +1,101 @@
+"""SQL for the warehouses the package does not run on itself: identifiers as each warehouse
+resolves them, the Snowflake SQL run on a Snowflake emulator (fakesnow) against tables created
+the ordinary way, and every dialect's SQL, transpiled back to DuckDB by sqlglot, giving the
+reference's numbers."""
+
+import duckdb
+import pandas as pd
+import pytest
+import sqlglot
+
+import rank_metrics
+from rank_metrics.api import DIALECTS
+
+from conftest import INTEGRATION
+
+WAREHOUSES = ["snowflake", "bigquery", "trino", "redshift", "databricks"]
+ARGUMENTS = dict(k=[2, 5], rank="rank", by="case_id", truth_by=["case_id"])
+
+
+def seeds():
+    read = lambda name: pd.read_csv(INTEGRATION / "seeds" / f"{name}.csv", dtype={"item_id": str, "case_id": str})
+    return read("spec_predictions"), read("spec_truth")
+
+
+def expected(macro):
+    predictions, truth = seeds()
+    function = {"map_at_k": rank_metrics.map_at_k, "evaluate": rank_metrics.evaluate}[macro]
+    frame = function(predictions, truth, check=True, **ARGUMENTS)
+    key = ["case_id", "k"] + (["metric"] if macro == "evaluate" else [])
+    value = "value" if macro == "evaluate" else "map_at_k"
+    return {tuple(row[column] for column in key): row[value] for row in frame.to_dict("records")}, key, value
+
+
+def rows_by_key(frame, key, value):
+    frame = frame.rename(columns=str.lower)
+    return {tuple(row[column] for column in key): row[value] for row in frame.to_dict("records")}
+
+
+@pytest.mark.parametrize("dialect", WAREHOUSES)
+def test_plain_names_stay_unquoted_and_the_rest_are_quoted(dialect):
+    text = rank_metrics.sql("recs", "Sales.Purchases", k=12, rank="rank", dialect=dialect, item="Item ID",
+                            user="customer_id")
+    quote = {"bigquery": "`", "databricks": "`"}.get(dialect, '"')
+    assert "customer_id AS rm_user" in text                                  # plain: as the warehouse folds it
+    assert f"{quote}Item ID{quote} AS rm_item" in text                       # anything else: exactly
+    assert f"{quote}Sales{quote}.{quote}Purchases{quote}" in text
+    assert "FROM recs AS" in text
+    # a keyword must be quoted, in the case the warehouse stores an unquoted name
+    assert (f'{quote}RANK{quote}' if dialect == "snowflake" else f"{quote}rank{quote}") in text
+
+
+@pytest.mark.parametrize("dialect", WAREHOUSES)
+def test_a_name_that_would_be_sql_is_still_quoted(dialect):
+    evil = 'x" from t; drop table y; --'
+    text = rank_metrics.sql("p", "t", k=1, rank="rank", dialect=dialect, item=evil)
+    parsed = sqlglot.parse(text, read=dialect)
+    assert len(parsed) == 1   # one statement: the name stayed a name
+    assert evil in [identifier.name for identifier in parsed[0].find_all(sqlglot.exp.Identifier)]
+
+
+@pytest.mark.parametrize("macro", ["map_at_k", "evaluate"])
+def test_snowflake_sql_runs_on_a_snowflake_emulator(macro):
+    import fakesnow
+    import snowflake.connector
+
+    predictions, truth = seeds()
+    text = rank_metrics.sql("recs", "purchases", dialect="snowflake", macro=macro, **ARGUMENTS)
+    with fakesnow.patch():
+        con = snowflake.connector.connect(database="analytics", schema="public")
+        cursor = con.cursor()
+        cursor.execute("create database if not exists analytics")
+        cursor.execute("create schema if not exists analytics.public")
+        # tables created the ordinary way: unquoted names
+        cursor.execute("create table recs (case_id varchar, user_id integer, item_id varchar, rank integer)")
+        cursor.execute("create table purchases (case_id varchar, user_id integer, item_id varchar)")
+        cursor.executemany("insert into recs values (%s, %s, %s, %s)", predictions.values.tolist())
+        cursor.executemany("insert into purchases values (%s, %s, %s)", truth.values.tolist())
+        cursor.execute(text)
+        got = pd.DataFrame(cursor.fetchall(), columns=[column[0] for column in cursor.description])
+        con.close()
+    want, key, value = expected(macro)
+    assert rows_by_key(got, key, value) == pytest.approx(want, rel=1e-9)
+
+
+@pytest.mark.parametrize("dialect", [dialect for dialect in DIALECTS if dialect != "duckdb"])
+@pytest.mark.parametrize("macro", ["map_at_k", "evaluate"])
+def test_every_dialect_transpiled_back_to_duckdb_gives_the_reference_numbers(dialect, macro):
+    predictions, truth = seeds()
+    text = rank_metrics.sql("recs", "purchases", dialect=dialect, macro=macro, **ARGUMENTS)
+    back = sqlglot.transpile(text, read=dialect, write="duckdb")[0]
+    con = duckdb.connect()
+    # sqlglot writes Trino's own bitwise_left_shift(value, shift) and does not read it back into
+    # DuckDB's <<: give DuckDB the function, with Trino's meaning
+    con.execute("create macro bitwise_left_shift(value, shift) as value << shift")
+    con.register("predictions_frame", predictions)
+    con.register("truth_frame", truth)
+    con.execute("create table recs as select * from predictions_frame")
+    con.execute("create table purchases as select * from truth_frame")
+    got = con.execute(back).df()
+    want, key, value = expected(macro)
+    assert rows_by_key(got, key, value) == pytest.approx(want, rel=1e-9)
