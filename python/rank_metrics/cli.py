@@ -108,6 +108,36 @@ _COMMANDS = {
 }
 
 
+SQL_DESCRIPTION = """Prints one SELECT computing the metric for tables named PREDICTIONS and TRUTH,
+for a dashboard or another warehouse (--dialect).
+
+Without --database no table is read, so nothing is detected: the order column is --rank
+(default: a column named rank) or --score, and a grade column or matched by columns are used
+only when named (--relevance, --truth-by). With --database FILE.duckdb the tables' columns are
+looked up as the metric commands do.
+
+The printed SQL makes none of the data checks the metric commands make first: NULL users,
+items, ranks, scores or grades; NaN or infinite ranks, scores or grades; no relevant truth row
+(--users truth) or no truth row (--users judged); a repeated item under --duplicates error.
+On such data it returns numbers. Check the tables with a metric command (or rank_metrics in
+Python) before trusting a dashboard built on it."""
+
+
+def _connection(path: str | None):
+    """The DuckDB file of --database, read-only, or None."""
+    if path is None:
+        return None
+    if not os.path.isfile(path):
+        raise RankMetricsError(f"rank_metrics: --database: no such file {path!r}")
+    import duckdb
+
+    try:
+        return duckdb.connect(path, read_only=True)
+    except duckdb.Error as error:
+        raise RankMetricsError(f"rank_metrics: --database: cannot open {path!r} as a DuckDB file: "
+                               f"{str(error).splitlines()[0]}") from None
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="rank-metrics", description="Ranking metrics: MAP@k, NDCG, precision, recall, MRR, hit rate.",
                      epilog="Exit status: 0 done, 2 bad input, 3 --check disagreement, 1 any other failure.")
@@ -116,19 +146,24 @@ def _parser() -> argparse.ArgumentParser:
 
     for name, (function, help_text) in _COMMANDS.items():
         command = commands.add_parser(name, help=help_text)
-        command.add_argument("predictions", help="Parquet or CSV file or glob")
-        command.add_argument("truth", help="Parquet or CSV file or glob")
+        command.add_argument("predictions", help="Parquet or CSV file or glob, or with --database a table in it")
+        command.add_argument("truth", help="Parquet or CSV file or glob, or with --database a table in it")
         _add_metric_options(command)
+        command.add_argument("--database", metavar="FILE.duckdb", help="a DuckDB file whose tables PREDICTIONS and TRUTH name (opened read-only)")
         if function.startswith("evaluate"):
             command.add_argument("--metrics", nargs="+", help="among " + ", ".join(api.METRICS))
         command.add_argument("--format", choices=("table", "csv", "json"), default="table")
         command.add_argument("--check", action="store_true",
                              help="also run the reference implementation and fail if it disagrees")
 
-    command = commands.add_parser("sql", help="print the SQL for tables named PREDICTIONS and TRUTH")
+    command = commands.add_parser(
+        "sql", help="print the SQL for tables named PREDICTIONS and TRUTH", description=SQL_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     command.add_argument("predictions", nargs="?", default="predictions", help="table name (default: predictions)")
     command.add_argument("truth", nargs="?", default="truth", help="table name (default: truth)")
     _add_metric_options(command)
+    command.add_argument("--database", metavar="FILE.duckdb",
+                         help="look the tables' columns up in this DuckDB file (opened read-only)")
     command.add_argument("--dialect", default="duckdb")
     command.add_argument("--macro", default="map_at_k", help="the query: " + ", ".join(api.MACROS))
     command.add_argument("--metrics", nargs="+", help="for --macro evaluate/evaluate_users: among " + ", ".join(api.METRICS))
@@ -168,14 +203,15 @@ def _main(argv: list[str] | None) -> int:
         if arguments.command == "sql":
             print(api.sql(arguments.predictions, arguments.truth, dialect=arguments.dialect,
                           macro="average_precision_at_k" if arguments.per_user else arguments.macro,
-                          metrics=arguments.metrics, **keywords))
+                          metrics=arguments.metrics, con=_connection(arguments.database), **keywords))
             return 0
         function_name = _COMMANDS[arguments.command][0]
         if function_name.startswith("evaluate"):
             keywords["metrics"] = arguments.metrics
         else:
             keywords["k"] = arguments.k   # always a table, even for one k
-        result = getattr(api, function_name)(arguments.predictions, arguments.truth, check=arguments.check, **keywords)
+        result = getattr(api, function_name)(arguments.predictions, arguments.truth, check=arguments.check,
+                                             con=_connection(arguments.database), **keywords)
     except RankMetricsError as error:
         return _fail(str(error), EXIT_BAD_INPUT)
     except CheckFailed as error:
