@@ -8,7 +8,7 @@
                duplicates=none, tie_break=none, convention=none,
                predictions_columns=none, truth_columns=none, metrics=none, gain=none, gain_from=none,
                precision_denominator=none, recall_denominator=none, truth_scope=none,
-               relevance_threshold=none) %}
+               relevance_threshold=none, truth_user=none, truth_item=none) %}
     {#- each peer's preset (SPEC §1 and §6): every option, so that a convention means one thing -#}
     {%- set family = {'gain': 'linear', 'gain_from': 'graded', 'precision_denominator': 'k', 'recall_denominator': 'm', 'truth_scope': 'all'} -%}
     {%- set conventions = {
@@ -83,7 +83,10 @@
 
     {#- column names: strings, checked against the tables' columns where those are known -#}
     {%- set by_list = [] if by is none else ([by] if by is string else by | list) -%}
-    {%- for name, value in [('user', user), ('item', item)] -%}
+    {#- truth's user and item columns: the same names as in predictions unless named -#}
+    {%- set truth_user = user if truth_user is none else truth_user -%}
+    {%- set truth_item = item if truth_item is none else truth_item -%}
+    {%- for name, value in [('user', user), ('item', item), ('truth_user', truth_user), ('truth_item', truth_item)] -%}
         {%- if value is not string or value == '' -%}
             {{ exceptions.raise_compiler_error("rank_metrics: " ~ name ~ " must be a column name; got " ~ rank_metrics._shown(value)) }}
         {%- endif -%}
@@ -149,7 +152,8 @@
 
     {%- set needed_in_predictions = [('user', user), ('item', item), ('rank', rank), ('score', score)] -%}
     {%- for name in by_list -%}{%- do needed_in_predictions.append(('by', name)) -%}{%- endfor -%}
-    {%- set needed_in_truth = [('user', user), ('item', item), ('relevance', relevance)] -%}
+    {%- set needed_in_truth = [('truth_user' if truth_user != user else 'user', truth_user),
+                               ('truth_item' if truth_item != item else 'item', truth_item), ('relevance', relevance)] -%}
     {%- for name in truth_by -%}{%- do needed_in_truth.append(('truth_by', name)) -%}{%- endfor -%}
     {%- for table, names, needed in [('predictions', predictions_names, needed_in_predictions), ('truth', truth_names, needed_in_truth)] if names is not none -%}
         {%- for argument, name in needed if name is not none and name not in names -%}
@@ -170,13 +174,15 @@
 
     {#- user, item and the matched by columns must be comparable across the two tables -#}
     {%- if predictions_columns is not none and truth_columns is not none -%}
-        {%- set matched = [('user', user), ('item', item)] -%}
-        {%- for name in truth_by -%}{%- do matched.append(('by', name)) -%}{%- endfor -%}
-        {%- for argument, name in matched -%}
+        {#- (argument, column in predictions, column in truth) -#}
+        {%- set matched = [('user', user, truth_user), ('item', item, truth_item)] -%}
+        {%- for name in truth_by -%}{%- do matched.append(('by', name, name)) -%}{%- endfor -%}
+        {%- for argument, name, truth_name in matched -%}
             {%- set left = predictions_columns | selectattr('name', 'equalto', name) | first -%}
-            {%- set right = truth_columns | selectattr('name', 'equalto', name) | first -%}
+            {%- set right = truth_columns | selectattr('name', 'equalto', truth_name) | first -%}
             {%- if rank_metrics._type_family(left.data_type) != rank_metrics._type_family(right.data_type) -%}
-                {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " (argument " ~ argument ~ ") is " ~ left.data_type ~ " in predictions but " ~ right.data_type ~ " in truth; cast one so they match") }}
+                {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " (argument " ~ argument ~ ") is " ~ left.data_type ~ " in predictions but "
+                    ~ ("" if truth_name == name else "its truth column " ~ truth_name ~ " is ") ~ right.data_type ~ " in truth; cast one so they match") }}
             {%- endif -%}
         {%- endfor -%}
     {%- endif -%}
@@ -188,6 +194,7 @@
     {%- do plan.update({
         'predictions': predictions, 'truth': truth,
         'user': rank_metrics.quote_identifier(user), 'item': rank_metrics.quote_identifier(item),
+        'truth_user': rank_metrics.quote_identifier(truth_user), 'truth_item': rank_metrics.quote_identifier(truth_item),
         'order_by': rank_metrics.quote_identifier(rank if rank is not none else score),
         'order_direction': 'asc' if rank is not none else 'desc',
         'item_direction': 'desc' if plan.tie_break == 'item_desc' else 'asc',
@@ -196,7 +203,7 @@
         'metric_columns': metric_columns, 'group_columns': group_columns,
         'needs_list_length': 'precision' in plan.metrics and plan.precision_denominator == 'list_length',
         'by': quoted_by, 'truth_by': quoted_truth_by,
-        'names': {'user': user, 'item': item, 'rank': rank, 'score': score, 'relevance': relevance,
+        'names': {'user': user, 'item': item, 'truth_user': truth_user, 'truth_item': truth_item, 'rank': rank, 'score': score, 'relevance': relevance,
                   'by': by_list, 'truth_by': truth_by},
     }) -%}
 {% endmacro %}

@@ -24,7 +24,7 @@ rm_truth_users as (
                          else 'count(distinct case when ' ~ rank_metrics._is_relevant(plan, 'rm_grade') ~ ' then rm_item end)' %}
     {%- if plan.users in ('judged', 'both', 'union') and (plan.relevance is not none or plan.relevance_threshold is not none) %}
     select {{ rank_metrics._column_prefix(plan.truth_by, 't') }}t.rm_user, coalesce(r.rm_n_relevant, 0) as rm_n_relevant
-    from (select distinct {{ truth_by }}{{ plan.user }} as rm_user from {{ plan.truth }} as rm_t) as t
+    from (select distinct {{ truth_by }}{{ plan.truth_user }} as rm_user from {{ plan.truth }} as rm_t) as t
     left join (
         select {{ truth_by }}rm_user, {{ n_relevant }} as rm_n_relevant
         from {{ truth_rows }} as r
@@ -204,7 +204,7 @@ rm_hits as (
 {% macro _truth_rows(plan) -%}
     {%- set grade = rank_metrics._truth_grade(plan) -%}
     (
-        select {{ rank_metrics._column_prefix(plan.truth_by) }}{{ plan.user }} as rm_user, {{ plan.item }} as rm_item, {{ grade }} as rm_grade
+        select {{ rank_metrics._column_prefix(plan.truth_by) }}{{ plan.truth_user }} as rm_user, {{ plan.truth_item }} as rm_item, {{ grade }} as rm_grade
         from {{ plan.truth }} as rm_t
         {%- if plan.relevance is not none or plan.relevance_threshold is not none %}
         where {{ rank_metrics._is_joined(plan, grade) }}

@@ -60,3 +60,13 @@ def test_user_named_like_an_output_column(load):
     with pytest.raises(RankMetricsError, match="user column n_hits clashes with an output column"):
         rank_metrics.average_precision_at_k(put("clash_predictions", predictions), put("clash_truth", truth),
                                             k=3, user="n_hits", con=con)
+
+
+def test_truth_user_and_item_with_other_names(load):
+    put, con = load
+    predictions = pa.table({"customer_id": [1, 1, 2], "article_id": ["a", "b", "a"], "rank": [1, 2, 1]})
+    truth = pa.table({"buyer": [1, 2], "article": ["b", "a"]})
+    got = rank_metrics.average_precision_at_k(put("named_predictions", predictions), put("named_truth", truth), k=2,
+                                              user="customer_id", item="article_id", truth_user="buyer",
+                                              truth_item="article", con=con, check=True)
+    assert got[["customer_id", "average_precision"]].values.tolist() == [[1, 0.5], [2, 1.0]]

@@ -1,5 +1,6 @@
 """Every kind of input SPEC §3 names gives the same numbers."""
 
+import math
 import re
 
 import duckdb
@@ -177,3 +178,63 @@ def test_with_con_a_name_is_a_table_and_a_file_only_when_no_table_has_that_name(
         with pytest.raises(rank_metrics.RankMetricsError,
                            match=rf"predictions: {re.escape(repr(name))} is neither a table or view on the connection \(con\) nor a file path"):
             rank_metrics.map_at_k(name, truth, k=1, con=con)
+
+
+def test_truth_may_name_its_user_and_item_columns_differently():
+    predictions = pd.DataFrame({"customer_id": [1, 1, 2], "article_id": ["a", "b", "a"], "rank": [1, 2, 1]})
+    truth = pd.DataFrame({"buyer": [1, 2, 2], "article": ["b", "a", "c"], "relevance": [1, 2, 0]})
+    got = rank_metrics.evaluate_users(predictions, truth, k=2, user="customer_id", item="article_id",
+                                      truth_user="buyer", truth_item="article", check=True)
+    assert got[["customer_id", "n_relevant"]].values.tolist() == [[1, 1], [2, 1]]
+    assert list(got.average_precision) == [0.5, 1.0]
+    assert list(got.ndcg) == pytest.approx([1 / math.log2(3), 1.0])
+    renamed = rank_metrics.evaluate_users(predictions, truth.rename(columns={"buyer": "customer_id", "article": "article_id"}),
+                                          k=2, user="customer_id", item="article_id")
+    pd.testing.assert_frame_equal(got, renamed)
+
+
+@pytest.mark.parametrize("options, message", [
+    (dict(truth_user="nobody", truth_item="article"),
+     "column nobody (argument truth_user) is not in truth; its columns are: buyer, article"),
+    (dict(truth_user="buyer", truth_item="nothing"), "column nothing (argument truth_item) is not in truth"),
+    (dict(truth_user="buyer"), "column article_id (argument item) is not in truth"),
+    (dict(truth_user="", truth_item="article"), "truth_user must be a column name; got ''"),
+])
+def test_truth_user_and_item_errors_name_the_argument(options, message):
+    predictions = pd.DataFrame({"customer_id": [1], "article_id": ["a"], "rank": [1]})
+    truth = pd.DataFrame({"buyer": [1], "article": ["a"]})
+    with pytest.raises(rank_metrics.RankMetricsError) as error:
+        rank_metrics.map_at_k(predictions, truth, k=2, user="customer_id", item="article_id", **options)
+    assert message in str(error.value)
+
+
+def test_truth_user_of_another_type_is_named_with_both_columns():
+    predictions = pd.DataFrame({"customer_id": [1], "article_id": ["a"], "rank": [1]})
+    truth = pd.DataFrame({"buyer": ["1"], "article": ["a"]})
+    with pytest.raises(rank_metrics.RankMetricsError,
+                       match=r"column customer_id \(argument user\) is BIGINT in predictions but its truth column buyer is VARCHAR in truth"):
+        rank_metrics.map_at_k(predictions, truth, k=2, user="customer_id", item="article_id",
+                              truth_user="buyer", truth_item="article")
+
+
+def test_null_in_truths_own_user_column_names_it():
+    predictions = pd.DataFrame({"customer_id": [1], "article_id": ["a"], "rank": [1]})
+    truth = pd.DataFrame({"buyer": [1, None], "article": ["a", "b"]}).astype({"buyer": "Int64"})
+    with pytest.raises(rank_metrics.RankMetricsError, match=r'truth_user: truth has 1 rows with NULL in column "buyer"'):
+        rank_metrics.map_at_k(predictions, truth, k=2, user="customer_id", item="article_id",
+                              truth_user="buyer", truth_item="article")
+
+
+def test_truth_user_and_item_on_the_command_line(tmp_path):
+    from rank_metrics.cli import main
+
+    pd.DataFrame({"customer_id": [1, 1, 2], "article_id": ["a", "b", "a"], "rank": [1, 2, 1]}).to_csv(tmp_path / "p.csv", index=False)
+    pd.DataFrame({"buyer": [1, 2], "article": ["b", "a"]}).to_csv(tmp_path / "t.csv", index=False)
+    import io
+    from contextlib import redirect_stdout
+
+    out = io.StringIO()
+    with redirect_stdout(out):
+        code = main(["map-at-k", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "2", "--user", "customer_id",
+                     "--item", "article_id", "--truth-user", "buyer", "--truth-item", "article", "--format", "csv", "--check"])
+    assert code == 0 and out.getvalue() == "k,map_at_k,n_users\n2,0.75,2\n"

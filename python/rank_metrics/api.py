@@ -48,7 +48,7 @@ OPTIONS = {
     "by": None, "truth_by": None, "normalization": None, "users": None, "duplicates": None,
     "tie_break": None, "convention": None, "gain": None, "gain_from": None,
     "precision_denominator": None, "recall_denominator": None, "truth_scope": None,
-    "relevance_threshold": None,
+    "relevance_threshold": None, "truth_user": None, "truth_item": None,
 }
 
 
@@ -135,9 +135,13 @@ def _check(result: pd.DataFrame, macro: str, arguments: dict, tables: dict, engi
     ks = arguments["k"] if isinstance(arguments["k"], list) else [arguments["k"]]
     options = reference.resolve_options(arguments["convention"], **{
         name: arguments[name] for name in reference.Options.__dataclass_fields__ if name in arguments})
+    # the reference reads one user and one item column name: truth's are renamed to them
+    truth_names = {columns.pop("truth_user"): columns["user"], columns.pop("truth_item"): columns["item"]}
+    truth_rows = [{truth_names.get(name, name): value for name, value in row.items()
+                   if name not in (columns["user"], columns["item"]) or name in truth_names}
+                  for row in engine.rows(truth_view)]
     user_rows, group_rows = reference.evaluate(
-        engine.rows(predictions_view), engine.rows(truth_view), sorted(set(ks)),
-        options=options, **columns)
+        engine.rows(predictions_view), truth_rows, sorted(set(ks)), options=options, **columns)
     keys, expected, got = _expected_and_got(result, macro, columns, user_rows, group_rows)
     if expected.keys() != got.keys():
         raise CheckFailed(f"rank_metrics: check: the SQL and the reference disagree on the rows: "

@@ -70,6 +70,8 @@ def _add_metric_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--relevance", help="relevance grade column of truth; grades <= 0 are not relevant")
     parser.add_argument("--by", nargs="+", help="group by these prediction columns")
     parser.add_argument("--truth-by", nargs="+", help="by columns to match in truth (default: those truth has)")
+    parser.add_argument("--truth-user", help="truth's user column, when its name differs from --user")
+    parser.add_argument("--truth-item", help="truth's item column, when its name differs from --item")
     parser.add_argument("--normalization", choices=reference.NORMALIZATIONS)
     parser.add_argument("--users", choices=reference.USERS)
     parser.add_argument("--duplicates", choices=reference.DUPLICATES)

@@ -1,4 +1,6 @@
--- SPEC §6's worked examples: each variant a call of evaluate_users on the seeds of one case
+-- SPEC §6's worked examples: each variant a call of evaluate_users on the seeds of one case.
+-- A table: as a view its SQL would be longer than Spark's metastore keeps (32,700 characters).
+{{ config(materialized='table') }}
 {%- set variants = [
     ('defaults', 'graded', 'graded', [1, 3, 5], {}),
     ('exponential', 'graded', 'graded', [3, 5], {'gain': 'exponential'}),
