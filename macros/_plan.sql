@@ -8,7 +8,8 @@
                duplicates=none, tie_break=none, convention=none,
                predictions_columns=none, truth_columns=none, metrics=none, gain=none, gain_from=none,
                precision_denominator=none, recall_denominator=none, truth_scope=none,
-               relevance_threshold=none, truth_user=none, truth_item=none) %}
+               relevance_threshold=none, truth_user=none, truth_item=none, predictions_shape=none,
+               truth_shape=none, item_separator=none) %}
     {#- each peer's preset (SPEC §1 and §6): every option, so that a convention means one thing -#}
     {%- set family = {'gain': 'linear', 'gain_from': 'graded', 'precision_denominator': 'k', 'recall_denominator': 'm', 'truth_scope': 'all'} -%}
     {%- set conventions = {
@@ -97,6 +98,45 @@
     {%- set predictions_names = none if predictions_columns is none else predictions_columns | map(attribute='name') | list -%}
     {%- set truth_names = none if truth_columns is none else truth_columns | map(attribute='name') | list -%}
 
+    {#- list-shaped tables: one row per user, the items in order in a list column (or in a text
+        column, separated by item_separator); unnested into rows below. Long by default, list when
+        the item column is a list or array. -#}
+    {%- set shapes = {} -%}
+    {%- for table, columns, shape, item_name in [('predictions', predictions_columns, predictions_shape, item),
+                                                 ('truth', truth_columns, truth_shape, truth_item)] -%}
+        {%- set found = [] if columns is none else columns | selectattr('name', 'equalto', item_name) | list -%}
+        {%- set item_type = (found | first).data_type | string if found else none -%}
+        {%- set typed_list = item_type is not none and rank_metrics._element_type(item_type) != item_type -%}
+        {%- set resolved = shape if shape is not none else ('list' if typed_list else 'long') -%}
+        {%- if resolved not in ['long', 'list'] -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: " ~ table ~ "_shape must be one of 'long', 'list'; got " ~ rank_metrics._shown(resolved)) }}
+        {%- endif -%}
+        {#- text to split: a list table whose item column is known not to be a list, or, when its
+            type is not known (text input), one for which a separator is given -#}
+        {%- set separated = resolved == 'list' and (not typed_list if item_type is not none else item_separator is not none) -%}
+        {%- if separated and item_separator is none -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: " ~ table ~ "_shape='list' but item column " ~ item_name ~ " of " ~ table ~ " is "
+                ~ (item_type or 'not known to be a list') ~ ", not a list; for items in text, name their separator with item_separator= (' ' in a Kaggle submission)") }}
+        {%- endif -%}
+        {%- if separated and item_type is not none and rank_metrics._type_family(item_type) != 'string' -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: item_separator splits text, but item column " ~ item_name ~ " of " ~ table ~ " is " ~ item_type) }}
+        {%- endif -%}
+        {%- do shapes.update({table: {'list': resolved == 'list', 'separator': item_separator if separated else none,
+                                      'element_type': none if item_type is none else ('varchar' if separated else rank_metrics._element_type(item_type) | replace('array', '') or none)}}) -%}
+    {%- endfor -%}
+    {%- if item_separator is not none and (item_separator is not string or item_separator == '') -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: item_separator must be a non-empty text; got " ~ rank_metrics._shown(item_separator)) }}
+    {%- endif -%}
+    {%- if shapes.predictions.list -%}
+        {%- for argument, value in [('rank', rank), ('score', score)] if value is not none -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: " ~ argument ~ ": list-shaped predictions are ordered by their lists; pass no rank or score (got " ~ argument ~ "=" ~ value ~ ")") }}
+        {%- endfor -%}
+        {%- set rank = 'rm_list_position' -%}
+    {%- endif -%}
+    {%- if shapes.truth.list and relevance is not none -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: relevance: list-shaped truth has no grades; pass no relevance (got relevance=" ~ relevance ~ ")") }}
+    {%- endif -%}
+
     {#- rank or score: exactly one orders each user's list -#}
     {%- if rank is not none and score is not none -%}
         {{ exceptions.raise_compiler_error("rank_metrics: pass rank or score, not both (got rank=" ~ rank ~ ", score=" ~ score ~ ")") }}
@@ -115,7 +155,7 @@
     {%- endif -%}
 
     {#- relevance: a grade column of truth; rows graded <= 0 are not relevant -#}
-    {%- if relevance is none and truth_names is not none and 'relevance' in truth_names -%}
+    {%- if relevance is none and truth_names is not none and 'relevance' in truth_names and not shapes.truth.list -%}
         {%- set relevance = 'relevance' -%}
     {%- endif -%}
 
@@ -150,7 +190,7 @@
         {%- endif -%}
     {%- endfor -%}
 
-    {%- set needed_in_predictions = [('user', user), ('item', item), ('rank', rank), ('score', score)] -%}
+    {%- set needed_in_predictions = [('user', user), ('item', item), ('rank', none if shapes.predictions.list else rank), ('score', score)] -%}
     {%- for name in by_list -%}{%- do needed_in_predictions.append(('by', name)) -%}{%- endfor -%}
     {%- set needed_in_truth = [('truth_user' if truth_user != user else 'user', truth_user),
                                ('truth_item' if truth_item != item else 'item', truth_item), ('relevance', relevance)] -%}
@@ -162,7 +202,7 @@
     {%- endfor -%}
 
     {#- the order and grade columns are compared with numbers: only numeric types will do -#}
-    {%- for table, columns, checked in [('predictions', predictions_columns, [('rank', rank), ('score', score)]),
+    {%- for table, columns, checked in [('predictions', predictions_columns, [('rank', none if shapes.predictions.list else rank), ('score', score)]),
                                         ('truth', truth_columns, [('relevance', relevance)])] if columns is not none -%}
         {%- for argument, name in checked if name is not none -%}
             {%- set column = columns | selectattr('name', 'equalto', name) | first -%}
@@ -178,11 +218,14 @@
         {%- set matched = [('user', user, truth_user), ('item', item, truth_item)] -%}
         {%- for name in truth_by -%}{%- do matched.append(('by', name, name)) -%}{%- endfor -%}
         {%- for argument, name, truth_name in matched -%}
-            {%- set left = predictions_columns | selectattr('name', 'equalto', name) | first -%}
-            {%- set right = truth_columns | selectattr('name', 'equalto', truth_name) | first -%}
-            {%- if rank_metrics._type_family(left.data_type) != rank_metrics._type_family(right.data_type) -%}
-                {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " (argument " ~ argument ~ ") is " ~ left.data_type ~ " in predictions but "
-                    ~ ("" if truth_name == name else "its truth column " ~ truth_name ~ " is ") ~ right.data_type ~ " in truth; cast one so they match") }}
+            {%- set left = (predictions_columns | selectattr('name', 'equalto', name) | first).data_type | string -%}
+            {%- set right = (truth_columns | selectattr('name', 'equalto', truth_name) | first).data_type | string -%}
+            {#- a list's items are compared by their own type (none where the engine does not say it) -#}
+            {%- set left = shapes.predictions.element_type if argument == 'item' and shapes.predictions.list else left -%}
+            {%- set right = shapes.truth.element_type if argument == 'item' and shapes.truth.list else right -%}
+            {%- if left is not none and right is not none and rank_metrics._type_family(left) != rank_metrics._type_family(right) -%}
+                {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " (argument " ~ argument ~ ") is " ~ left ~ " in predictions but "
+                    ~ ("" if truth_name == name else "its truth column " ~ truth_name ~ " is ") ~ right ~ " in truth; cast one so they match") }}
             {%- endif -%}
         {%- endfor -%}
     {%- endif -%}
@@ -191,8 +234,15 @@
     {%- for name in by_list -%}{%- do quoted_by.append(rank_metrics.quote_identifier(name)) -%}{%- endfor -%}
     {%- set quoted_truth_by = [] -%}
     {%- for name in truth_by -%}{%- do quoted_truth_by.append(rank_metrics.quote_identifier(name)) -%}{%- endfor -%}
+    {#- a list-shaped table is read through its rows: the SQL below never knows the difference -#}
+    {%- set truth_keep = [] -%}
+    {%- for name in truth_by + [truth_user] -%}{%- do truth_keep.append(rank_metrics.quote_identifier(name)) -%}{%- endfor -%}
     {%- do plan.update({
-        'predictions': predictions, 'truth': truth,
+        'predictions': rank_metrics.unnest_list(predictions, quoted_by + [rank_metrics.quote_identifier(user)],
+                           rank_metrics.quote_identifier(item), shapes.predictions.separator,
+                           rank_metrics.quote_identifier(rank)) if shapes.predictions.list else predictions,
+        'truth': rank_metrics.unnest_list(truth, truth_keep, rank_metrics.quote_identifier(truth_item),
+                     shapes.truth.separator, none) if shapes.truth.list else truth,
         'user': rank_metrics.quote_identifier(user), 'item': rank_metrics.quote_identifier(item),
         'truth_user': rank_metrics.quote_identifier(truth_user), 'truth_item': rank_metrics.quote_identifier(truth_item),
         'order_by': rank_metrics.quote_identifier(rank if rank is not none else score),
@@ -203,6 +253,7 @@
         'metric_columns': metric_columns, 'group_columns': group_columns,
         'needs_list_length': 'precision' in plan.metrics and plan.precision_denominator == 'list_length',
         'by': quoted_by, 'truth_by': quoted_truth_by,
+        'shapes': shapes,
         'names': {'user': user, 'item': item, 'truth_user': truth_user, 'truth_item': truth_item, 'rank': rank, 'score': score, 'relevance': relevance,
                   'by': by_list, 'truth_by': truth_by},
     }) -%}
@@ -223,6 +274,19 @@
     {%- if base in ['varchar', 'char', 'character', 'character varying', 'text', 'string', 'bpchar', 'nvarchar', 'nchar', 'enum'] -%}string
     {%- elif base in numbers -%}number
     {%- else -%}{{ lowered }}
+    {%- endif -%}
+{%- endmacro %}
+
+
+{#- The type of a list's items ('VARCHAR[]', 'array<string>' -> 'VARCHAR', 'string'), or the
+    type itself when it is not a list; PostgreSQL's information schema says only 'ARRAY' (none). -#}
+{% macro _element_type(data_type) -%}
+    {%- set text = data_type | string | trim -%}
+    {%- if text.endswith('[]') -%}{{ text[:-2] }}
+    {%- elif text | lower in ['array', '_text', '_varchar', '_int4', '_int8'] -%}{{ 'array' }}
+    {%- elif (text | lower).startswith('array<') and text.endswith('>') -%}{{ text[6:-1] }}
+    {%- elif (text | lower).startswith('list<') and text.endswith('>') -%}{{ text[5:-1] }}
+    {%- else -%}{{ text }}
     {%- endif -%}
 {%- endmacro %}
 

@@ -49,6 +49,7 @@ OPTIONS = {
     "tie_break": None, "convention": None, "gain": None, "gain_from": None,
     "precision_denominator": None, "recall_denominator": None, "truth_scope": None,
     "relevance_threshold": None, "truth_user": None, "truth_item": None,
+    "predictions_shape": None, "truth_shape": None, "item_separator": None,
 }
 
 
@@ -87,11 +88,28 @@ def _prepared(predictions, truth, con, arguments):
         engine.close()
 
 
-def _resolved_columns(arguments: dict, tables: dict, engine: str) -> dict:
-    """The column names as the macro resolves them (rank or score, relevance, truth_by)."""
+def _resolved_plan(arguments: dict, tables: dict, engine: str) -> tuple[dict, dict]:
+    """The column names as the macro resolves them (rank or score, relevance, truth_by), and the
+    shape of each table (long, or list-shaped with its separator)."""
     plan = {}
-    _render_namespace(engine)._plan(plan=plan, **arguments, **tables)
-    return dict(plan["names"])
+    _render_namespace(engine)._plan(plan=plan, **{name: value for name, value in arguments.items() if name != "metrics"},
+                                    **tables)
+    return dict(plan["names"]), dict(plan["shapes"])
+
+
+def _long_rows(rows: list[dict], item: str, shape: dict, position: str | None) -> list[dict]:
+    """List-shaped rows as the long rows they stand for (the reference's own reading of them):
+    one per item, with its place in the list (1, 2, …) under `position`."""
+    if not shape["list"]:
+        return rows
+    long_rows = []
+    for row in rows:
+        items = row[item]
+        if shape["separator"] is not None:
+            items = [one for one in (items or "").split(shape["separator"]) if one != ""]
+        for index, one in enumerate(items or [], start=1):
+            long_rows.append({**row, item: one, **({position: index} if position else {})})
+    return long_rows
 
 
 # metric name -> (its public function and macro, its column per group, its column per user)
@@ -131,17 +149,19 @@ def _expected_and_got(result: pd.DataFrame, macro: str, columns: dict, user_rows
 def _check(result: pd.DataFrame, macro: str, arguments: dict, tables: dict, engine, predictions_view,
            truth_view):
     """Raise CheckFailed unless the reference implementation computes the same rows."""
-    columns = _resolved_columns(arguments, tables, engine.name)
+    columns, shapes = _resolved_plan(arguments, tables, engine.name)
     ks = arguments["k"] if isinstance(arguments["k"], list) else [arguments["k"]]
     options = reference.resolve_options(arguments["convention"], **{
         name: arguments[name] for name in reference.Options.__dataclass_fields__ if name in arguments})
-    # the reference reads one user and one item column name: truth's are renamed to them
-    truth_names = {columns.pop("truth_user"): columns["user"], columns.pop("truth_item"): columns["item"]}
-    truth_rows = [{truth_names.get(name, name): value for name, value in row.items()
-                   if name not in (columns["user"], columns["item"]) or name in truth_names}
-                  for row in engine.rows(truth_view)]
-    user_rows, group_rows = reference.evaluate(
-        engine.rows(predictions_view), truth_rows, sorted(set(ks)), options=options, **columns)
+    # the reference reads one user and one item column name in both tables: truth's are renamed
+    # to them, and list-shaped tables are read as the long rows they stand for
+    truth_user, truth_item = columns.pop("truth_user"), columns.pop("truth_item")
+    renamed = {truth_user: columns["user"], truth_item: columns["item"]}
+    truth_rows = [{renamed.get(name, name): value for name, value in row.items()
+                   if name not in (columns["user"], columns["item"]) or name in renamed}
+                  for row in _long_rows(engine.rows(truth_view), truth_item, shapes["truth"], None)]
+    prediction_rows = _long_rows(engine.rows(predictions_view), columns["item"], shapes["predictions"], columns["rank"])
+    user_rows, group_rows = reference.evaluate(prediction_rows, truth_rows, sorted(set(ks)), options=options, **columns)
     keys, expected, got = _expected_and_got(result, macro, columns, user_rows, group_rows)
     if expected.keys() != got.keys():
         raise CheckFailed(f"rank_metrics: check: the SQL and the reference disagree on the rows: "

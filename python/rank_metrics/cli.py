@@ -72,6 +72,11 @@ def _add_metric_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--truth-by", nargs="+", help="by columns to match in truth (default: those truth has)")
     parser.add_argument("--truth-user", help="truth's user column, when its name differs from --user")
     parser.add_argument("--truth-item", help="truth's item column, when its name differs from --item")
+    parser.add_argument("--predictions-shape", help="long (a row per item) or list (a row per user, the items "
+                        "in a list or, with --item-separator, in text); default: list for a list column")
+    parser.add_argument("--truth-shape", help="long or list, as --predictions-shape")
+    parser.add_argument("--item-separator", help="the separator of items in a text column of a list-shaped "
+                        "table (' ' for a Kaggle submission file: customer_id,prediction)")
     parser.add_argument("--normalization", choices=reference.NORMALIZATIONS)
     parser.add_argument("--users", choices=reference.USERS)
     parser.add_argument("--duplicates", choices=reference.DUPLICATES)

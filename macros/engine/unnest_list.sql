@@ -1,0 +1,40 @@
+{#- A list-shaped table (one row per user, the items in a list column, or in a text column
+    separated by `separator`) as rows: the kept columns, the item under its own name and, when
+    `position` is given, the item's place in the list (1, 2, 3, ...) under that name. Blank
+    items of a separated text are dropped (positions then have a gap, which SPEC §1 numbering
+    closes). All names arrive quoted. -#}
+
+{#- DuckDB: unnest and generate_subscripts, side by side in one select, walk a list together. -#}
+{% macro default__unnest_list(relation, keep, item, separator, position) -%}
+    {%- set items = 'string_split(' ~ item ~ ', ' ~ rank_metrics.string_literal(separator) ~ ')' if separator is not none else item -%}
+    (select * from (
+        select {{ rank_metrics._column_prefix(keep) }}unnest({{ items }}) as {{ item }}
+            {%- if position is not none %}, generate_subscripts({{ items }}, 1) as {{ position }}{% endif %}
+        from {{ relation }} as rm_l
+    ) as rm_u{{ ' where ' ~ item ~ " <> ''" if separator is not none }})
+{%- endmacro %}
+
+{#- PostgreSQL: unnest ... with ordinality. -#}
+{% macro postgres__unnest_list(relation, keep, item, separator, position) -%}
+    {%- set items = 'string_to_array(rm_l.' ~ item ~ ', ' ~ rank_metrics.string_literal(separator) ~ ')' if separator is not none else 'rm_l.' ~ item -%}
+    (select {{ rank_metrics._column_prefix(keep, 'rm_l') }}rm_u.rm_item as {{ item }}
+        {%- if position is not none %}, rm_u.rm_position as {{ position }}{% endif %}
+    from {{ relation }} as rm_l
+    cross join lateral unnest({{ items }}) with ordinality as rm_u(rm_item, rm_position)
+    {{- " where rm_u.rm_item <> ''" if separator is not none }})
+{%- endmacro %}
+
+{#- Spark: posexplode counts from 0; split takes a regular expression, so the separator's
+    characters are escaped. -#}
+{% macro spark__unnest_list(relation, keep, item, separator, position) -%}
+    {%- set pattern = [] -%}
+    {%- for character in (separator or '') -%}
+        {%- do pattern.append(character if character.isalnum() else '\\' ~ character) -%}
+    {%- endfor -%}
+    {%- set items = 'split(rm_l.' ~ item ~ ', ' ~ rank_metrics.string_literal(pattern | join('')) ~ ')' if separator is not none else 'rm_l.' ~ item -%}
+    (select {{ rank_metrics._column_prefix(keep, 'rm_l') }}rm_u.rm_item as {{ item }}
+        {%- if position is not none %}, rm_u.rm_position + 1 as {{ position }}{% endif %}
+    from {{ relation }} as rm_l
+    lateral view posexplode({{ items }}) rm_u as rm_position, rm_item
+    {{- " where rm_u.rm_item <> ''" if separator is not none }})
+{%- endmacro %}
