@@ -18,9 +18,13 @@ COLUMNS = ["--user", "customer_id", "--item", "article_id"]
 
 
 def run(*arguments):
+    """(exit status, stdout, stderr) of one command line, argparse's own exits included."""
     out, err = io.StringIO(), io.StringIO()
     with redirect_stdout(out), redirect_stderr(err):
-        code = main(list(arguments))
+        try:
+            code = main(list(arguments))
+        except SystemExit as exit_info:
+            code = exit_info.code
     return code, out.getvalue(), err.getvalue()
 
 

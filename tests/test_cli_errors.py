@@ -13,21 +13,7 @@ import pytest
 import rank_metrics
 from rank_metrics import cli
 
-from conftest import ROOT
-
-RECOMMENDATIONS = str(ROOT / "seeds" / "example_recommendations.csv")
-PURCHASES = str(ROOT / "seeds" / "example_purchases.csv")
-COLUMNS = ["--user", "customer_id", "--item", "article_id"]
-
-
-def run(*arguments):
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        try:
-            code = cli.main(list(arguments))
-        except SystemExit as exit_info:
-            code = exit_info.code
-    return code, out.getvalue(), err.getvalue()
+from test_cli import COLUMNS, PURCHASES, RECOMMENDATIONS, run
 
 
 def one_line_error(err: str) -> str:

@@ -295,6 +295,17 @@ def csv_file(folder, name, header, rows):
 GOOD_TRUTH = ("user_id,item_id", ["1,a", "2,b"])
 
 
+def read_error(folder, argument, broken):
+    """The one-line message of map_at_k with the broken file as `argument` and a good other file."""
+    files = {"predictions": csv_file(folder, "p.csv", "user_id,item_id,rank", ["1,a,1", "2,a,1"]),
+             "truth": csv_file(folder, "t.csv", *GOOD_TRUTH), argument: broken}
+    with pytest.raises(RankMetricsError) as error:
+        rank_metrics.map_at_k(files["predictions"], files["truth"], k=3)
+    message = str(error.value)
+    assert message.startswith(f"rank_metrics: {argument}: cannot read {broken!r}: ") and "\n" not in message
+    return message
+
+
 @pytest.mark.parametrize("argument", ["predictions", "truth"])
 @pytest.mark.parametrize("case, contents, problem", [
     ("empty", (None, []), "the file is empty"),
@@ -303,15 +314,8 @@ GOOD_TRUTH = ("user_id,item_id", ["1,a", "2,b"])
      "do its lines have different numbers of fields?"),
 ])
 def test_broken_files_say_what_is_wrong_with_the_file(tmp_path, argument, case, contents, problem):
-    broken = csv_file(tmp_path, "broken.csv", *contents)
-    good = {"predictions": csv_file(tmp_path, "p.csv", "user_id,item_id,rank", ["1,a,1", "2,a,1"]),
-            "truth": csv_file(tmp_path, "t.csv", *GOOD_TRUTH)}
-    good[argument] = broken
-    with pytest.raises(RankMetricsError) as error:
-        rank_metrics.map_at_k(good["predictions"], good["truth"], k=3)
-    message = str(error.value)
-    assert message.startswith(f"rank_metrics: {argument}: cannot read {broken!r}: ")
-    assert problem in message and "\n" not in message
+    message = read_error(tmp_path, argument, csv_file(tmp_path, "broken.csv", *contents))
+    assert problem in message
 
 
 @pytest.mark.parametrize("argument, header, bad_line, problem", [
@@ -321,15 +325,8 @@ def test_broken_files_say_what_is_wrong_with_the_file(tmp_path, argument, case, 
 def test_a_bad_line_deep_in_a_file_names_the_file(tmp_path, argument, header, bad_line, problem):
     """DuckDB guesses types from the first rows and reads the rest only when a query needs them."""
     rows = [f"{user},a" + (",1" if argument == "predictions" else "") for user in range(1, 60_001)]
-    broken = csv_file(tmp_path, "broken.csv", header, rows + [bad_line])
-    good = {"predictions": csv_file(tmp_path, "p.csv", "user_id,item_id,rank", ["1,a,1", "2,a,1"]),
-            "truth": csv_file(tmp_path, "t.csv", *GOOD_TRUTH)}
-    good[argument] = broken
-    with pytest.raises(RankMetricsError) as error:
-        rank_metrics.map_at_k(good["predictions"], good["truth"], k=3)
-    message = str(error.value)
-    assert message.startswith(f"rank_metrics: {argument}: cannot read {broken!r}: ")
-    assert "CSV Error on Line: 60002" in message and problem in message and "\n" not in message
+    message = read_error(tmp_path, argument, csv_file(tmp_path, "broken.csv", header, rows + [bad_line]))
+    assert "CSV Error on Line: 60002" in message and problem in message
 
 
 def test_an_empty_parquet_file_with_columns_is_data_not_a_broken_file(tmp_path, predictions, truth):

@@ -1,16 +1,15 @@
 """SPEC §6's worked examples, through the Python API and the command line, and the bad input of
 §6: unknown or no metrics, a threshold that is not a number, a grade column that is not numeric."""
 
-import io
 import json
-from contextlib import redirect_stderr, redirect_stdout
 
 import pandas as pd
 import pytest
 
 import rank_metrics
 from rank_metrics import RankMetricsError
-from rank_metrics.cli import main
+
+from test_cli import run
 
 COLUMNS = ["precision", "recall", "ndcg", "reciprocal_rank", "hit", "average_precision"]
 
@@ -77,30 +76,20 @@ def test_evaluate_has_a_row_per_metric_in_the_family_order():
     assert set(got.n_users) == {1}
 
 
-def run_cli(*arguments):
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        try:
-            code = main(list(arguments))
-        except SystemExit as exit_info:   # argparse's own errors
-            code = exit_info.code
-    return code, out.getvalue(), err.getvalue()
-
-
 def test_worked_example_through_the_command_line(tmp_path):
     predictions, truth = tmp_path / "predictions.csv", tmp_path / "truth.csv"
     ranked("cxabe").to_csv(predictions, index=False)
     GRADED.to_csv(truth, index=False)
-    code, out, err = run_cli("evaluate", str(predictions), str(truth), "-k", "1", "3", "5", "--format", "json", "--check")
+    code, out, err = run("evaluate", str(predictions), str(truth), "-k", "1", "3", "5", "--format", "json", "--check")
     assert (code, err) == (0, "")
     values = {(row["k"], row["metric"]): row["value"] for row in json.loads(out)}
     assert [values[5, metric] for metric in ("precision", "recall", "ndcg", "mrr", "hit_rate", "map")] == \
         pytest.approx([0.6, 1, 0.705891, 1, 1, 0.805556], abs=5e-7)
-    code, out, err = run_cli("ndcg-at-k", str(predictions), str(truth), "-k", "3", "5", "--gain", "exponential",
+    code, out, err = run("ndcg-at-k", str(predictions), str(truth), "-k", "3", "5", "--gain", "exponential",
                              "--format", "csv")
     assert code == 0 and out.splitlines()[0] == "k,ndcg_at_k,n_users"
     assert [float(line.split(",")[1]) for line in out.splitlines()[1:]] == pytest.approx([0.479091, 0.616646], abs=5e-7)
-    code, out, err = run_cli("evaluate-users", str(predictions), str(truth), "-k", "3", "--relevance-threshold", "2",
+    code, out, err = run("evaluate-users", str(predictions), str(truth), "-k", "3", "--relevance-threshold", "2",
                              "--metrics", "precision", "mrr", "--format", "csv")
     assert code == 0
     assert out.splitlines() == ["user_id,k,precision,reciprocal_rank,n_relevant,n_hits",
@@ -142,5 +131,5 @@ def test_unknown_argument_is_named():
 
 
 def test_the_cli_rejects_a_threshold_that_is_not_a_number(tmp_path):
-    code, _, err = run_cli("evaluate", "p.csv", "t.csv", "-k", "3", "--relevance-threshold", "high")
+    code, _, err = run("evaluate", "p.csv", "t.csv", "-k", "3", "--relevance-threshold", "high")
     assert code == 2 and "argument --relevance-threshold: expected a number; got 'high'" in err
