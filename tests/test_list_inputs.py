@@ -151,3 +151,12 @@ def test_list_shape_errors_name_the_argument(predictions, options, message):
 def test_list_shaped_truth_has_no_grades():
     with pytest.raises(RankMetricsError, match="relevance: list-shaped truth has no grades; pass no relevance"):
         rank_metrics.map_at_k(LONG, TRUTH_LISTS.assign(grade=1), k=3, relevance="grade")
+
+
+def test_kaggle_ids_keep_their_leading_zeros(tmp_path):
+    """Article ids are text: '0706016002' and '706016002' are two items, in both files."""
+    (tmp_path / "submission.csv").write_text("customer_id,prediction\nc1,0706016001 706016002\n")
+    (tmp_path / "solution.csv").write_text("customer_id,prediction\nc1,0706016001 0706016002\n")
+    got = rank_metrics.average_precision_at_k(str(tmp_path / "submission.csv"), str(tmp_path / "solution.csv"),
+                                              k=12, check=True, **KAGGLE)
+    assert got[["n_relevant", "n_hits", "average_precision"]].values.tolist() == [[2, 1, 0.5]]
