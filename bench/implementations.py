@@ -56,6 +56,7 @@ def floor_with_passes(predictions, truth, k, variant):
 
 
 def rank_metrics_api(predictions, truth, k, variant, convention=None):
+    import pandas  # noqa: F401  (an import like the others': rank_metrics imports it on first use)
     import rank_metrics
 
     con = _duckdb()
@@ -69,6 +70,7 @@ def rank_metrics_api(predictions, truth, k, variant, convention=None):
 def rank_metrics_family(predictions, truth, k, variant):
     """All six metrics at k = 5, 10, 20, 50 in one query (rank_metrics.evaluate); its MAP@50 is
     checked (FAMILY_K)."""
+    import pandas  # noqa: F401
     import rank_metrics
 
     con = _duckdb()
