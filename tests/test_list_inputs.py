@@ -160,3 +160,104 @@ def test_kaggle_ids_keep_their_leading_zeros(tmp_path):
     got = rank_metrics.average_precision_at_k(str(tmp_path / "submission.csv"), str(tmp_path / "solution.csv"),
                                               k=12, check=True, **KAGGLE)
     assert got[["n_relevant", "n_hits", "average_precision"]].values.tolist() == [[2, 1, 0.5]]
+
+
+def test_kaggle_files_whose_ids_the_csv_reader_would_take_for_numbers(tmp_path):
+    """One item per row and ids without leading zeros look like integers to the CSV reader; with
+    item_separator the item columns of CSV files are read as text in both tables, whatever their
+    shape, so the submission splits and meets a long-form truth file of the same ids."""
+    (tmp_path / "submission.csv").write_text("customer_id,prediction\nc1,706016001\nc2,610776002\n")
+    (tmp_path / "solution.csv").write_text("customer_id,prediction\nc1,706016001 706016002\nc2,5\n")
+    (tmp_path / "transactions.csv").write_text("customer_id,article_id\nc1,706016001\nc1,706016002\nc2,5\n")
+    submission, solution, transactions = (str(tmp_path / name) for name in ("submission.csv", "solution.csv", "transactions.csv"))
+    # c1: a hit at 1 of 2 relevant -> 0.5; c2: none
+    assert rank_metrics.map_at_k(submission, solution, k=12, check=True, **KAGGLE) == pytest.approx(0.25)
+    long_truth = dict(KAGGLE, truth_shape=None, truth_item="article_id")
+    assert rank_metrics.map_at_k(submission, transactions, k=12, check=True, **long_truth) == pytest.approx(0.25)
+    out = io.StringIO()
+    with redirect_stdout(out):
+        code = main(["map-at-k", submission, transactions, "-k", "12", "--user", "customer_id", "--item", "prediction",
+                     "--truth-item", "article_id", "--predictions-shape", "list", "--item-separator", " ",
+                     "--format", "csv", "--check"])
+    assert code == 0
+    assert out.getvalue().splitlines()[1] == "12,0.25,2"
+
+
+def test_a_separator_without_a_list_shaped_table_is_an_error():
+    """Unused, a separator would leave each whole text as one item: a silent miss."""
+    with pytest.raises(RankMetricsError, match="item_separator splits the text item column of a list-shaped table, "
+                                               "but neither table is one; pass predictions_shape='list'"):
+        rank_metrics.map_at_k(LONG, TRUTH, k=3, item_separator=" ")
+
+
+def test_kaggle_text_on_postgres(postgres):
+    """string_to_array: blank items (two separators in a row, an empty or NULL text) are no items."""
+    with postgres.cursor() as cursor:
+        cursor.execute("drop table if exists kaggle_recs; drop table if exists kaggle_truth")
+        cursor.execute("create table kaggle_recs (customer_id text, prediction text)")
+        cursor.execute("create table kaggle_truth (buyer text, article_id text)")
+        cursor.executemany("insert into kaggle_recs values (%s, %s)",
+                           [("1", "c  x a"), ("2", "b a "), ("3", "q"), ("5", ""), ("6", None)])
+        cursor.executemany("insert into kaggle_truth values (%s, %s)", TRUTH.astype(str).values.tolist())
+    postgres.commit()
+    got = rank_metrics.evaluate("kaggle_recs", "kaggle_truth", k=[1, 2, 3], con=postgres, check=True,
+                                user="customer_id", item="prediction", truth_user="buyer", truth_item="article_id",
+                                predictions_shape="list", item_separator=" ")
+    want = rank_metrics.evaluate(LONG.astype({"user_id": str}), TRUTH.astype({"user_id": str}), k=[1, 2, 3])
+    pd.testing.assert_frame_equal(got, want, check_dtype=False)
+
+
+KAGGLE_SQL = dict(k=[1, 3], user="customer_id", item="prediction", truth_user="buyer", truth_item="article_id",
+                  predictions_shape="list", item_separator=" ", users="union")
+KAGGLE_ROWS = [("1", "c  x a"), ("2", "b a "), ("3", "q"), ("5", "")]
+
+
+def kaggle_expected():
+    frame = rank_metrics.evaluate(LONG.astype({"user_id": str}), TRUTH.astype({"user_id": str}), k=[1, 3], users="union")
+    return {(row["k"], row["metric"]): row["value"] for row in frame.to_dict("records")}
+
+
+def test_kaggle_sql_for_snowflake_flattens_and_casts_the_split_items_to_text():
+    """The portable unnest ... with ordinality, written by sqlglot as Snowflake's FLATTEN; its
+    values are variants, cast back to text. (fakesnow cannot run this: with an alias column list
+    its FLATTEN keeps the JSON quotes of a cast value, '"a"', where Snowflake gives 'a'.)"""
+    import sqlglot
+
+    text = rank_metrics.sql("recs", "purchases", dialect="snowflake", macro="evaluate", **KAGGLE_SQL)
+    assert ("CAST(rm_u.rm_item AS VARCHAR) AS prediction" in text
+            and "CROSS JOIN TABLE(FLATTEN(INPUT => SPLIT(rm_l.prediction, ' '))) AS rm_u(seq, key, path, rm_position, rm_item, this)" in text
+            and "CAST(rm_u.rm_item AS VARCHAR) <> ''" in text)
+    sqlglot.parse(text, read="snowflake")
+
+
+@pytest.mark.parametrize("dialect", ["duckdb", "postgres", "bigquery", "trino"])
+def test_kaggle_sql_of_every_dialect_transpiled_back_to_duckdb(dialect):
+    """(sqlglot does not read Snowflake's FLATTEN, nor Spark's LATERAL VIEW, back into DuckDB:
+    those are checked as text and run on Spark itself.)"""
+    import sqlglot
+
+    text = rank_metrics.sql("recs", "purchases", dialect=dialect, macro="evaluate", **KAGGLE_SQL)
+    back = sqlglot.transpile(text, read=dialect, write="duckdb")[0] if dialect != "duckdb" else text
+    con = duckdb.connect()
+    con.execute("create macro bitwise_left_shift(value, shift) as value << shift")   # Trino's, as in test_warehouses
+    con.execute("create table recs (customer_id varchar, prediction varchar)")
+    con.executemany("insert into recs values (?, ?)", KAGGLE_ROWS)
+    con.execute("create table purchases (buyer varchar, article_id varchar)")
+    con.executemany("insert into purchases values (?, ?)", TRUTH.astype(str).values.tolist())
+    got = {(row["k"], row["metric"]): row["value"] for row in con.execute(back).df().to_dict("records")}
+    assert got == pytest.approx(kaggle_expected(), rel=1e-9)
+
+
+@pytest.mark.parametrize("dialect", ["spark", "databricks"])
+def test_kaggle_sql_for_spark_and_databricks_splits_on_an_escaped_pattern_and_parses(dialect):
+    import sqlglot
+
+    text = rank_metrics.sql("recs", "purchases", dialect=dialect, macro="evaluate", **KAGGLE_SQL)
+    # Spark's split takes a regular expression: the space arrives escaped, \\ in a Spark literal
+    assert "lateral view posexplode(split(rm_l." in " ".join(text.lower().split()) and "prediction" in text and "'\\\\ '))" in text
+    sqlglot.parse(text, read=dialect)
+
+
+def test_list_shaped_sql_for_redshift_is_an_error():
+    with pytest.raises(RankMetricsError, match="list-shaped inputs are not supported on Redshift"):
+        rank_metrics.sql("recs", "purchases", dialect="redshift", **KAGGLE_SQL)

@@ -127,6 +127,11 @@
     {%- if item_separator is not none and (item_separator is not string or item_separator == '') -%}
         {{ exceptions.raise_compiler_error("rank_metrics: item_separator must be a non-empty text; got " ~ rank_metrics._shown(item_separator)) }}
     {%- endif -%}
+    {#- a separator that splits nothing would leave each whole text as one item: a silent miss -#}
+    {%- if item_separator is not none and shapes.predictions.separator is none and shapes.truth.separator is none -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: item_separator splits the text item column of a list-shaped table, but neither table is one;"
+            ~ " pass predictions_shape='list' (and truth_shape='list' for truth in the same form)") }}
+    {%- endif -%}
     {%- if shapes.predictions.list -%}
         {%- for argument, value in [('rank', rank), ('score', score)] if value is not none -%}
             {{ exceptions.raise_compiler_error("rank_metrics: " ~ argument ~ ": list-shaped predictions are ordered by their lists; pass no rank or score (got " ~ argument ~ "=" ~ value ~ ")") }}

@@ -60,8 +60,10 @@ class Engine(abc.ABC):
     name = "default"
 
     @abc.abstractmethod
-    def registered(self, value, argument: str):
-        """A context manager yielding `value` as a View for the duration of the block."""
+    def registered(self, value, argument: str, text_columns=()):
+        """A context manager yielding `value` as a View for the duration of the block.
+        text_columns: columns to read as text where the engine infers types from a file's rows
+        (CSV); tables of a database keep their declared types."""
 
     @abc.abstractmethod
     def run(self, sql: str) -> pd.DataFrame:
@@ -99,7 +101,7 @@ class DuckDBEngine(Engine):
         self.con = duckdb.connect() if con is None else con
         self._files = []   # (argument, path, relation) of each input read from files
 
-    def _relation(self, value, argument: str):
+    def _relation(self, value, argument: str, text_columns=()):
         duckdb = self._duckdb
         if isinstance(value, duckdb.DuckDBPyRelation):
             return value
@@ -130,6 +132,11 @@ class DuckDBEngine(Engine):
         try:
             reader_name, options = reader
             relation = getattr(self.con, reader_name)(text, **options)
+            # ids such as Kaggle's article ids are text, whatever the sniffer makes of the digits
+            retyped = {column: "VARCHAR" for column, data_type in zip(relation.columns, relation.types)
+                       if column in text_columns and str(data_type) != "VARCHAR"}
+            if reader_name == "read_csv" and retyped:
+                relation = self.con.read_csv(text, **options, dtype=retyped)
             # a CSV file's types come from its rows: with none, every column would be text
             if reader_name == "read_csv" and not relation.limit(1).fetchall():
                 raise RankMetricsError(f"rank_metrics: {argument}: cannot read {text!r}: "
@@ -162,10 +169,10 @@ class DuckDBEngine(Engine):
         return None
 
     @contextlib.contextmanager
-    def registered(self, value, argument: str):
+    def registered(self, value, argument: str, text_columns=()):
         duckdb = self._duckdb
         name = _temporary_name(argument)
-        relation = self._relation(value, argument)
+        relation = self._relation(value, argument, text_columns)
         try:
             if relation is not None:
                 try:
@@ -214,7 +221,7 @@ class PostgresEngine(Engine):
         self.con = con
 
     @contextlib.contextmanager
-    def registered(self, value, argument: str):
+    def registered(self, value, argument: str, text_columns=()):
         parts = _table_name(value, argument).split(".")
         if len(parts) > 2:
             raise RankMetricsError(f"rank_metrics: {argument}: expected 'table' or 'schema.table'; got {value!r}")
@@ -253,7 +260,7 @@ class SparkEngine(Engine):
         self.session = session
 
     @contextlib.contextmanager
-    def registered(self, value, argument: str):
+    def registered(self, value, argument: str, text_columns=()):
         if is_spark_dataframe(value):
             frame = value
         else:

@@ -65,9 +65,14 @@ def _metric_arguments(k, options: dict) -> dict:
 def _prepared(predictions, truth, con, arguments):
     """Both inputs seen by one engine, checked (SPEC §4) before any metric is computed."""
     engine = engine_for(con, predictions, truth)
+    # items split from text are text: item columns read from CSV files are then text in both
+    # tables, so that ids like 0108775015 or 706016001 compare as the same text on both sides
+    separated = arguments.get("item_separator") is not None
+    text_predictions = [arguments["item"]] if separated else []
+    text_truth = [arguments.get("truth_item") or arguments["item"]] if separated else []
     try:
-        with engine.registered(predictions, "predictions") as predictions_view, \
-                engine.registered(truth, "truth") as truth_view:
+        with engine.registered(predictions, "predictions", text_predictions) as predictions_view, \
+                engine.registered(truth, "truth", text_truth) as truth_view:
             tables = dict(predictions=predictions_view.quoted, truth=truth_view.quoted,
                           predictions_columns=predictions_view.columns,
                           truth_columns=truth_view.columns)
@@ -105,9 +110,11 @@ def _long_rows(rows: list[dict], item: str, shape: dict, position: str | None) -
     long_rows = []
     for row in rows:
         items = row[item]
-        if shape["separator"] is not None:
-            items = [one for one in (items or "").split(shape["separator"]) if one != ""]
-        for index, one in enumerate(items or [], start=1):
+        if items is None or (isinstance(items, float) and math.isnan(items)):   # NULL, as pandas reads it
+            items = []
+        elif shape["separator"] is not None:
+            items = [one for one in items.split(shape["separator"]) if one != ""]
+        for index, one in enumerate(items, start=1):
             long_rows.append({**row, item: one, **({position: index} if position else {})})
     return long_rows
 
