@@ -3,8 +3,6 @@ in text separated by item_separator (the Kaggle submission file), unnested in SQ
 equal those of the same data in long form, on DuckDB, PostgreSQL and Spark, in Python, the CLI
 and dbt."""
 
-import io
-from contextlib import redirect_stdout
 
 import duckdb
 import pandas as pd
@@ -16,7 +14,8 @@ from hypothesis import strategies as st
 
 import rank_metrics
 from rank_metrics import RankMetricsError
-from rank_metrics.cli import main
+
+from test_cli import run
 
 LONG = pd.DataFrame({"user_id": [1, 1, 1, 2, 2, 3], "item_id": ["c", "x", "a", "b", "a", "q"], "rank": [1, 2, 3, 1, 2, 1]})
 LISTS = pd.DataFrame({"user_id": [1, 2, 3], "item_id": [["c", "x", "a"], ["b", "a"], ["q"]]})
@@ -67,13 +66,11 @@ def test_a_kaggle_submission_file(tmp_path):
 
 def test_a_kaggle_submission_on_the_command_line(tmp_path):
     submission, solution = kaggle_files(tmp_path)
-    out = io.StringIO()
-    with redirect_stdout(out):
-        code = main(["map-at-k", submission, solution, "-k", "12", "--user", "customer_id", "--item", "prediction",
-                     "--predictions-shape", "list", "--truth-shape", "list", "--item-separator", " ",
-                     "--format", "csv", "--check"])
+    code, out, _ = run("map-at-k", submission, solution, "-k", "12", "--user", "customer_id", "--item", "prediction",
+                       "--predictions-shape", "list", "--truth-shape", "list", "--item-separator", " ",
+                       "--format", "csv", "--check")
     assert code == 0
-    assert out.getvalue().splitlines()[1].startswith("12,0.41666666666666")
+    assert out.splitlines()[1].startswith("12,0.41666666666666")
 
 
 def test_list_arrays_on_postgres(postgres):
@@ -174,13 +171,11 @@ def test_kaggle_files_whose_ids_the_csv_reader_would_take_for_numbers(tmp_path):
     assert rank_metrics.map_at_k(submission, solution, k=12, check=True, **KAGGLE) == pytest.approx(0.25)
     long_truth = dict(KAGGLE, truth_shape=None, truth_item="article_id")
     assert rank_metrics.map_at_k(submission, transactions, k=12, check=True, **long_truth) == pytest.approx(0.25)
-    out = io.StringIO()
-    with redirect_stdout(out):
-        code = main(["map-at-k", submission, transactions, "-k", "12", "--user", "customer_id", "--item", "prediction",
-                     "--truth-item", "article_id", "--predictions-shape", "list", "--item-separator", " ",
-                     "--format", "csv", "--check"])
+    code, out, _ = run("map-at-k", submission, transactions, "-k", "12", "--user", "customer_id", "--item", "prediction",
+                       "--truth-item", "article_id", "--predictions-shape", "list", "--item-separator", " ",
+                       "--format", "csv", "--check")
     assert code == 0
-    assert out.getvalue().splitlines()[1] == "12,0.25,2"
+    assert out.splitlines()[1] == "12,0.25,2"
 
 
 def test_a_separator_without_a_list_shaped_table_is_an_error():
