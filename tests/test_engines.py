@@ -85,12 +85,16 @@ def every_engine(request):
     return request.getfixturevalue("engine_inputs_" + request.param)
 
 
-def rank_lists():
+def rank_lists(integer=False):
     """Lists whose rank columns do or do not hold the whole numbers 1..n, around the SQL's
-    bitmask words (ranks 1..61 and 62..122); each list's relevant items sit at the edges."""
-    lists = {
+    bitmask words (ranks 1..61 and 62..122); each list's relevant items sit at the edges. The
+    rank column is a double, or with integer=True an integer column (without the fractions)."""
+    fractions = {} if integer else {
         "fraction": ([1.0, 2.6], [1.0, 2.6]),                    # truncating 2.6 would drop it from k=2
         "fractions": ([0.6, 1.6, 2.6, 3.4], [2.6, 3.4]),
+    }
+    lists = {
+        **fractions,
         "n61": (list(range(1, 62)), [1, 61]),
         "n62": (list(range(1, 63)), [61, 62]),
         "n100": (list(range(1, 101)), [1, 30, 61, 62, 63, 99, 100]),
@@ -99,28 +103,38 @@ def rank_lists():
         "gap": ([r for r in range(1, 102) if r != 70], [69, 71, 101]),
         "tie": (list(range(1, 80)) + [80, 80] + list(range(81, 100)), [79, 80, 81]),
         "from_zero": (list(range(0, 100)), [0, 61, 62]),
+        "beyond": ([1, 2, 3, 500], [3, 500]),                   # a short list with a rank past both words
+        "negative": ([-1, 1, 2], [-1, 2]),
     }
     predictions, truth = [], []
     for user, (ranks, relevant_ranks) in enumerate(lists.values(), start=1):
         for position, rank in enumerate(ranks):
             item = f"i{position:03d}"
-            predictions.append((user, item, float(rank)))
+            predictions.append((user, item, int(rank) if integer else float(rank)))
             if rank in relevant_ranks:
                 truth.append((user, item))
     return (pd.DataFrame(predictions, columns=["user_id", "item_id", "rank"]),
             pd.DataFrame(truth, columns=["user_id", "item_id"]))
 
 
-def test_positions_whatever_the_rank_column_holds(every_engine):
+@pytest.mark.parametrize("integer", [False, True], ids=["double ranks", "integer ranks"])
+def test_positions_whatever_the_rank_column_holds(every_engine, integer):
     load, con = every_engine
-    predictions, truth = rank_lists()
-    ks = [1, 2, 12, 61, 62, 100, 122, 123]
+    predictions, truth = rank_lists(integer)
+    ks = [1, 2, 3, 4, 12, 61, 62, 100, 122, 123]
     got = rank_metrics.average_precision_at_k(load("long_predictions", predictions), load("long_truth", truth),
                                               k=ks, con=con, check=True)
+    users = {name: user for user, name in enumerate(["fraction", "fractions"] * (not integer) + [
+        "n61", "n62", "n100", "n122", "n123", "gap", "tie", "from_zero", "beyond", "negative"], start=1)}
     got = got.set_index(["user_id", "k"]).average_precision
+    assert got[(users["n100"], 62)] == pytest.approx((1 / 1 + 2 / 30 + 3 / 61 + 4 / 62) / 7)
+    assert got[(users["gap"], 100)] == pytest.approx((1 / 69 + 2 / 70 + 3 / 100) / 3)  # ranks 71, 101: positions 70, 100
+    assert got[(users["beyond"], 3)] == pytest.approx(1 / 3 / 2)   # rank 500 is position 4
+    assert got[(users["beyond"], 4)] == pytest.approx((1 / 3 + 2 / 4) / 2)
+    assert got[(users["negative"], 2)] == pytest.approx(1 / 1 / 2)  # rank -1 is position 1
+    if integer:
+        return
     assert got[(1, 2)] == pytest.approx(1.0)                     # both hits, at positions 1 and 2
-    assert got[(5, 62)] == pytest.approx((1 / 1 + 2 / 30 + 3 / 61 + 4 / 62) / 7)
-    assert got[(8, 100)] == pytest.approx((1 / 69 + 2 / 70 + 3 / 100) / 3)  # ranks 71, 101: positions 70, 100
     # the largest k is where a hit's position must not be read off a rounded or truncated rank
     alone = rank_metrics.average_precision_at_k(load("long_predictions", predictions), load("long_truth", truth),
                                                 k=2, con=con, check=True)

@@ -235,6 +235,8 @@
         {%- endfor -%}
     {%- endif -%}
 
+    {%- set rank_types = (predictions_columns or []) | selectattr('name', 'equalto', rank) | map(attribute='data_type') | list -%}
+    {%- set rank_type = rank_types[0] if rank is not none and rank_types else none -%}
     {%- set quoted_by = [] -%}
     {%- for name in by_list -%}{%- do quoted_by.append(rank_metrics.quote_identifier(name)) -%}{%- endfor -%}
     {%- set quoted_truth_by = [] -%}
@@ -252,6 +254,7 @@
         'truth_user': rank_metrics.quote_identifier(truth_user), 'truth_item': rank_metrics.quote_identifier(truth_item),
         'order_by': rank_metrics.quote_identifier(rank if rank is not none else score),
         'order_direction': 'asc' if rank is not none else 'desc',
+        'rank_is_integer': shapes.predictions.list or (rank_metrics._is_integer_type(rank_type) | trim) == 'True',
         'item_direction': 'desc' if plan.tie_break == 'item_desc' else 'asc',
         'relevance': none if relevance is none else rank_metrics.quote_identifier(relevance),
         'relevance_threshold': relevance_threshold,
@@ -280,6 +283,15 @@
     {%- elif base in numbers -%}number
     {%- else -%}{{ lowered }}
     {%- endif -%}
+{%- endmacro %}
+
+
+{#- Whether a column type holds whole numbers only (false when the type is not known). -#}
+{% macro _is_integer_type(data_type) -%}
+    {%- set base = ((data_type | string | lower).split('(') | first) | trim -%}
+    {{- data_type is not none and base in ['tinyint', 'smallint', 'integer', 'int', 'bigint', 'hugeint', 'utinyint',
+                                           'usmallint', 'uinteger', 'ubigint', 'uhugeint', 'int1', 'int2', 'int4',
+                                           'int8', 'int16', 'int32', 'int64', 'int128', 'byte', 'short', 'long'] -}}
 {%- endmacro %}
 
 

@@ -39,24 +39,24 @@ rm_truth_users as (
     {%- endif %}
 ),
 {%- if plan.order_direction == 'asc' and plan.duplicates != 'collapse' %}
-{%- set rank_words = 2 %}
 rm_lists as (
     -- one row per list. Most rank columns already hold the whole numbers 1..n, and then a row's
-    -- position is its rank, with no sort. Bitmasks prove it: word w holds ranks 61w+1..61w+61
-    -- as bits 1..61, and n rows set all the bits of 1..n exactly when their ranks are 1..n.
-    -- Two words cover lists up to 122; longer lists and the rest are numbered by row_number.
+    -- position is its rank, with no sort. Bitmasks prove it, lists up to 122 long: word 1 has
+    -- bit r for a rank r in 1..61, bit 62 for a larger one and bit 0 for anything else; word 2
+    -- has bit r - 61 for r in 62..122, bit 62 above that and bit 0 below. The n ranks are 1..n
+    -- exactly when word 1 is bits 1..min(n, 61) (and 62 when n > 61) and word 2 bits 0..n - 61.
+    -- Longer lists and the rest are numbered by row_number.
     {%- set rank = plan.order_by %}
+    {%- set one = 'cast(1 as bigint)' %}
+    {#- a fractional rank goes to bit 0 of word 1 (integer columns need not be asked) -#}
+    {%- set whole_rank = rank if plan.rank_is_integer else 'case when ' ~ rank ~ ' = floor(' ~ rank ~ ') then ' ~ rank ~ ' else 0 end' %}
     select {{ by }}{{ plan.user }} as rm_user,{{ ' count(*) as rm_list_length,' if plan.needs_list_length }}
-        case when count(*) <= {{ 61 * rank_words }}
-            {%- for word in range(rank_words) %}
-            {%- set offset = 61 * word %}
-            {%- set bit = rank ~ (' - ' ~ offset if offset) %}
-            {%- set rows_in_word = 'least(count(*), 61)' if not offset else 'least(greatest(count(*) - ' ~ offset ~ ', 0), 61)' %}
-            and bit_or(case when {{ rank }} >= {{ offset + 1 }} and {{ rank }} <= {{ offset + 61 }} and {{ rank }} = floor({{ rank }})
-                            then {{ rank_metrics.shift_left('cast(1 as bigint)', 'cast(' ~ bit ~ ' as integer)') }}
-                            else 0 end)
-                = {{ rank_metrics.shift_left('cast(1 as bigint)', 'cast(' ~ rows_in_word ~ ' + 1 as integer)') }} - 2
-            {%- endfor %}
+        case when count(*) <= 122
+            and bit_or({{ rank_metrics.shift_left(one, 'cast(least(greatest(' ~ whole_rank ~ ', 0), 62) as integer)') }})
+                = {{ rank_metrics.shift_left(one, 'cast(least(count(*), 61) + 1 as integer)') }} - 2
+                  + case when count(*) > 61 then {{ rank_metrics.shift_left(one, '62') }} else 0 end
+            and bit_or({{ rank_metrics.shift_left(one, 'cast(least(greatest(' ~ rank ~ ' - 61, 0), 62) as integer)') }})
+                = {{ rank_metrics.shift_left(one, 'cast(least(greatest(count(*) - 61, 0), 61) + 1 as integer)') }} - 1
             then 1 else 0 end as rm_rank_is_position
     from {{ plan.predictions }} as rm_p
     group by {{ by }}{{ plan.user }}

@@ -9,6 +9,11 @@
 {%- set wants = plan.metrics -%}
 {#- the ideal DCG is keyed like m(u): by truth's user, or by the list under truth_scope='listed' -#}
 {%- set ideal_keys = plan.by if plan.truth_scope == 'listed' else plan.truth_by -%}
+{#- every item that adds gain adds 1 when truth has no grades or gains are binary, and then the
+    items that add gain are the m(u) relevant ones: IDCG@k needs only m(u) (up to a k of 1000) -#}
+{%- set unit_gains = plan.relevance is none or plan.gain == 'binary' -%}
+{%- set ideal_from_m = unit_gains and plan.truth_scope == 'all' and plan.relevance_threshold is none and plan.ks | max <= 1000 -%}
+{%- set count_digits = (plan.ks | max | string) | length -%}
 rm_user_sums as (
     select {{ by }}rm_user
         {%- for k in plan.ks %},
@@ -26,7 +31,21 @@ rm_user_sums as (
     from rm_hits
     group by {{ by }}rm_user
 ),
-{%- if 'ndcg' in wants %}
+{%- if 'ndcg' in wants and ideal_from_m %}
+rm_ideal_by_count as (
+    -- IDCG@k when every item that adds gain adds 1 (truth without grades, or binary gain): the
+    -- sum of the first min(m, k) discounts, looked up by that count instead of ranking truth
+    select rm_count, sum(1 / {{ rank_metrics._discount('rm_count') }})
+                         over (order by rm_count rows between unbounded preceding and current row) as rm_idcg
+    from (
+        select {% for digit in range(count_digits) %}{{ ' + ' if not loop.first }}{{ 10 ** digit }} * d{{ digit }}.rm_digit{% endfor %} + 1 as rm_count
+        from {% for digit in range(count_digits) %}{{ ' cross join ' if not loop.first }}(
+            {%- for value in range(10) %}select {{ value }} as rm_digit{{ ' union all ' if not loop.last }}{% endfor -%}
+        ) as d{{ digit }}{% endfor %}
+    ) as counts
+    where rm_count <= {{ plan.ks | max }}
+),
+{%- elif 'ndcg' in wants %}
 rm_ideal_items as (
     -- the items that add gain, with their gains: all of the user's truth, or the listed truth
     select {{ rank_metrics._column_prefix(ideal_keys) }}rm_user, rm_item, {{ rank_metrics._gain(plan, 'max(rm_grade)') }} as rm_gain
@@ -63,7 +82,11 @@ rm_user_k as (
         {%- endif %}
         {%- if 'ndcg' in wants %}
         case {%- for k in plan.ks %} when ks.k = {{ k }} then coalesce(s.rm_dcg_{{ loop.index }}, 0){% endfor %} end as rm_dcg,
+        {%- if ideal_from_m %}
+        coalesce(i.rm_idcg, 0) as rm_idcg,
+        {%- else %}
         case {%- for k in plan.ks %} when ks.k = {{ k }} then coalesce(i.rm_idcg_{{ loop.index }}, 0){% endfor %} end as rm_idcg,
+        {%- endif %}
         {%- endif %}
         {%- if 'mrr' in wants %}
         s.rm_first_hit,
@@ -76,7 +99,10 @@ rm_user_k as (
     cross join rm_ks as ks
     left join rm_user_sums as s
         on {{ rank_metrics._equal_prefix(plan.by, 'u', 's') }}u.rm_user = s.rm_user
-    {%- if 'ndcg' in wants %}
+    {%- if 'ndcg' in wants and ideal_from_m %}
+    left join rm_ideal_by_count as i
+        on i.rm_count = least(u.rm_n_relevant, ks.k)
+    {%- elif 'ndcg' in wants %}
     left join rm_ideal as i
         on {{ rank_metrics._equal_prefix(ideal_keys, 'u', 'i') }}u.rm_user = i.rm_user
     {%- endif %}
