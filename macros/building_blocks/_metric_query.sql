@@ -26,17 +26,21 @@ select {{ by }}rm_user as {{ plan.user }}, k,
 from rm_user_metrics
 {%- endmacro %}
 
-{#- Every requested metric per group and k, a row each: <by columns>, k, metric, value, n_users.
-    The means are taken once per group and k, then spread to a row per metric. -#}
+{#- Every requested metric per group and k, a row each: <by columns>, k, metric, value, n_users,
+    std_error, ci_low, ci_high (SPEC §7: the sample standard deviation over sqrt(n), NULL for
+    fewer than two users; the interval value -/+ z std_error). The means are taken once per
+    group and k, then spread to a row per metric. -#}
 {% macro _evaluate(predictions, truth, k, options) %}
 {%- set plan = {} -%}
 {%- do rank_metrics._plan(plan, predictions, truth, k, **options) -%}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
+{%- set double = rank_metrics.type_double() -%}
 {{ rank_metrics._one_pass(plan) }},
 rm_group_means as (
     select {{ by }}k,
         {%- for metric in plan.metrics %}
         avg({{ plan.metric_columns[metric] }}) as {{ plan.metric_columns[metric] }},
+        case when count(*) >= 2 then stddev_samp({{ plan.metric_columns[metric] }}) / sqrt(cast(count(*) as {{ double }})) end as rm_std_error_{{ loop.index }},
         {%- endfor %}
         cast(count(*) as bigint) as n_users
     from rm_user_metrics
@@ -46,12 +50,19 @@ rm_metric_names as (
     {%- for metric in plan.metrics %}
     select {{ rank_metrics.string_literal(metric) }} as metric{{ ' union all' if not loop.last }}
     {%- endfor %}
+),
+rm_metric_rows as (
+    select {{ rank_metrics._column_prefix(plan.by, 'g') }}g.k, n.metric,
+        case {%- for metric in plan.metrics %} when n.metric = {{ rank_metrics.string_literal(metric) }} then g.{{ plan.metric_columns[metric] }}{% endfor %} end as value,
+        g.n_users,
+        case {%- for metric in plan.metrics %} when n.metric = {{ rank_metrics.string_literal(metric) }} then g.rm_std_error_{{ loop.index }}{% endfor %} end as std_error
+    from rm_group_means as g
+    cross join rm_metric_names as n
 )
-select {{ rank_metrics._column_prefix(plan.by, 'g') }}g.k, n.metric,
-    case {%- for metric in plan.metrics %} when n.metric = {{ rank_metrics.string_literal(metric) }} then g.{{ plan.metric_columns[metric] }}{% endfor %} end as value,
-    g.n_users
-from rm_group_means as g
-cross join rm_metric_names as n
+select {{ by }}k, metric, value, n_users, std_error,
+    value - cast({{ plan.z }} as {{ double }}) * std_error as ci_low,
+    value + cast({{ plan.z }} as {{ double }}) * std_error as ci_high
+from rm_metric_rows
 {%- endmacro %}
 
 {#- The CTEs of the one pass, after `with`: ranked hits, evaluated users, per-user metrics. -#}

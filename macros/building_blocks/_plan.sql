@@ -9,7 +9,7 @@
                predictions_columns=none, truth_columns=none, metrics=none, gain=none, gain_from=none,
                precision_denominator=none, recall_denominator=none, truth_scope=none,
                relevance_threshold=none, truth_user=none, truth_item=none, predictions_shape=none,
-               truth_shape=none, item_separator=none) %}
+               truth_shape=none, item_separator=none, confidence=none) %}
     {#- each peer's preset (SPEC §1 and §6): every option, so that a convention means one thing -#}
     {%- set family = {'gain': 'linear', 'gain_from': 'graded', 'precision_denominator': 'k', 'recall_denominator': 'm', 'truth_scope': 'all'} -%}
     {%- set conventions = {
@@ -74,6 +74,13 @@
         {{ exceptions.raise_compiler_error("rank_metrics: metrics: unknown metric " ~ rank_metrics._shown(name) ~ "; the metrics are " ~ rank_metrics._shown(known_metrics)) }}
     {%- endfor -%}
     {%- do plan.update({'metrics': known_metrics | select('in', metric_list) | list}) -%}
+
+    {#- confidence: of the interval around each mean (SPEC §7), strictly between 0 and 1 -#}
+    {%- set confidence = 0.95 if confidence is none else confidence -%}
+    {%- if confidence is not number or confidence is boolean or not (confidence > 0 and confidence < 1) -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: confidence must be a number between 0 and 1 (0.95 for a 95% interval); got " ~ rank_metrics._shown(confidence)) }}
+    {%- endif -%}
+    {%- do plan.update({'confidence': confidence, 'z': rank_metrics._normal_quantile(1 - (1 - confidence) / 2) | float}) -%}
 
     {#- relevance_threshold: a finite number; relevant = grade >= it, instead of grade > 0 -#}
     {#- (x * 0 is 0 for every finite x, NaN for NaN and ±inf) -#}

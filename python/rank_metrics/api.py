@@ -140,11 +140,17 @@ def _expected_and_got(result: pd.DataFrame, macro: str, columns: dict, user_rows
         got = {(*(row[key] for key in keys), value): row[value] for row in result.to_dict("records") for value in values}
         return keys + ["column"], expected, got
     if macro == "evaluate":
-        keys = by + ["k", "metric"]
+        keys = by + ["k", "metric", "column"]
         metrics = list(dict.fromkeys(result["metric"]))
-        expected = {(*(row[key] for key in by + ["k"]), metric): row[METRICS[metric][1]]
-                    for row in group_rows for metric in metrics}
-        got = {tuple(row[key] for key in keys): row["value"] for row in result.to_dict("records")}
+        expected = {}
+        for row in group_rows:
+            for metric in metrics:
+                value, error = row[METRICS[metric][1]], row[METRICS[metric][1] + "_std_error"]
+                low, high = reference.confidence_interval(value, error, columns["confidence"])
+                for column, want in (("value", value), ("std_error", error), ("ci_low", low), ("ci_high", high)):
+                    expected[(*(row[key] for key in by + ["k"]), metric, column)] = want
+        got = {(*(row[key] for key in by + ["k", "metric"]), column): row[column]
+               for row in result.to_dict("records") for column in ("value", "std_error", "ci_low", "ci_high")}
         return keys, expected, got
     keys = by + ["k"]
     value = next(group for function, group, _ in METRICS.values() if function == macro)
@@ -169,13 +175,16 @@ def _check(result: pd.DataFrame, macro: str, arguments: dict, tables: dict, engi
                   for row in _long_rows(engine.rows(truth_view), truth_item, shapes["truth"], None)]
     prediction_rows = _long_rows(engine.rows(predictions_view), columns["item"], shapes["predictions"], columns["rank"])
     user_rows, group_rows = reference.evaluate(prediction_rows, truth_rows, sorted(set(ks)), options=options, **columns)
+    columns["confidence"] = 0.95 if arguments.get("confidence") is None else arguments["confidence"]
     keys, expected, got = _expected_and_got(result, macro, columns, user_rows, group_rows)
     if expected.keys() != got.keys():
         raise CheckFailed(f"rank_metrics: check: the SQL and the reference disagree on the rows: "
                           f"only SQL {sorted(got.keys() - expected.keys(), key=repr)[:5]}, "
                           f"only reference {sorted(expected.keys() - got.keys(), key=repr)[:5]}")
     for key, want in expected.items():
-        if not math.isclose(got[key], want, rel_tol=1e-9, abs_tol=1e-12):
+        if want is None and (got[key] is None or math.isnan(got[key])):   # no std_error under 2 users
+            continue
+        if want is None or not math.isclose(got[key], want, rel_tol=1e-9, abs_tol=1e-12):
             raise CheckFailed(f"rank_metrics: check: {macro} for {dict(zip(keys, key))}: "
                               f"SQL {got[key]!r}, reference {want!r}")
 
@@ -247,8 +256,9 @@ def _metrics_argument(metrics):
     return [metrics] if isinstance(metrics, str) else (None if metrics is None else list(metrics))
 
 
-def evaluate(predictions, truth, k, *, metrics=None, con=None, check=False, **options) -> pd.DataFrame:
-    arguments = dict(_metric_arguments(k, options), metrics=_metrics_argument(metrics))
+def evaluate(predictions, truth, k, *, metrics=None, confidence=None, con=None, check=False,
+             **options) -> pd.DataFrame:
+    arguments = dict(_metric_arguments(k, options), metrics=_metrics_argument(metrics), confidence=confidence)
     result = _run("evaluate", predictions, truth, arguments, con, check)
     order = {metric: index for index, metric in enumerate(METRICS)}
     result = result.assign(rm_order=result["metric"].map(order))
@@ -267,10 +277,13 @@ def average_precision_at_k(predictions, truth, k, *, con=None, check=False, **op
     return _sorted(result, _as_list(arguments["by"]) + [arguments["user"], "k"])
 
 
-evaluate.__signature__ = _signature("metrics")
+evaluate.__signature__ = _signature("metrics", "confidence")
 evaluate.__doc__ = """Several metrics at once, from one pass: a DataFrame with a row per group, k and
-    metric: <by columns>, k, metric, value, n_users. metrics: names among map, ndcg, precision,
-    recall, mrr, hit_rate (default: all six), in that order.""" + _OPTIONS_DOC
+    metric: <by columns>, k, metric, value, n_users, std_error, ci_low, ci_high. metrics: names
+    among map, ndcg, precision, recall, mrr, hit_rate (default: all six), in that order.
+    std_error is the per-user values' sample standard deviation over sqrt(n_users) (NaN for
+    fewer than two users); [ci_low, ci_high] the normal interval at `confidence` (default 0.95).
+    """ + _OPTIONS_DOC
 evaluate_users.__signature__ = _signature("metrics")
 evaluate_users.__doc__ = """Several metrics per evaluated user: <by columns>, <user>, k, a column per
     metric (average_precision, ndcg, precision, recall, reciprocal_rank, hit), n_relevant,

@@ -159,6 +159,9 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument("--database", metavar="FILE.duckdb", help="a DuckDB file whose tables PREDICTIONS and TRUTH name (opened read-only)")
         if function.startswith("evaluate"):
             command.add_argument("--metrics", nargs="+", help="among " + ", ".join(api.METRICS))
+        if function == "evaluate":
+            command.add_argument("--confidence", type=_number,
+                                 help="of the interval ci_low..ci_high around each value (default 0.95)")
         command.add_argument("--format", choices=("table", "csv", "json"), default="table")
         command.add_argument("--check", action="store_true",
                              help="also run the reference implementation and fail if it disagrees")
@@ -215,6 +218,8 @@ def _main(argv: list[str] | None) -> int:
         function_name = _COMMANDS[arguments.command][0]
         if function_name.startswith("evaluate"):
             keywords["metrics"] = arguments.metrics
+        if function_name == "evaluate":
+            keywords["confidence"] = arguments.confidence
         else:
             keywords["k"] = arguments.k   # always a table, even for one k
         result = getattr(api, function_name)(arguments.predictions, arguments.truth, check=arguments.check,

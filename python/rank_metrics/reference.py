@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from dataclasses import dataclass
+from statistics import NormalDist
 from typing import Hashable, Iterable, Sequence
 
 NORMALIZATIONS = ("min_m_k", "m", "hits")
@@ -226,5 +227,24 @@ def evaluate(predictions: Iterable[dict], truth: Iterable[dict], ks: Sequence[in
             if rows:
                 per_group.append({**dict(zip(by, group)), "k": k, **{
                     group_column: math.fsum(row[user_column] for row in rows) / len(rows)
-                    for user_column, group_column in METRICS.values()}, "n_users": len(rows)})
+                    for user_column, group_column in METRICS.values()}, "n_users": len(rows), **{
+                    group_column + "_std_error": std_error([row[user_column] for row in rows])
+                    for user_column, group_column in METRICS.values()}})
     return per_user, per_group
+
+
+def std_error(values: Sequence[float]) -> float | None:
+    """SPEC §7: the sample standard deviation (n - 1) over sqrt(n); None for fewer than two."""
+    if len(values) < 2:
+        return None
+    mean = math.fsum(values) / len(values)
+    variance = math.fsum((value - mean) ** 2 for value in values) / (len(values) - 1)
+    return math.sqrt(variance / len(values))
+
+
+def confidence_interval(mean: float, error: float | None, confidence: float = 0.95):
+    """SPEC §7: mean -/+ z std_error, z the normal quantile of (1 + confidence) / 2."""
+    if error is None:
+        return None, None
+    z = NormalDist().inv_cdf((1 + confidence) / 2)
+    return mean - z * error, mean + z * error

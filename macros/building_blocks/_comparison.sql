@@ -1,0 +1,160 @@
+{#- Paired comparison (SPEC §7): each group of the one `by` column against the `baseline`
+    group, per k and metric, from the per-user values of the one pass. A row each:
+      <by>, k, metric, baseline_value, value, difference, relative_difference, std_error, t, df,
+      p_value, p_value_adjusted, significant, n_users, n_only_model, n_only_baseline
+    over the users evaluated for both (n_users); users evaluated for one side only are counted,
+    never paired with zeros. The p-value is the t test's, two-sided, with the normal
+    approximation 2 (1 - Phi(|t|)) (engines have no t distribution; df is beside it); the
+    correction is over every row of the result. -#}
+{% macro _compare(predictions, truth, k, options) %}
+{%- set comparison = {} -%}
+{%- do rank_metrics._comparison_options(comparison, options) -%}
+{%- set plan = {} -%}
+{%- do rank_metrics._plan(plan, predictions, truth, k, **comparison.rest) -%}
+{%- if plan.by | length != 1 -%}
+    {{ exceptions.raise_compiler_error("rank_metrics: compare: by must name one column, the one whose values are the models (baseline is one of them); got " ~ (rank_metrics._shown(plan.names.by) if plan.names.by else 'none')) }}
+{%- endif -%}
+{%- set model = plan.by[0] -%}
+{%- set double = rank_metrics.type_double() -%}
+{%- set baseline = rank_metrics._literal(comparison.baseline, 'baseline') -%}
+{{ rank_metrics._one_pass(plan) }},
+rm_paired as (
+    select m.{{ model }}, m.k,
+        count(*) as rm_n
+        {%- for metric in plan.metrics %}
+        {%- set column = plan.metric_columns[metric] %},
+        avg(b.{{ column }}) as rm_baseline_{{ loop.index }},
+        avg(m.{{ column }}) as rm_value_{{ loop.index }},
+        avg(m.{{ column }} - b.{{ column }}) as rm_difference_{{ loop.index }},
+        stddev_samp(m.{{ column }} - b.{{ column }}) as rm_sd_{{ loop.index }}
+        {%- endfor %}
+    from rm_user_metrics as m
+    inner join rm_user_metrics as b
+        on b.rm_user = m.rm_user and b.k = m.k and b.{{ model }} = {{ baseline }}
+    where m.{{ model }} <> {{ baseline }}
+    group by m.{{ model }}, m.k
+),
+rm_evaluated as (
+    select {{ model }}, k, count(*) as rm_n
+    from rm_user_metrics
+    group by {{ model }}, k
+),
+rm_pairs as (
+    -- every model against the baseline, with its counts, whether or not any user pairs up
+    select m.{{ model }}, m.k, coalesce(p.rm_n, 0) as n_users,
+        m.rm_n - coalesce(p.rm_n, 0) as n_only_model, b.rm_n - coalesce(p.rm_n, 0) as n_only_baseline
+        {%- for metric in plan.metrics %},
+        p.rm_baseline_{{ loop.index }}, p.rm_value_{{ loop.index }}, p.rm_difference_{{ loop.index }},
+        case when p.rm_n >= 2 then p.rm_sd_{{ loop.index }} / sqrt(cast(p.rm_n as {{ double }})) end as rm_std_error_{{ loop.index }}
+        {%- endfor %}
+    from rm_evaluated as m
+    inner join rm_evaluated as b
+        on b.k = m.k and b.{{ model }} = {{ baseline }}
+    left join rm_paired as p
+        on p.{{ model }} = m.{{ model }} and p.k = m.k
+    where m.{{ model }} <> {{ baseline }}
+),
+rm_metric_names as (
+    {%- for metric in plan.metrics %}
+    select {{ rank_metrics.string_literal(metric) }} as metric{{ ' union all' if not loop.last }}
+    {%- endfor %}
+),
+rm_differences as (
+    select p.{{ model }}, p.k, n.metric,
+        {%- for part in ['baseline', 'value', 'difference', 'std_error'] %}
+        case {%- for metric in plan.metrics %} when n.metric = {{ rank_metrics.string_literal(metric) }} then p.rm_{{ part }}_{{ loop.index }}{% endfor %} end as {{ 'baseline_value' if part == 'baseline' else part }},
+        {%- endfor %}
+        p.n_users, p.n_only_model, p.n_only_baseline
+    from rm_pairs as p
+    cross join rm_metric_names as n
+),
+rm_tests as (
+    select d.*,
+        case when std_error > 0 then difference / std_error end as t,
+        case when n_users >= 1 then n_users - 1 end as df,
+        case when std_error > 0 then {{ rank_metrics._two_sided_normal_p('abs(difference / std_error)') }}
+             when std_error = 0 then case when difference = 0 then cast(1 as {{ double }}) else cast(0 as {{ double }}) end
+        end as p_value
+    from rm_differences as d
+),
+rm_ordered as (
+    -- each p-value's place among them, smallest first, and how many there are (for the correction)
+    select rm_tests.*,
+        row_number() over (order by case when p_value is null then 1 else 0 end, p_value) as rm_step,
+        count(p_value) over () as rm_tested
+    from rm_tests
+),
+rm_adjusted as (
+    select rm_ordered.*,
+        {{ rank_metrics._adjusted_p(comparison.correction) }} as p_value_adjusted
+    from rm_ordered
+)
+select {{ model }}, k, metric, baseline_value, value, difference,
+    case when baseline_value <> 0 then difference / baseline_value end as relative_difference,
+    std_error, t, df, p_value, p_value_adjusted,
+    case when p_value_adjusted < cast({{ comparison.alpha }} as {{ double }}) then 1 else 0 end as significant,
+    cast(n_users as bigint) as n_users, cast(n_only_model as bigint) as n_only_model,
+    cast(n_only_baseline as bigint) as n_only_baseline
+from rm_adjusted
+{%- endmacro %}
+
+
+{#- The comparison's own arguments, checked, written into `comparison`: baseline, test,
+    correction, alpha, and the rest of the options (for _plan). -#}
+{% macro _comparison_options(comparison, options) %}
+    {%- set rest = dict(options) -%}
+    {%- set baseline = rest.pop('baseline', none) -%}
+    {%- set test = rest.pop('test', none) or 't' -%}
+    {%- set correction = rest.pop('correction', none) or 'holm' -%}
+    {%- set alpha = rest.pop('alpha', none) -%}
+    {%- set alpha = 0.05 if alpha is none else alpha -%}
+    {%- if baseline is none -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: compare: baseline is required: the value of the by column that names the model to compare against") }}
+    {%- endif -%}
+    {%- if test != 't' -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: compare: test must be 't' in SQL (the normal approximation of its p-value); got " ~ rank_metrics._shown(test) ~ " (Python's rank_metrics.compare also offers 'permutation' and 'bootstrap')") }}
+    {%- endif -%}
+    {%- if correction not in ['holm', 'bonferroni', 'none'] -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: compare: correction must be one of 'holm', 'bonferroni', 'none'; got " ~ rank_metrics._shown(correction)) }}
+    {%- endif -%}
+    {%- if alpha is not number or alpha is boolean or not (alpha > 0 and alpha < 1) -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: compare: alpha must be a number between 0 and 1; got " ~ rank_metrics._shown(alpha)) }}
+    {%- endif -%}
+    {%- do comparison.update({'baseline': baseline, 'test': test, 'correction': correction, 'alpha': alpha, 'rest': rest}) -%}
+{% endmacro %}
+
+
+{#- A value of a by column as an SQL literal: text quoted, numbers as they are. -#}
+{% macro _literal(value, argument) -%}
+    {%- if value is string -%}{{ rank_metrics.string_literal(value) }}
+    {%- elif value is number and value is not boolean -%}{{ value }}
+    {%- else -%}{{ exceptions.raise_compiler_error("rank_metrics: " ~ argument ~ " must be a text or a number (a value of the by column); got " ~ rank_metrics._shown(value)) }}
+    {%- endif -%}
+{%- endmacro %}
+
+
+{#- 2 (1 - Phi(x)) = erfc(x / sqrt 2) for x >= 0, by Abramowitz and Stegun 7.1.26 (absolute
+    error below 1.5e-7): erfc(y) = tau (a1 + tau (a2 + ...)) exp(-y^2), tau = 1 / (1 + p y). -#}
+{% macro _two_sided_normal_p(x) -%}
+    {%- set double = rank_metrics.type_double() -%}
+    {%- set y = '(cast(' ~ x ~ ' as ' ~ double ~ ') / sqrt(cast(2 as ' ~ double ~ ')))' -%}
+    {%- set tau = '(1 / (1 + 0.3275911 * ' ~ y ~ '))' -%}
+    ({{ tau }} * (0.254829592 + {{ tau }} * (-0.284496736 + {{ tau }} * (1.421413741
+        + {{ tau }} * (-1.453152027 + {{ tau }} * 1.061405429)))) * exp(-{{ y }} * {{ y }}))
+{%- endmacro %}
+
+
+{#- The corrected p-value of a row of rm_ordered (SPEC §7): Holm's step-down, the running largest
+    of (m - i + 1) p_(i) with p ascending, capped at 1 (equal p-values get the same value,
+    whatever their order); Bonferroni's m p; or none. m counts the rows with a p-value. -#}
+{% macro _adjusted_p(correction) -%}
+    {%- set one = 'cast(1 as ' ~ rank_metrics.type_double() ~ ')' -%}
+    {%- if correction == 'none' -%}
+        p_value
+    {%- elif correction == 'bonferroni' -%}
+        least({{ one }}, p_value * rm_tested)
+    {%- else -%}
+        case when p_value is not null then least({{ one }}, max((rm_tested - rm_step + 1) * p_value)
+            over (order by rm_step rows between unbounded preceding and current row)) end
+    {%- endif -%}
+{%- endmacro %}
