@@ -4,8 +4,12 @@
     metric macros. The dbt entry points run it before a model builds; Python runs it before a
     metric is computed. -#}
 {% macro default__input_problems(predictions, truth, k) %}
+{#- compare's own arguments are its to check; the baseline must be one of the groups -#}
+{%- set options = dict(kwargs) -%}
+{%- set baseline = options.pop('baseline', none) -%}
+{%- for name in ['test', 'correction', 'alpha'] -%}{%- do options.pop(name, none) -%}{%- endfor -%}
 {%- set plan = {} -%}
-{%- do rank_metrics._plan(plan, predictions, truth, k, **kwargs) -%}
+{%- do rank_metrics._plan(plan, predictions, truth, k, **options) -%}
 {%- set text = rank_metrics.type_string() -%}
 {#- NaN and ±inf are never between the largest doubles (every engine sorts NaN above all numbers) -#}
 {%- set largest = 'cast(1.7976931348623157e308 as ' ~ rank_metrics.type_double() ~ ')' -%}
@@ -86,6 +90,13 @@ select 300 as rm_check, 'duplicates' as argument, problem from (
     order by {{ rank_metrics._column_prefix(plan.by) }}{{ plan.user }}, {{ plan.item }}
     limit 1
 ) as rm_first_duplicate
+union all
+{%- endif %}
+{%- if baseline is not none and plan.by | length == 1 %}
+select 400 as rm_check, 'baseline' as argument,
+    {{ rank_metrics.string_literal('predictions has no rows with ' ~ plan.names.by[0] ~ ' = ' ~ rank_metrics._shown(baseline) ~ '; baseline must be one of the values of by') }} as problem
+from (select count(*) as rm_rows from {{ plan.predictions }} as rm_p where {{ plan.by[0] }} = {{ rank_metrics._literal(baseline, 'baseline') }}) as rm_baseline
+where rm_rows = 0
 union all
 {%- endif %}
 select 0 as rm_check, 'none' as argument, 'none' as problem

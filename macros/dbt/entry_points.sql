@@ -40,3 +40,7 @@
     {{ return(adapter.dispatch('evaluate_users', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs))) }}
 {% endmacro %}
 
+
+{% macro compare(predictions, truth, k) %}
+    {{ return(adapter.dispatch('compare', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs))) }}
+{% endmacro %}

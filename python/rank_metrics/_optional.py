@@ -8,7 +8,7 @@ from .errors import RankMetricsError
 
 # module -> the extra of rank-metrics that installs it
 EXTRAS = {"sqlglot": "warehouses", "polars": "polars", "pyarrow": "arrow", "psycopg2": "postgres",
-          "pyspark": "spark", "dbt": "dbt"}
+          "pyspark": "spark", "dbt": "dbt", "scipy": "stats", "matplotlib": "plot"}
 
 
 def missing(module: str, needed_for: str) -> RankMetricsError:

@@ -294,7 +294,7 @@ average_precision_at_k.__doc__ = """AP@k per evaluated user: <by columns>, <user
 
 
 def sql(predictions, truth, k, *, con=None, dialect="duckdb", macro="map_at_k", metrics=None,
-        **options) -> str:
+        confidence=None, baseline=None, correction=None, alpha=None, **options) -> str:
     """The macro SQL for tables named `predictions` and `truth` ('table' or 'schema.table').
 
     duckdb, postgres and spark get their own dispatch variants; redshift and databricks render
@@ -302,6 +302,7 @@ def sql(predictions, truth, k, *, con=None, dialect="duckdb", macro="map_at_k", 
     variants, then sqlglot writes them in that dialect. With `con` (a connection holding the
     tables) their columns are looked up, as in map_at_k; without it, name rank or score
     (default: a column `rank`), relevance and truth_by explicitly where they apply.
+    confidence is evaluate's; baseline (required), correction and alpha compare's.
     """
     if dialect not in DIALECTS:
         raise RankMetricsError(f"rank_metrics: dialect must be one of {', '.join(DIALECTS)}; got {dialect!r}")
@@ -311,8 +312,12 @@ def sql(predictions, truth, k, *, con=None, dialect="duckdb", macro="map_at_k", 
         if not isinstance(value, str) or not value:
             raise RankMetricsError(f"rank_metrics: {argument}: expected a table name; got {value!r}")
     arguments = _metric_arguments(k, options)
-    if macro in ("evaluate", "evaluate_users"):
+    if macro in ("evaluate", "evaluate_users", "compare"):
         arguments["metrics"] = _metrics_argument(metrics)
+    if macro == "evaluate":
+        arguments["confidence"] = confidence
+    if macro == "compare":
+        arguments.update(baseline=baseline, correction=correction, alpha=alpha)
     render_as, source_dialect = DIALECTS[dialect]
     if con is not None:
         engine = engine_for(con)
@@ -331,7 +336,8 @@ def sql(predictions, truth, k, *, con=None, dialect="duckdb", macro="map_at_k", 
 
 
 # the public macros whose SQL sql() prints
-MACROS = [function for function, _, _ in METRICS.values()] + ["average_precision_at_k", "evaluate", "evaluate_users"]
+MACROS = [function for function, _, _ in METRICS.values()] + ["average_precision_at_k", "evaluate", "evaluate_users",
+                                                               "compare"]
 
 # dialect -> (the engine whose macro variants render it, the sqlglot dialect that rendering is
 # in when sqlglot must rewrite it, or None when the rendering runs as it is)
