@@ -225,6 +225,17 @@ def check_evaluate(case, predictions, truth, inputs, con=None):
                "value": row[rank_metrics.api.METRICS[metric][1]]} for row in want for metric in metrics]
     assert_same(got, spread, by + ["k", "metric"], "value")
     assert_same(got, spread, by + ["k", "metric"], "n_users")
+    # SPEC §7: the standard error of each mean (none under two users) and the 95% interval
+    errors = {(*(row[key] for key in by + ["k"]), metric): row[rank_metrics.api.METRICS[metric][1] + "_std_error"]
+              for row in want for metric in metrics}
+    for row in got:
+        want_error = errors[(*(row[key] for key in by + ["k"]), row["metric"])]
+        if want_error is None:
+            assert math.isnan(row["std_error"]) and math.isnan(row["ci_low"]) and math.isnan(row["ci_high"])
+            continue
+        low, high = reference.confidence_interval(row["value"], want_error)
+        for column, value in (("std_error", want_error), ("ci_low", low), ("ci_high", high)):
+            assert math.isclose(row[column], value, rel_tol=1e-9, abs_tol=1e-12), (row, column, value)
 
 
 @given(case=cases())

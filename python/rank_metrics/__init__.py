@@ -7,9 +7,10 @@ runs them in DuckDB, and checks them against an independent reference implementa
 from ._version import __version__
 from .api import (average_precision_at_k, evaluate, evaluate_users, hit_rate_at_k, map_at_k,
                   mrr_at_k, ndcg_at_k, precision_at_k, recall_at_k, sql)
+from .comparison import compare
 from .errors import CheckFailed, RankMetricsError
 from .lists import apk, mapk
 
 __all__ = ["__version__", "apk", "mapk", "map_at_k", "average_precision_at_k", "ndcg_at_k",
-           "precision_at_k", "recall_at_k", "mrr_at_k", "hit_rate_at_k", "evaluate", "evaluate_users", "sql",
+           "precision_at_k", "recall_at_k", "mrr_at_k", "hit_rate_at_k", "evaluate", "evaluate_users", "compare", "sql",
            "RankMetricsError", "CheckFailed"]

@@ -13,6 +13,8 @@ import sys
 
 from . import __version__, api, reference
 from ._optional import missing
+from ._tables import BETTER, WORSE
+from .comparison import compare as api_compare
 from .errors import CheckFailed, RankMetricsError
 
 EXIT_BAD_INPUT = 2
@@ -166,6 +168,22 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument("--check", action="store_true",
                              help="also run the reference implementation and fail if it disagrees")
 
+    command = commands.add_parser("compare", help="each model (--by) against --baseline: paired tests per k and metric")
+    command.add_argument("predictions", help="Parquet or CSV file or glob, or with --database a table in it")
+    command.add_argument("truth", help="Parquet or CSV file or glob, or with --database a table in it")
+    _add_metric_options(command)
+    command.add_argument("--database", metavar="FILE.duckdb", help="a DuckDB file whose tables PREDICTIONS and TRUTH name (opened read-only)")
+    command.add_argument("--metrics", nargs="+", help="among " + ", ".join(api.METRICS))
+    command.add_argument("--baseline", required=True, help="the value of the --by column that names the baseline model")
+    command.add_argument("--test", default="t", help="t (default), permutation or bootstrap")
+    command.add_argument("--correction", default="holm", help="holm (default), bonferroni or none")
+    command.add_argument("--alpha", type=_number, default=0.05, help="significance level (default 0.05)")
+    command.add_argument("--seed", type=int, help="for --test permutation and bootstrap")
+    command.add_argument("--resamples", type=int, default=10_000, help="sign flips or bootstrap resamples (default 10000)")
+    command.add_argument("--format", choices=("table", "markdown", "latex", "csv", "json"), default="table")
+    command.add_argument("--check", action="store_true",
+                         help="also check the pairs and differences against the reference implementation")
+
     command = commands.add_parser(
         "sql", help="print the SQL for tables named PREDICTIONS and TRUTH", description=SQL_DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -215,6 +233,8 @@ def _main(argv: list[str] | None) -> int:
                           macro="average_precision_at_k" if arguments.per_user else arguments.macro,
                           metrics=arguments.metrics, con=_connection(arguments.database), **keywords))
             return 0
+        if arguments.command == "compare":
+            return _compare(arguments, keywords)
         function_name = _COMMANDS[arguments.command][0]
         if function_name.startswith("evaluate"):
             keywords["metrics"] = arguments.metrics
@@ -243,6 +263,28 @@ def _main(argv: list[str] | None) -> int:
         sys.stdout.write(result.to_json(orient="records", double_precision=15) + "\n")
     else:
         sys.stdout.write(result.to_string(index=False) + "\n")
+    return 0
+
+
+def _compare(arguments: argparse.Namespace, keywords: dict) -> int:
+    """rank-metrics compare: the comparison table, markers on significant results."""
+    from ._tables import comparison_text
+
+    if not keywords["by"] or len(keywords["by"]) != 1:
+        raise RankMetricsError("rank_metrics: compare: --by must name one column, the one whose values are the models")
+    result = api_compare(arguments.predictions, arguments.truth, metrics=arguments.metrics, baseline=arguments.baseline,
+                         test=arguments.test, correction=arguments.correction, alpha=arguments.alpha,
+                         seed=arguments.seed, resamples=arguments.resamples, check=arguments.check,
+                         con=_connection(arguments.database), **keywords)
+    model = keywords["by"][0]
+    if arguments.format == "csv":
+        sys.stdout.write(result.to_csv(index=False))
+    elif arguments.format == "json":
+        sys.stdout.write(result.to_json(orient="records", double_precision=15) + "\n")
+    else:
+        legend = (f"{BETTER} / {WORSE}: significantly better / worse than {arguments.baseline!r} "
+                  f"(adjusted p < {arguments.alpha}; test {arguments.test}, correction {arguments.correction})")
+        sys.stdout.write(comparison_text(result, model, arguments.format, legend))
     return 0
 
 

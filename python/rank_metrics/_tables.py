@@ -1,0 +1,52 @@
+"""A comparison as people read it: one line per model, k and metric, the model's value marked
+when it is significantly better (▲) or worse (▼) than the baseline's, as a text table,
+Markdown or LaTeX (csv and json print every column as it is)."""
+
+from __future__ import annotations
+
+import math
+
+BETTER, WORSE = "▲", "▼"
+LATEX_MARKS = {BETTER: r"$^\blacktriangle$", WORSE: r"$^\triangledown$"}
+SHOWN = ["k", "metric", "baseline_value", "value", "difference", "relative_difference", "p_value",
+         "p_value_adjusted", "n_users"]
+
+
+def comparison_text(result, model: str, form: str, legend: str) -> str:
+    rows = []
+    for row in result.to_dict("records"):
+        mark = ""
+        if row["significant"]:
+            mark = BETTER if row["difference"] > 0 else WORSE
+        cells = [str(row[model])] + [_cell(name, row[name]) for name in SHOWN]
+        cells[SHOWN.index("value") + 1] += LATEX_MARKS[mark] if form == "latex" and mark else mark
+        if row["n_only_model"] or row["n_only_baseline"]:
+            cells[-1] += f" (+{row['n_only_model']} model only, +{row['n_only_baseline']} baseline only)"
+        rows.append(cells)
+    header = [model] + [name.replace("_", " ") if form != "latex" else name.replace("_", r"\_") for name in SHOWN]
+    if form == "markdown":
+        lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
+        lines += ["| " + " | ".join(cells) + " |" for cells in rows]
+        return "\n".join(lines) + f"\n\n{legend}\n"
+    if form == "latex":
+        lines = [r"\begin{tabular}{" + "l" * 3 + "r" * (len(header) - 3) + "}", r"\hline",
+                 " & ".join(header) + r" \\", r"\hline"]
+        lines += [" & ".join(cell.replace("_", r"\_") if "$" not in cell else cell for cell in cells) + r" \\"
+                  for cells in rows]
+        lines += [r"\hline", r"\end{tabular}", "% " + legend]
+        return "\n".join(lines) + "\n"
+    widths = [max(len(line[column]) for line in [header] + rows) for column in range(len(header))]
+    lines = ["  ".join(cell.rjust(width) for cell, width in zip(line, widths)) for line in [header] + rows]
+    return "\n".join(lines) + f"\n{legend}\n"
+
+
+def _cell(name: str, value) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "-"
+    if name == "relative_difference":
+        return f"{value:+.1%}"
+    if name == "difference":
+        return f"{value:+.6f}"
+    if isinstance(value, float):
+        return f"{value:.6f}" if not name.startswith("p_value") else f"{value:.4g}"
+    return str(value)

@@ -1,0 +1,153 @@
+"""Is model B really better? Paired comparison against a baseline (SPEC §7).
+
+The t test runs as SQL (the compare macro: one pass, then aggregates); Python swaps its
+normal-approximation p-value for the exact Student t one. The permutation and bootstrap tests
+need each user's values: they come from the same one pass (evaluate_users), paired here.
+"""
+
+from __future__ import annotations
+
+import math
+
+from . import api, stats
+from .errors import RankMetricsError
+
+COLUMNS = ["k", "metric", "baseline_value", "value", "difference", "relative_difference", "std_error", "t",
+           "df", "p_value", "p_value_adjusted", "significant", "n_users", "n_only_model", "n_only_baseline"]
+
+
+def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", correction="holm", alpha=0.05,
+            seed=None, resamples=10_000, con=None, check=False, **options):
+    """Each group of `by` against the `baseline` group: a DataFrame with a row per model, k and
+    metric: <by>, k, metric, baseline_value, value, difference, relative_difference, std_error,
+    t, df, p_value, p_value_adjusted, significant, n_users, n_only_model, n_only_baseline.
+
+    Users are paired when both sides evaluate them (n_users); the others are counted in
+    n_only_model / n_only_baseline, never paired with zeros. test: 't' (Student t, exact),
+    'permutation' (sign flips; exact when 2^n <= resamples) or 'bootstrap' (paired resamples),
+    the latter two seeded by `seed`. correction ('holm', 'bonferroni', 'none') adjusts the
+    p-values over every row; significant = p_value_adjusted < alpha. The other keyword
+    arguments are those of evaluate.
+    """
+    if test not in stats.TESTS:
+        raise RankMetricsError(f"rank_metrics: compare: test must be one of {', '.join(map(repr, stats.TESTS))}; "
+                               f"got {test!r}")
+    if correction not in stats.CORRECTIONS:
+        raise RankMetricsError(f"rank_metrics: compare: correction must be one of "
+                               f"{', '.join(map(repr, stats.CORRECTIONS))}; got {correction!r}")
+    model = _model_column(by)
+    arguments = dict(api._metric_arguments(k, dict(options, by=[model])),
+                     metrics=api._metrics_argument(metrics))
+    if test == "t":
+        result = api._run("compare", predictions, truth, dict(arguments, baseline=baseline, test="t",
+                          correction=correction, alpha=alpha), con, check=False)
+        if not len(result):   # no pair at all: say why (the groups are read only now)
+            _require_baseline(model, baseline, _groups_of(predictions, truth, arguments, con))
+        result["p_value"] = [stats.student_p_value(t, df) if not _missing(t) else p
+                             for t, df, p in zip(result["t"], result["df"], result["p_value"])]
+    else:
+        result = _resampled(predictions, truth, arguments, model, baseline, test, seed, resamples, con)
+    if check:
+        _check(result, predictions, truth, arguments, model, baseline, con)
+    return _finished(result, model, correction, alpha)
+
+
+def _model_column(by) -> str:
+    columns = api._as_list(by)
+    if len(columns) != 1:
+        raise RankMetricsError("rank_metrics: compare: by must name one column, the one whose values are the "
+                               f"models (baseline is one of them); got {by!r}")
+    return columns[0]
+
+
+def _missing(value) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _groups_of(predictions, truth, arguments, con):
+    """The groups the one pass evaluates (for the error that names them)."""
+    users = api._run("evaluate_users", predictions, truth, dict(arguments, metrics=["hit_rate"]), con, check=False)
+    return sorted(set(users[arguments["by"][0]]), key=repr)
+
+
+def _require_baseline(model, baseline, groups) -> None:
+    """Raise unless the baseline is one group and there is another to compare with it."""
+    if baseline not in set(groups):
+        raise RankMetricsError(f"rank_metrics: compare: baseline {baseline!r} is not a value of column {model}; "
+                               f"its values are: {', '.join(map(repr, groups[:20]))}")
+    if len(groups) < 2:
+        raise RankMetricsError(f"rank_metrics: compare: column {model} has no value but the baseline "
+                               f"{baseline!r}: nothing to compare with it")
+
+
+def _resampled(predictions, truth, arguments, model, baseline, test, seed, resamples, con):
+    """The comparison from each user's values (evaluate_users, the one pass), paired here."""
+    import pandas as pd
+
+    users = api._run("evaluate_users", predictions, truth, arguments, con, check=False)
+    user = arguments["user"]
+    groups = sorted(set(users[model]), key=repr)
+    _require_baseline(model, baseline, groups)
+    columns = [(metric, api.METRICS[metric][2]) for metric in api.METRICS
+               if arguments["metrics"] is None or metric in arguments["metrics"]]
+    base = users[users[model] == baseline]
+    rows = []
+    for group in groups:
+        if group == baseline:
+            continue
+        side = users[users[model] == group]
+        for k in sorted(set(users["k"])):
+            mine, theirs = side[side["k"] == k], base[base["k"] == k]
+            # users in one order, so that a seed draws the same resamples of the same values
+            paired = mine.merge(theirs, on=[user, "k"], suffixes=("", "_baseline")).sort_values(user, kind="stable")
+            for metric, column in columns:
+                outcome = stats.paired(paired[column].tolist(), paired[column + "_baseline"].tolist(),
+                                       test=test, seed=seed, resamples=resamples)
+                rows.append({model: group, "k": k, "metric": metric,
+                             "baseline_value": _mean(paired[column + "_baseline"]), "value": _mean(paired[column]),
+                             **{name: outcome[name] for name in ("difference", "relative_difference",
+                                                                  "std_error", "t", "df", "p_value")},
+                             "n_users": len(paired), "n_only_model": len(mine) - len(paired),
+                             "n_only_baseline": len(theirs) - len(paired)})
+    return pd.DataFrame(rows, columns=[model, *COLUMNS[:10], *COLUMNS[12:]])
+
+
+def _mean(values) -> float:
+    return math.fsum(values) / len(values) if len(values) else math.nan
+
+
+def _finished(result, model, correction, alpha):
+    """The adjusted p-values and the verdict, rows in order of model, k and metric."""
+    adjusted = stats.adjust([None if _missing(p) else p for p in result["p_value"]], correction)
+    result = result.assign(p_value_adjusted=[math.nan if p is None else p for p in adjusted])
+    result["significant"] = [int(not _missing(p) and p < alpha) for p in result["p_value_adjusted"]]
+    order = {metric: index for index, metric in enumerate(api.METRICS)}
+    result = result.assign(rm_order=result["metric"].map(order))
+    result = result.sort_values([model, "k", "rm_order"], kind="stable").drop(columns="rm_order")
+    return result[[model, *COLUMNS]].reset_index(drop=True)
+
+
+def _check(result, predictions, truth, arguments, model, baseline, con):
+    """The differences, their standard errors and the counts against the reference's users."""
+    from . import reference
+    from .errors import CheckFailed
+
+    users = api.evaluate_users(predictions, truth, arguments["k"], metrics=arguments["metrics"], con=con,
+                               check=True, **{name: arguments[name] for name in api.OPTIONS})
+    user = arguments["user"]
+    for row in result.to_dict("records"):
+        column = api.METRICS[row["metric"]][2]
+        mine = users[(users[model] == row[model]) & (users["k"] == row["k"])]
+        theirs = users[(users[model] == baseline) & (users["k"] == row["k"])]
+        paired = mine.merge(theirs, on=[user, "k"], suffixes=("", "_baseline"))
+        differences = (paired[column] - paired[column + "_baseline"]).tolist()
+        want = {"difference": _mean(differences), "std_error": reference.std_error(differences),
+                "n_users": len(paired), "n_only_model": len(mine) - len(paired),
+                "n_only_baseline": len(theirs) - len(paired)}
+        for name, value in want.items():
+            got = row[name]
+            if (value is None or (isinstance(value, float) and math.isnan(value))) and _missing(got):
+                continue
+            if value is None or _missing(got) or not math.isclose(got, value, rel_tol=1e-9, abs_tol=1e-12):
+                raise CheckFailed(f"rank_metrics: check: compare {name} for {model}={row[model]!r}, k={row['k']}, "
+                                  f"metric={row['metric']}: SQL {got!r}, reference {value!r}")

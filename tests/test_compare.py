@@ -1,0 +1,254 @@
+"""Uncertainty and paired comparison (SPEC §7): the worked example through Python, the CLI and
+the SQL of every engine; the SQL's normal p-value, z and corrections against exact values;
+random inputs against the reference's per-user values; the permutation and t tests against
+ranx's own (from the bench venv); and the errors that name the culprit."""
+
+import json
+import math
+import random
+import subprocess
+from statistics import NormalDist
+
+import duckdb
+import pandas as pd
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import rank_metrics
+from rank_metrics import stats
+from rank_metrics._render import namespace
+
+from conftest import INTEGRATION, ROOT
+from test_cli import run
+from test_properties import cases, tables
+
+SEEDS = INTEGRATION / "seeds"
+PREDICTIONS = pd.read_csv(SEEDS / "compare_predictions.csv")   # SPEC §7: a = 1, .5, .25, 0, 1; b = .5, .5, 0, 0, 1
+TRUTH = pd.read_csv(SEEDS / "compare_truth.csv")
+BENCH_PYTHON = ROOT / "bench" / ".venv" / "bin" / "python"
+
+
+def test_worked_example_evaluate_has_the_standard_error_and_interval():
+    got = rank_metrics.evaluate(PREDICTIONS, TRUTH, k=4, metrics="map", by="model", check=True)
+    a = got[got.model == "a"].iloc[0]
+    assert (a.value, a.n_users) == (pytest.approx(0.55), 5)
+    assert a.std_error == pytest.approx(0.2)
+    assert (round(a.ci_low, 6), round(a.ci_high, 6)) == (0.158007, 0.941993)
+    narrower = rank_metrics.evaluate(PREDICTIONS, TRUTH, k=4, metrics="map", by="model", confidence=0.9, check=True)
+    assert narrower[narrower.model == "a"].ci_low.iloc[0] == pytest.approx(0.55 - 1.6448536269514722 * 0.2, abs=1e-12)
+
+
+def test_worked_example_compare_in_python():
+    t = rank_metrics.compare(PREDICTIONS, TRUTH, k=4, metrics="map", by="model", baseline="b", check=True)
+    row = t.iloc[0]
+    assert (row.model, row.k, row.metric, row.n_users, row.n_only_model, row.n_only_baseline) == ("a", 4, "map", 5, 0, 0)
+    assert (row.baseline_value, row.value, row.difference) == (pytest.approx(0.4), pytest.approx(0.55), pytest.approx(0.15))
+    assert (row.std_error, row.t, row.df) == (pytest.approx(0.1), pytest.approx(1.5), 4)
+    assert row.p_value == pytest.approx(0.20800, abs=5e-6)      # Student t, 4 df (SPEC: 0.208)
+    assert row.relative_difference == pytest.approx(0.375)
+    assert row.significant == 0
+    flips = rank_metrics.compare(PREDICTIONS, TRUTH, k=4, metrics="map", by="model", baseline="b", test="permutation")
+    assert flips.p_value.iloc[0] == 0.5                          # all 32 sign flips, exactly
+    boot = rank_metrics.compare(PREDICTIONS, TRUTH, k=4, metrics="map", by="model", baseline="b", test="bootstrap", seed=7)
+    again = rank_metrics.compare(PREDICTIONS, TRUTH, k=4, metrics="map", by="model", baseline="b", test="bootstrap", seed=7)
+    assert boot.p_value.iloc[0] == again.p_value.iloc[0] and 0 < boot.p_value.iloc[0] < 1
+
+
+def test_worked_example_compare_in_sql_has_the_normal_p_value():
+    con = duckdb.connect()
+    con.register("p", PREDICTIONS)
+    con.register("t", TRUTH)
+    text = rank_metrics.sql("p", "t", k=4, con=con, macro="compare", metrics=["map"], by="model", baseline="b")
+    (row,) = con.execute(text).df().to_dict("records")
+    assert (row["difference"], row["std_error"], row["t"], row["df"]) == (
+        pytest.approx(0.15), pytest.approx(0.1), pytest.approx(1.5), 4)
+    assert row["p_value"] == pytest.approx(0.133614, abs=5e-7)
+
+
+def test_worked_example_through_the_cli(tmp_path):
+    PREDICTIONS.to_csv(tmp_path / "p.csv", index=False)
+    TRUTH.to_csv(tmp_path / "t.csv", index=False)
+    code, out, err = run("compare", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "4", "--metrics", "map",
+                         "--by", "model", "--baseline", "b", "--format", "json")
+    assert code == 0, err
+    (row,) = json.loads(out)
+    assert (row["difference"], row["std_error"], row["t"], row["df"]) == (
+        pytest.approx(0.15), pytest.approx(0.1), pytest.approx(1.5), 4)
+    assert row["p_value"] == pytest.approx(0.208, abs=5e-4)
+    code, out, err = run("evaluate", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "4", "--metrics", "map",
+                         "--by", "model", "--format", "json")
+    a = next(row for row in json.loads(out) if row["model"] == "a")
+    assert (a["std_error"], round(a["ci_low"], 6), round(a["ci_high"], 6)) == (pytest.approx(0.2), 0.158007, 0.941993)
+
+
+@pytest.mark.parametrize("table_format", ["table", "markdown", "latex", "csv"])
+def test_cli_compare_formats_mark_significant_results(tmp_path, table_format):
+    # 30 users; b finds each one's item at rank 1 or 2, a does the same, c never: c is
+    # significantly worse, a no different
+    truth = pd.DataFrame({"user_id": range(30), "item_id": 1})
+    found = pd.DataFrame({"user_id": range(30), "item_id": 1, "rank": [1 + user % 3 // 2 for user in range(30)]})
+    predictions = pd.concat([found.assign(model="b"), found.assign(model="a"),
+                             truth.assign(model="c", item_id=2, rank=1)])
+    predictions.to_csv(tmp_path / "p.csv", index=False)
+    truth.to_csv(tmp_path / "t.csv", index=False)
+    code, out, err = run("compare", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "4", "--metrics", "map",
+                         "--by", "model", "--baseline", "b", "--test", "permutation", "--seed", "1",
+                         "--correction", "none", "--format", table_format)
+    assert code == 0, err
+    if table_format == "csv":
+        rows = pd.read_csv(pd.io.common.StringIO(out))
+        assert rows.set_index("model").significant.to_dict() == {"a": 0, "c": 1}
+        return
+    line_c = next(line for line in out.splitlines() if " c " in f" {line} " or line.startswith("c"))
+    assert "▼" in line_c or "\\triangledown" in line_c
+    assert "significantly" in out
+
+
+@settings(max_examples=200)
+@given(t=st.floats(min_value=0, max_value=40))
+def test_sql_normal_p_value_is_within_1e_6_of_the_exact_one(t):
+    expression = namespace("duckdb")._two_sided_normal_p(repr(t))
+    ((got,),) = duckdb.sql(f"select {expression}").fetchall()
+    assert abs(got - stats.normal_p_value(t)) < 1e-6
+
+
+@given(p=st.floats(min_value=1e-12, max_value=1 - 1e-12))
+def test_z_of_the_interval_matches_the_normal_quantile(p):
+    z = float(namespace("duckdb")._normal_quantile(p))
+    exact = NormalDist().inv_cdf(p)
+    assert abs(z - exact) <= 1.2e-9 * abs(exact) + 1e-12
+
+
+def test_holm_and_bonferroni_in_sql_equal_pythons():
+    draw = random.Random(3)
+    rows = [(model, user, f"i{item}", rank)
+            for model in ("base", "m1", "m2", "m3") for user in range(40)
+            for rank, item in enumerate(draw.sample(range(12), 5), start=1)]
+    predictions = pd.DataFrame(rows, columns=["model", "user_id", "item_id", "rank"])
+    truth = pd.DataFrame([(user, f"i{item}") for user in range(40) for item in draw.sample(range(12), 3)],
+                         columns=["user_id", "item_id"])
+    con = duckdb.connect()
+    con.register("p", predictions)
+    con.register("t", truth)
+    for correction in ("holm", "bonferroni", "none"):
+        text = rank_metrics.sql("p", "t", k=[3, 5], con=con, macro="compare", by="model", baseline="base",
+                                correction=correction)
+        got = con.execute(text).df()
+        p_values = [None if math.isnan(p) else p for p in got.p_value]
+        want = stats.adjust(p_values, correction)
+        assert len(got) == 3 * 2 * 6
+        for row_got, row_want in zip(got.p_value_adjusted, want):
+            assert (math.isnan(row_got) and row_want is None) or row_got == pytest.approx(row_want, abs=1e-15)
+
+
+def test_python_corrections_hand_computed():
+    assert stats.adjust([0.01, 0.04, 0.03, None], "holm") == [pytest.approx(0.03), pytest.approx(0.06),
+                                                               pytest.approx(0.06), None]
+    assert stats.adjust([0.01, 0.04, 0.5], "bonferroni") == [pytest.approx(0.03), pytest.approx(0.12), 1.0]
+
+
+@settings(max_examples=150)
+@given(case=cases())
+def test_compare_equals_the_reference_on_random_inputs(case):
+    """Pairs, counts, differences and standard errors against the reference's per-user values
+    (check=True), with users missing on either side under users='predictions' and 'union'."""
+    if case["grouping"] == "none" or not case["predictions"]:
+        return
+    predictions, truth = tables(case)
+    models = sorted({row[0] for row in case["predictions"]})
+    options = {name: case[name] for name in ("normalization", "users", "duplicates", "tie_break", "convention",
+                                               "gain", "gain_from", "truth_scope", "relevance_threshold")
+               if case[name] is not None}
+    options.update({case["order"]: case["order"]})
+    if case["grouping"] == "matched":
+        options["truth_by"] = ["model"]
+    if case["graded"]:
+        options["relevance"] = "grade"
+    try:
+        got = rank_metrics.compare(predictions, truth, k=case["k"], by="model", baseline=models[0], check=True,
+                                   **options)
+    except rank_metrics.RankMetricsError as error:   # bad data the checks name, or one model only
+        assert "rank_metrics:" in str(error)
+        return
+    assert set(got.model) <= set(models[1:])
+    for row in got.itertuples():
+        if row.n_users >= 2 and row.std_error > 0:
+            assert row.p_value == pytest.approx(stats.student_p_value(row.t, row.df))
+        assert row.p_value_adjusted >= row.p_value or math.isnan(row.p_value)
+
+
+def test_agrees_with_ranx_student_and_fisher():
+    """On per-user values rank_metrics computes, ranx's own tests give the same p-values: the
+    Student t exactly, the randomization test within four Monte-Carlo standard errors of the
+    difference of two estimates (ours from 10,000 sign flips, ranx's from 20,000), where the
+    means differ at all."""
+    assert BENCH_PYTHON.exists(), "the bench venv is missing: make test builds it (make bench/.venv/.installed)"
+    draw = random.Random(11)
+    predictions, truth, pairs = [], [], []
+    for user in range(60):
+        truth += [(user, f"i{item}") for item in draw.sample(range(20), 3)]
+        for model in ("base", "new"):
+            predictions += [(model, user, f"i{item}", rank)
+                            for rank, item in enumerate(draw.sample(range(20), 8), start=1)]
+    predictions = pd.DataFrame(predictions, columns=["model", "user_id", "item_id", "rank"])
+    truth = pd.DataFrame(truth, columns=["user_id", "item_id"])
+    # map and ndcg: recall and precision take few values (thirds here), where many flips land
+    # exactly on the observed |mean|; ours counts them (a tolerance of 1e-12), ranx compares
+    # float means that differ in the last bits and misses some (p 0.990 for our exact 1.0)
+    users = rank_metrics.evaluate_users(predictions, truth, k=[5, 8], by="model", metrics=["map", "ndcg"])
+    ours = {}
+    for test in ("t", "permutation"):
+        ours[test] = rank_metrics.compare(predictions, truth, k=[5, 8], by="model", baseline="base", test=test,
+                                          seed=5, metrics=["map", "ndcg"])
+    keys = list(ours["t"][["k", "metric"]].itertuples(index=False, name=None))
+    for k, metric in keys:
+        column = rank_metrics.api.METRICS[metric][2]
+        side = {model: users[(users.model == model) & (users.k == k)].sort_values("user_id")[column].tolist()
+                for model in ("base", "new")}
+        pairs.append({"model": side["new"], "baseline": side["base"]})
+    run = subprocess.run([str(BENCH_PYTHON), str(ROOT / "tests" / "peers" / "ranx_compare.py")],
+                         input=json.dumps(pairs), capture_output=True, text=True, check=True)
+    for (k, metric), theirs in zip(keys, json.loads(run.stdout)):
+        student = ours["t"].set_index(["k", "metric"]).p_value[(k, metric)]
+        assert student == pytest.approx(theirs["student"], abs=1e-9), (k, metric)
+        flips = ours["permutation"].set_index(["k", "metric"]).p_value[(k, metric)]
+        if ours["t"].set_index(["k", "metric"]).difference[(k, metric)] == pytest.approx(0, abs=1e-12):
+            # no difference: every flip is as far from it, p = 1 (ranx compares means that
+            # differ in the last bits, and counts a few flips as nearer)
+            assert flips == 1.0
+            continue
+        p = theirs["fisher"]
+        tolerance = 4 * math.sqrt(max(p * (1 - p), 1e-4) * (1 / 10_000 + 1 / theirs["resamples"]))
+        assert abs(flips - p) <= tolerance, (k, metric, flips, p)
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (dict(baseline="nope"), "baseline: predictions has no rows with model = 'nope'"),
+    (dict(baseline="b", by=["model", "user_id"]), "compare: by must name one column"),
+    (dict(baseline="b", test="wilcoxon"), "compare: test must be one of 't', 'permutation', 'bootstrap'"),
+    (dict(baseline="b", correction="fdr"), "compare: correction must be one of 'holm', 'bonferroni', 'none'"),
+    (dict(baseline="b", alpha=1.5), "compare: alpha must be a number between 0 and 1"),
+    (dict(baseline="b", metrics=["auc"]), "metrics: unknown metric 'auc'"),
+])
+def test_bad_compare_arguments_name_the_culprit(arguments, message):
+    arguments = dict(dict(by="model"), **arguments)
+    with pytest.raises(rank_metrics.RankMetricsError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        rank_metrics.compare(PREDICTIONS, TRUTH, k=4, **arguments)
+
+
+@pytest.mark.parametrize("confidence", [0, 1, 1.5, "high", True])
+def test_bad_confidence_is_named(confidence):
+    with pytest.raises(rank_metrics.RankMetricsError, match="confidence must be a number between 0 and 1"):
+        rank_metrics.evaluate(PREDICTIONS, TRUTH, k=4, confidence=confidence)
+
+
+def test_only_the_baseline_is_nothing_to_compare():
+    with pytest.raises(rank_metrics.RankMetricsError, match="no value but the baseline 'b'"):
+        rank_metrics.compare(PREDICTIONS[PREDICTIONS.model == "b"], TRUTH, k=4, by="model", baseline="b")
+
+
+def test_missing_scipy_is_one_line_naming_the_extra(monkeypatch):
+    monkeypatch.setitem(__import__("sys").modules, "scipy", None)
+    monkeypatch.setitem(__import__("sys").modules, "scipy.stats", None)
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"pip install 'rank-metrics\[stats\]'"):
+        stats.student_p_value(1.5, 4)
