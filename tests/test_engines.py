@@ -269,3 +269,21 @@ def test_spark_with_ansi_mode_on(spark):
         test_spec_examples_on_the_engine(((lambda name, frame: to_spark(spark, frame)), None))
     finally:
         spark.conf.set("spark.sql.ansi.enabled", "false")
+
+
+def test_uncertainty_and_comparison_on_the_engine(engine_inputs):
+    """SPEC §7's worked example on the engine: evaluate's standard error and interval, and the
+    compare SQL (t, df, the normal p-value), then Python's exact p-value from them."""
+    load, con = engine_inputs
+    predictions = load("compare_predictions", seed("compare_predictions"))
+    truth = load("compare_truth", seed("compare_truth"))
+    values = rank_metrics.evaluate(predictions, truth, k=4, metrics="map", by="model", con=con, check=True)
+    a = values[values.model == "a"].iloc[0]
+    assert (a.std_error, round(a.ci_low, 6), round(a.ci_high, 6)) == (pytest.approx(0.2), 0.158007, 0.941993)
+    compared = rank_metrics.compare(predictions, truth, k=4, metrics=["map", "ndcg"], by="model", baseline="b",
+                                    con=con, check=True)
+    row = compared[compared.metric == "map"].iloc[0]
+    assert (row.difference, row.std_error, row.t, row.df, row.n_users) == (
+        pytest.approx(0.15), pytest.approx(0.1), pytest.approx(1.5), 4, 5)
+    assert row.p_value == pytest.approx(0.208, abs=5e-4)
+    assert list(compared.metric) == ["map", "ndcg"]
