@@ -209,7 +209,8 @@ def summarize(measurements: dict, arguments, size: str) -> dict:
 
 
 def check_agreement(summary: dict, arguments, size: str) -> None:
-    """Every MAP@k must equal rank_metrics' under the peer's convention (1e-9 relative)."""
+    """Every number must equal rank_metrics' under the peer's convention (1e-9 relative): MAP
+    at the run's k, or the metric and k implementations.CHECKED names."""
     import rank_metrics
 
     predictions = generate.predictions_path(arguments.variant, size)
@@ -219,14 +220,15 @@ def check_agreement(summary: dict, arguments, size: str) -> None:
     for name, entry in summary.items():
         if "value" not in entry or name.startswith("floor"):
             continue
-        convention = implementations.PEER_CONVENTIONS.get(name)
-        k = implementations.FAMILY_K.get(name, arguments.k)
-        if (convention, k) not in expected:
-            expected[convention, k] = rank_metrics.map_at_k(str(predictions), str(truth), k=k,
-                                                            convention=convention, **order)
-        if not math.isclose(entry["value"], expected[convention, k], rel_tol=1e-9):
-            raise AssertionError(f"{size}: {name} gives {entry['value']!r}, rank_metrics' MAP@{k} with "
-                                 f"convention={convention!r} gives {expected[convention, k]!r}")
+        metric, k, convention = implementations.CHECKED.get(name, ("map", None, None))
+        k = k or arguments.k
+        if (metric, k, convention) not in expected:
+            function = getattr(rank_metrics, rank_metrics.api.METRICS[metric][0])
+            expected[metric, k, convention] = function(str(predictions), str(truth), k=k, convention=convention,
+                                                       **order)
+        if not math.isclose(entry["value"], expected[metric, k, convention], rel_tol=1e-9):
+            raise AssertionError(f"{size}: {name} gives {entry['value']!r}, rank_metrics' {metric}@{k} with "
+                                 f"convention={convention!r} gives {expected[metric, k, convention]!r}")
         entry["agrees_with"] = f"rank_metrics convention={convention or 'kaggle (default)'}"
     print(f"{size}: every implementation agrees with rank_metrics under its convention", flush=True)
 
