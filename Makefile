@@ -8,8 +8,8 @@ DBT := cd integration_tests && DBT_SEND_ANONYMOUS_USAGE_STATS=false DBT_PROFILES
 
 .PHONY: venv system demo test bench bench-report bench-smoke clean
 
-# Debian packages the engine tests need: PostgreSQL (the tests start a throwaway cluster) and a
-# Java runtime for Spark. Installed only when missing; needs root, as on CI.
+# Debian packages the engine tests need: PostgreSQL (the tests start a throwaway cluster), a
+# Java runtime for Spark, and Chromium (tests/test_report.py opens the HTML report in it). Installed only when missing; needs root, as on CI.
 APT_INSTALL := apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends
 
 venv: $(VENV)/.installed
@@ -27,6 +27,7 @@ demo: venv
 system:
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { echo "installing PostgreSQL"; $(APT_INSTALL) postgresql; }
 	@command -v java >/dev/null 2>&1 || { echo "installing Java"; $(APT_INSTALL) openjdk-17-jre-headless; }
+	@command -v chromium >/dev/null 2>&1 || { echo "installing Chromium (the report's browser test)"; $(APT_INSTALL) chromium; }
 
 # the peers the conformance tests run (tests/test_peers.py) live in the bench's venv
 test: venv system bench/.venv/.installed

@@ -109,3 +109,35 @@ def test_compiled_macros_are_kept_between_processes(tmp_path):
     assert {path.name: path.stat().st_mtime_ns for path in kept} == written   # read back, not compiled again
     (tmp_path / "a_file").write_text("not a folder")
     assert sql_with_cache_home(tmp_path / "a_file") == expected
+
+
+def test_progress_bar_only_on_a_terminal(tmp_path):
+    """DuckDB draws its bar on stdout for queries over 2 s, into pipes too: the CLI turns it on
+    for a terminal only (and never under CI), so a long run's CSV stays clean."""
+    import io
+    import os
+
+    from rank_metrics import _engines
+    from rank_metrics.cli import _progress_wanted
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    environment = dict(os.environ)
+    os.environ.pop("CI", None)
+    try:
+        assert _progress_wanted(Terminal()) and not _progress_wanted(io.StringIO())
+        os.environ["CI"] = "true"
+        assert not _progress_wanted(Terminal())
+    finally:
+        os.environ.clear()
+        os.environ.update(environment)
+    for wanted in (True, False):
+        _engines.SHOW_PROGRESS = wanted
+        try:
+            engine = _engines.engine_for(None)
+            ((setting,),) = engine.con.execute("select current_setting('enable_progress_bar')").fetchall()
+        finally:
+            _engines.SHOW_PROGRESS = False
+        assert setting is wanted

@@ -99,6 +99,10 @@ class DuckDBEngine(Engine):
         self._duckdb = duckdb
         self._owned = con is None
         self.con = duckdb.connect() if con is None else con
+        if con is None:
+            # DuckDB draws a progress bar on stdout for queries longer than 2 s, even into a
+            # pipe or a file (where it would corrupt a CSV): only where the CLI asks for it
+            self.con.execute(f"set enable_progress_bar = {'true' if SHOW_PROGRESS else 'false'}")
         self._files = []   # (argument, path, relation) of each input read from files
 
     def _relation(self, value, argument: str, text_columns=()):
@@ -286,6 +290,12 @@ class SparkEngine(Engine):
 
     def rows(self, view: View) -> list[dict]:
         return [row.asDict() for row in view.handle.collect()]
+
+
+# set by the CLI when its output is a terminal: the connections rank_metrics opens itself show
+# DuckDB's progress bar (never in pipes, files or CI logs; a connection a caller passes keeps
+# its own setting)
+SHOW_PROGRESS = False
 
 
 def engine_for(con, *inputs) -> Engine:

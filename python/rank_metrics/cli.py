@@ -11,7 +11,7 @@ import os
 import re
 import sys
 
-from . import __version__, api, reference
+from . import __version__, _engines, api, reference
 from ._optional import missing
 from ._tables import BETTER, WORSE
 from .comparison import compare as api_compare
@@ -184,6 +184,25 @@ def _parser() -> argparse.ArgumentParser:
     command.add_argument("--check", action="store_true",
                          help="also check the pairs and differences against the reference implementation")
 
+    for name, help_text in (("report", "one self-contained HTML page: comparison, charts, users, options"),
+                            ("plot", "each metric against k per group with its confidence band, as an image")):
+        command = commands.add_parser(name, help=help_text)
+        command.add_argument("predictions", help="Parquet or CSV file or glob, or with --database a table in it")
+        command.add_argument("truth", help="Parquet or CSV file or glob, or with --database a table in it")
+        _add_metric_options(command)
+        command.add_argument("--database", metavar="FILE.duckdb", help="a DuckDB file whose tables PREDICTIONS and TRUTH name (opened read-only)")
+        command.add_argument("--metrics", nargs="+", help="among " + ", ".join(api.METRICS))
+        command.add_argument("--confidence", type=_number, help="of the bands (default 0.95)")
+        command.add_argument("-o", "--output", required=True,
+                             help="the file to write (.html for report; .png, .svg or .pdf for plot)")
+        if name == "report":
+            command.add_argument("--baseline", help="the value of the --by column that names the baseline model")
+            command.add_argument("--test", default="t", help="t (default), permutation or bootstrap")
+            command.add_argument("--correction", default="holm", help="holm (default), bonferroni or none")
+            command.add_argument("--alpha", type=_number, default=0.05, help="significance level (default 0.05)")
+            command.add_argument("--seed", type=int, help="for --test permutation and bootstrap")
+            command.add_argument("--title", default="Ranking metrics")
+
     command = commands.add_parser(
         "sql", help="print the SQL for tables named PREDICTIONS and TRUTH", description=SQL_DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -226,6 +245,7 @@ def _fail(message: str, status: int) -> int:
 
 def _main(argv: list[str] | None) -> int:
     arguments = _parser().parse_args(_spread_k(list(sys.argv[1:] if argv is None else argv)))
+    _engines.SHOW_PROGRESS = _progress_wanted(sys.stdout)
     try:
         keywords = _metric_keywords(arguments)
         if arguments.command == "sql":
@@ -235,6 +255,8 @@ def _main(argv: list[str] | None) -> int:
             return 0
         if arguments.command == "compare":
             return _compare(arguments, keywords)
+        if arguments.command in ("report", "plot"):
+            return _picture(arguments, keywords)
         function_name = _COMMANDS[arguments.command][0]
         if function_name.startswith("evaluate"):
             keywords["metrics"] = arguments.metrics
@@ -266,6 +288,15 @@ def _main(argv: list[str] | None) -> int:
     return 0
 
 
+def _progress_wanted(stream) -> bool:
+    """DuckDB's progress bar (which it draws on stdout) on a terminal only: not in a pipe, a file
+    or a CI log."""
+    try:
+        return stream.isatty() and not os.environ.get("CI")
+    except (AttributeError, ValueError):
+        return False
+
+
 def _compare(arguments: argparse.Namespace, keywords: dict) -> int:
     """rank-metrics compare: the comparison table, markers on significant results."""
     from ._tables import comparison_text
@@ -285,6 +316,31 @@ def _compare(arguments: argparse.Namespace, keywords: dict) -> int:
         legend = (f"{BETTER} / {WORSE}: significantly better / worse than {arguments.baseline!r} "
                   f"(adjusted p < {arguments.alpha}; test {arguments.test}, correction {arguments.correction})")
         sys.stdout.write(comparison_text(result, model, arguments.format, legend))
+    return 0
+
+
+def _picture(arguments: argparse.Namespace, keywords: dict) -> int:
+    """rank-metrics report / plot: write the page or the chart to --output."""
+    from . import _report as report
+
+    common = dict(metrics=arguments.metrics, confidence=arguments.confidence, con=_connection(arguments.database),
+                  **keywords)
+    if arguments.command == "plot":
+        figure = report.plot(arguments.predictions, arguments.truth, **common)
+        try:
+            figure.savefig(arguments.output, dpi=120)
+        except (ValueError, OSError) as error:
+            raise RankMetricsError(f"rank_metrics: --output: cannot write {arguments.output!r}: {error}") from None
+    else:
+        page = report.report(arguments.predictions, arguments.truth, baseline=arguments.baseline, test=arguments.test,
+                             correction=arguments.correction, alpha=arguments.alpha, seed=arguments.seed,
+                             title=arguments.title, **common)
+        try:
+            with open(arguments.output, "w", encoding="utf-8") as out:
+                out.write(page)
+        except OSError as error:
+            raise RankMetricsError(f"rank_metrics: --output: cannot write {arguments.output!r}: {error}") from None
+    print(f"wrote {arguments.output}", file=sys.stderr)
     return 0
 
 

@@ -1,0 +1,202 @@
+"""What people read (SPEC §7): each metric against k per model with its confidence band
+(`plot`, a matplotlib figure), and one self-contained HTML file (`report`) with the comparison
+table, those charts as inline SVG, who was evaluated and who was left out, and the options in
+force. Nothing is fetched from the network. matplotlib is the `plot` extra."""
+
+from __future__ import annotations
+
+import html
+import io
+import math
+
+from . import api, reference
+from ._optional import load
+from ._tables import BETTER, WORSE
+from ._version import __version__
+from .comparison import compare
+
+
+def plot(predictions, truth, k, *, by=None, metrics=None, confidence=None, con=None, **options):
+    """Each metric against k, a line per group of `by` with its confidence band (evaluate's
+    ci_low..ci_high): a matplotlib Figure, one panel per metric."""
+    values = api.evaluate(predictions, truth, k, metrics=metrics, confidence=confidence, con=con, by=by, **options)
+    return _figure(values, api._as_list(by))
+
+
+def _figure(values, by: list):
+    load("matplotlib", "rank_metrics.plot and the report's charts")
+    import matplotlib
+
+    matplotlib.use("Agg")   # files, never a window
+    from matplotlib.figure import Figure
+
+    metrics = list(dict.fromkeys(values["metric"]))
+    columns = min(3, len(metrics))
+    rows = math.ceil(len(metrics) / columns)
+    figure = Figure(figsize=(4.2 * columns, 3.2 * rows), layout="constrained")
+    groups = [()] if not by else list(dict.fromkeys(map(tuple, values[by].itertuples(index=False, name=None))))
+    for index, metric in enumerate(metrics):
+        axes = figure.add_subplot(rows, columns, index + 1)
+        for group in groups:
+            rows_of = values[values["metric"] == metric]
+            for column, value in zip(by, group):
+                rows_of = rows_of[rows_of[column] == value]
+            rows_of = rows_of.sort_values("k")
+            label = " / ".join(map(str, group)) or "all users"
+            line, = axes.plot(rows_of["k"], rows_of["value"], marker="o", label=label)
+            axes.fill_between(rows_of["k"], rows_of["ci_low"].astype(float), rows_of["ci_high"].astype(float),
+                              color=line.get_color(), alpha=0.18, linewidth=0)
+        axes.set_title(metric)
+        axes.set_xlabel("k")
+        axes.grid(alpha=0.3)
+    figure.axes[0].legend(fontsize="small")
+    return figure
+
+
+def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test="t", correction="holm",
+           alpha=0.05, seed=None, confidence=None, title="Ranking metrics", con=None, **options) -> str:
+    """One self-contained HTML page: the comparison against `baseline` (when given), every metric
+    against k per group with its confidence band, the users evaluated and left out, and the
+    options in force. Returns the HTML text."""
+    values = api.evaluate(predictions, truth, k, metrics=metrics, confidence=confidence, con=con, by=by, **options)
+    by_columns = api._as_list(by)
+    comparison = None
+    if baseline is not None:
+        comparison = compare(predictions, truth, k, by=by, baseline=baseline, metrics=metrics, test=test,
+                             correction=correction, alpha=alpha, seed=seed, con=con, **options)
+    users = _users(predictions, truth, k, by_columns, con, options)
+    buffer = io.StringIO()
+    _figure(values, by_columns).savefig(buffer, format="svg")
+    chart = buffer.getvalue()
+    chart = chart[chart.index("<svg"):]   # inline: no XML prologue inside HTML
+    parts = [f"<h1>{html.escape(title)}</h1>"]
+    if comparison is not None:
+        parts += [f"<h2>Against {html.escape(repr(baseline))}</h2>",
+                  _comparison_table(comparison, by_columns[0], alpha, test, correction)]
+    parts += ["<h2>Each metric against k</h2>",
+              f"<p>Lines are the mean over the evaluated users; bands the {(confidence or 0.95):.0%} "
+              "confidence interval (mean &plusmn; z&middot;std_error).</p>",
+              f"<figure>{chart}</figure>",
+              "<h2>Values</h2>", _table(values, by_columns + ["k", "metric", "value", "std_error", "ci_low", "ci_high",
+                                                               "n_users"], "values"),
+              "<h2>Users</h2>", _users_table(users, by_columns),
+              "<h2>Options in force</h2>", _options_table(options)]
+    return _PAGE.format(title=html.escape(title), body="\n".join(parts), version=__version__)
+
+
+def _users(predictions, truth, k, by, con, options) -> list[dict]:
+    """Per group: users evaluated, and who was left out or added, by the `users` rule's sets:
+    users with a list, and users truth judges (any grade)."""
+    first_k = min(k) if not isinstance(k, int) else k
+    chosen = {name: value for name, value in options.items() if name != "users"}
+
+    def evaluated(users):
+        frame = api.evaluate_users(predictions, truth, first_k, metrics=["hit_rate"], con=con, by=by or None,
+                                   users=users, **chosen)
+        user = options.get("user", "user_id")
+        keys = by + [user]
+        return {tuple(row) for row in frame[keys].itertuples(index=False, name=None)}, frame
+
+    evaluated_set, _ = evaluated(options.get("users"))
+    listed, listed_frame = evaluated("predictions")
+    judged, _ = evaluated("judged")
+    groups = sorted({key[:-1] for key in evaluated_set | listed}, key=repr)
+    rows = []
+    for group in groups:
+        def of(keys):
+            return {key for key in keys if key[:-1] == group}
+
+        mine, lists, judges = of(evaluated_set), of(listed), of(judged)
+        rows.append({**dict(zip(by, group)), "evaluated": len(mine), "with a list": len(lists),
+                     "evaluated without a list (scored 0)": len(mine - lists),
+                     "with a list, not evaluated": len(lists - mine),
+                     "judged in truth, not evaluated": len(judges - mine)})
+    return rows
+
+
+def _comparison_table(comparison, model: str, alpha: float, test: str, correction: str) -> str:
+    head = [model, "k", "metric", "baseline", "value", "difference", "relative", "p", "p adjusted", "users paired",
+            "unpaired (model / baseline)"]
+    lines = ["<table class='comparison'><thead><tr>" + "".join(f"<th>{html.escape(cell)}</th>" for cell in head)
+             + "</tr></thead><tbody>"]
+    for row in comparison.to_dict("records"):
+        mark = ""
+        if row["significant"]:
+            mark = BETTER if row["difference"] > 0 else WORSE
+        cells = [row[model], row["k"], row["metric"], _number(row["baseline_value"]),
+                 _number(row["value"]) + (f" <span class='mark'>{mark}</span>" if mark else ""),
+                 _number(row["difference"], signed=True),
+                 "-" if _missing(row["relative_difference"]) else f"{row['relative_difference']:+.1%}",
+                 _number(row["p_value"], digits=4), _number(row["p_value_adjusted"], digits=4), row["n_users"],
+                 f"{row['n_only_model']} / {row['n_only_baseline']}"]
+        lines.append("<tr>" + "".join(f"<td>{cell if isinstance(cell, str) and '<span' in cell else html.escape(str(cell))}</td>"
+                                      for cell in cells) + "</tr>")
+    lines.append("</tbody></table>")
+    lines.append(f"<p>{BETTER} / {WORSE}: significantly better / worse than the baseline (adjusted p &lt; {alpha}; "
+                 f"test {html.escape(test)}, correction {html.escape(correction)}). Users are paired when both "
+                 "models evaluate them; the others are counted, never paired with zeros.</p>")
+    return "\n".join(lines)
+
+
+def _table(frame, columns: list, css: str) -> str:
+    lines = [f"<table class='{css}'><thead><tr>" + "".join(f"<th>{html.escape(c)}</th>" for c in columns)
+             + "</tr></thead><tbody>"]
+    for row in frame[columns].to_dict("records"):
+        lines.append("<tr>" + "".join(f"<td>{html.escape(_number(row[c]) if isinstance(row[c], float) else str(row[c]))}</td>"
+                                      for c in columns) + "</tr>")
+    lines.append("</tbody></table>")
+    return "\n".join(lines)
+
+
+def _users_table(rows: list[dict], by: list) -> str:
+    import pandas as pd
+
+    if not rows:
+        return "<p>No users.</p>"
+    frame = pd.DataFrame(rows)
+    return _table(frame, list(frame.columns), "users") + (
+        "<p>Who is evaluated is the <code>users</code> option's rule (see below): users without a list are "
+        "scored 0, users left out do not count in the mean.</p>")
+
+
+def _options_table(options: dict) -> str:
+    known = {name: value for name, value in options.items() if name in reference.Options.__dataclass_fields__}
+    resolved = reference.resolve_options(options.get("convention"), **known)
+    rows = [("convention", options.get("convention") or "kaggle (the defaults)")]
+    rows += [(name, getattr(resolved, name)) for name in reference.Options.__dataclass_fields__]
+    rows += [(name, value) for name, value in options.items()
+             if name not in reference.Options.__dataclass_fields__ and name != "convention" and value is not None]
+    return ("<table class='options'><tbody>" + "".join(
+        f"<tr><th>{html.escape(str(name))}</th><td>{html.escape(str(value))}</td></tr>" for name, value in rows)
+        + "</tbody></table>")
+
+
+def _missing(value) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _number(value, digits: int = 6, signed: bool = False) -> str:
+    if _missing(value):
+        return "-"
+    if isinstance(value, float):
+        return f"{value:+.{digits}f}" if signed else (f"{value:.{digits}g}" if digits < 6 else f"{value:.{digits}f}")
+    return str(value)
+
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<style>
+body {{ font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }}
+table {{ border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.9em; }}
+th, td {{ border-bottom: 1px solid #ddd; padding: 0.25em 0.7em; text-align: right; white-space: nowrap; }}
+th {{ background: #f4f4f4; }}
+td:first-child, th:first-child {{ text-align: left; }}
+.mark {{ font-weight: bold; }}
+figure {{ margin: 0; }} svg {{ max-width: 100%; height: auto; }}
+footer {{ color: #777; font-size: 0.8em; margin-top: 2em; }}
+</style></head>
+<body>
+{body}
+<footer>rank_metrics {version}: the SQL of its dbt macros, run where the data lives.</footer>
+</body></html>
+"""

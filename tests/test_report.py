@@ -1,0 +1,137 @@
+"""The report and the chart (SPEC §7, issue 10): the HTML page opened in a real browser
+(headless Chromium, which `make test` installs): the numbers of its rendered tables equal
+compare's and evaluate's, nothing is fetched from the network, and its screenshot is not blank;
+the matplotlib chart holds evaluate's values and bands; the CLI writes both."""
+
+import re
+import shutil
+import subprocess
+from html.parser import HTMLParser
+
+import matplotlib.image
+import pytest
+
+import rank_metrics
+
+from conftest import ROOT
+from test_cli import run
+
+RECOMMENDATIONS = str(ROOT / "seeds" / "example_recommendations.csv")
+PURCHASES = str(ROOT / "seeds" / "example_purchases.csv")
+COLUMNS = dict(user="customer_id", item="article_id", by="model")
+KS = [1, 5, 10]
+METRICS = ["map", "ndcg", "recall"]
+
+
+def chromium():
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    assert found, "Chromium is missing: make test installs it (make system, Debian's chromium package)"
+    return [found, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"]
+
+
+class Tables(HTMLParser):
+    """The text of every table cell, per table class, row by row."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self.current, self.row, self.cell = {}, None, None, None
+
+    def handle_starttag(self, tag, attributes):
+        if tag == "table":
+            self.current = self.tables.setdefault(dict(attributes).get("class"), [])
+        elif tag == "tr" and self.current is not None:
+            self.row = []
+        elif tag in ("td", "th") and self.row is not None:
+            self.cell = ""
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self.cell is not None:
+            self.row.append(self.cell.strip())
+            self.cell = None
+        elif tag == "tr" and self.row is not None:
+            self.current.append(self.row)
+            self.row = None
+        elif tag == "table":
+            self.current = None
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell += data
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("report")
+    code, _, err = run("report", RECOMMENDATIONS, PURCHASES, "-k", *map(str, KS), "--metrics", *METRICS,
+                       "--user", "customer_id", "--item", "article_id", "--by", "model", "--baseline", "popularity",
+                       "-o", str(folder / "report.html"))
+    assert code == 0, err
+    return folder / "report.html"
+
+
+def test_the_rendered_tables_hold_compare_and_evaluate_numbers(page):
+    dom = subprocess.run(chromium() + ["--dump-dom", page.as_uri()], capture_output=True, text=True,
+                         timeout=120, check=True).stdout
+    tables = Tables()
+    tables.feed(dom)
+    comparison = rank_metrics.compare(RECOMMENDATIONS, PURCHASES, KS, baseline="popularity", metrics=METRICS,
+                                      **COLUMNS)
+    rows = tables.tables["comparison"][1:]
+    assert len(rows) == len(comparison) == 2 * len(KS) * len(METRICS)
+    for shown, row in zip(rows, comparison.to_dict("records")):
+        assert shown[:3] == [row["model"], str(row["k"]), row["metric"]]
+        assert float(shown[3]) == pytest.approx(row["baseline_value"], abs=1e-6)
+        assert float(shown[4].split()[0]) == pytest.approx(row["value"], abs=1e-6)
+        assert float(shown[5]) == pytest.approx(row["difference"], abs=1e-6)
+        assert float(shown[8]) == pytest.approx(row["p_value_adjusted"], rel=1e-3)
+        assert ("▲" in shown[4] or "▼" in shown[4]) == bool(row["significant"])
+    values = rank_metrics.evaluate(RECOMMENDATIONS, PURCHASES, KS, metrics=METRICS, **COLUMNS)
+    shown_values = tables.tables["values"][1:]
+    assert [(row[0], int(row[1]), row[2]) for row in shown_values] == list(
+        zip(values.model, values.k, values.metric))
+    assert [float(row[3]) for row in shown_values] == pytest.approx(list(values.value), abs=1e-6)
+    assert [float(row[5]) for row in shown_values] == pytest.approx(list(values.ci_low), abs=1e-6)
+    users = {row[0]: row for row in tables.tables["users"][1:]}
+    assert int(users["item_knn"][1]) == int(values[values.model == "item_knn"].n_users.iloc[0])
+
+
+def test_the_page_is_self_contained_and_its_screenshot_is_not_blank(page, tmp_path):
+    text = page.read_text()
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text), "the page links outside itself"
+    assert "<svg" in text and "<script" not in text
+    shot = tmp_path / "shot.png"
+    subprocess.run(chromium() + [f"--screenshot={shot}", "--window-size=1200,1600", page.as_uri()],
+                   capture_output=True, timeout=120, check=True)
+    pixels = matplotlib.image.imread(shot)[..., :3]
+    assert pixels.std() > 0.05                      # not one colour
+    assert (pixels.mean(axis=2) < 0.5).mean() > 0.005   # some dark ink: text and lines
+
+
+def test_plot_draws_each_metric_with_its_band():
+    figure = rank_metrics.plot(RECOMMENDATIONS, PURCHASES, KS, metrics=METRICS, **COLUMNS)
+    values = rank_metrics.evaluate(RECOMMENDATIONS, PURCHASES, KS, metrics=METRICS, **COLUMNS)
+    assert [axes.get_title() for axes in figure.axes] == METRICS
+    for axes, metric in zip(figure.axes, METRICS):
+        lines = {line.get_label(): line for line in axes.get_lines()}
+        assert sorted(lines) == ["item_knn", "popularity", "two_tower"]
+        for model, line in lines.items():
+            want = values[(values.model == model) & (values.metric == metric)].sort_values("k")
+            assert list(line.get_xdata()) == KS
+            assert list(line.get_ydata()) == pytest.approx(list(want.value))
+        assert len(axes.collections) == 3            # a band per model
+
+
+def test_cli_plot_writes_an_image_and_names_a_bad_output(tmp_path):
+    code, _, err = run("plot", RECOMMENDATIONS, PURCHASES, "-k", "1", "5", "--user", "customer_id",
+                       "--item", "article_id", "--by", "model", "-o", str(tmp_path / "curve.png"))
+    assert code == 0, err
+    assert matplotlib.image.imread(tmp_path / "curve.png").std() > 0.05
+    code, _, err = run("plot", RECOMMENDATIONS, PURCHASES, "-k", "1", "--user", "customer_id",
+                       "--item", "article_id", "-o", str(tmp_path / "no" / "such" / "curve.png"))
+    assert code == 2 and "--output: cannot write" in err and len(err.strip().splitlines()) == 1
+
+
+def test_missing_matplotlib_names_the_extra(monkeypatch):
+    monkeypatch.setitem(__import__("sys").modules, "matplotlib", None)
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"pip install 'rank-metrics\[plot\]'"):
+        rank_metrics.plot(RECOMMENDATIONS, PURCHASES, 5, **COLUMNS)
