@@ -147,6 +147,28 @@ def _connection(path: str | None):
                                f"{str(error).splitlines()[0]}") from None
 
 
+def _table_command(commands, name: str, help_text: str, metrics: bool = True) -> argparse.ArgumentParser:
+    """A command reading PREDICTIONS and TRUTH (files, or tables of --database) with the metric options."""
+    command = commands.add_parser(name, help=help_text)
+    command.add_argument("predictions", help="Parquet or CSV file or glob, or with --database a table in it")
+    command.add_argument("truth", help="Parquet or CSV file or glob, or with --database a table in it")
+    _add_metric_options(command)
+    command.add_argument("--database", metavar="FILE.duckdb",
+                         help="a DuckDB file whose tables PREDICTIONS and TRUTH name (opened read-only)")
+    if metrics:
+        command.add_argument("--metrics", nargs="+", help="among " + ", ".join(api.METRICS))
+    return command
+
+
+def _add_comparison_options(command: argparse.ArgumentParser, baseline_required: bool) -> None:
+    command.add_argument("--baseline", required=baseline_required,
+                         help="the value of the --by column that names the baseline model")
+    command.add_argument("--test", default="t", help="t (default), permutation or bootstrap")
+    command.add_argument("--correction", default="holm", help="holm (default), bonferroni or none")
+    command.add_argument("--alpha", type=_number, default=0.05, help="significance level (default 0.05)")
+    command.add_argument("--seed", type=int, help="for --test permutation and bootstrap")
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="rank-metrics", description="Ranking metrics: MAP@k, NDCG, precision, recall, MRR, hit rate.",
                      epilog="Exit status: 0 done, 2 bad input, 3 --check disagreement, 1 any other failure.")
@@ -154,13 +176,7 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     for name, (function, help_text) in _COMMANDS.items():
-        command = commands.add_parser(name, help=help_text)
-        command.add_argument("predictions", help="Parquet or CSV file or glob, or with --database a table in it")
-        command.add_argument("truth", help="Parquet or CSV file or glob, or with --database a table in it")
-        _add_metric_options(command)
-        command.add_argument("--database", metavar="FILE.duckdb", help="a DuckDB file whose tables PREDICTIONS and TRUTH name (opened read-only)")
-        if function.startswith("evaluate"):
-            command.add_argument("--metrics", nargs="+", help="among " + ", ".join(api.METRICS))
+        command = _table_command(commands, name, help_text, metrics=function.startswith("evaluate"))
         if function == "evaluate":
             command.add_argument("--confidence", type=_number,
                                  help="of the interval ci_low..ci_high around each value (default 0.95)")
@@ -168,17 +184,8 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument("--check", action="store_true",
                              help="also run the reference implementation and fail if it disagrees")
 
-    command = commands.add_parser("compare", help="each model (--by) against --baseline: paired tests per k and metric")
-    command.add_argument("predictions", help="Parquet or CSV file or glob, or with --database a table in it")
-    command.add_argument("truth", help="Parquet or CSV file or glob, or with --database a table in it")
-    _add_metric_options(command)
-    command.add_argument("--database", metavar="FILE.duckdb", help="a DuckDB file whose tables PREDICTIONS and TRUTH name (opened read-only)")
-    command.add_argument("--metrics", nargs="+", help="among " + ", ".join(api.METRICS))
-    command.add_argument("--baseline", required=True, help="the value of the --by column that names the baseline model")
-    command.add_argument("--test", default="t", help="t (default), permutation or bootstrap")
-    command.add_argument("--correction", default="holm", help="holm (default), bonferroni or none")
-    command.add_argument("--alpha", type=_number, default=0.05, help="significance level (default 0.05)")
-    command.add_argument("--seed", type=int, help="for --test permutation and bootstrap")
+    command = _table_command(commands, "compare", "each model (--by) against --baseline: paired tests per k and metric")
+    _add_comparison_options(command, baseline_required=True)
     command.add_argument("--resamples", type=int, default=10_000, help="sign flips or bootstrap resamples (default 10000)")
     command.add_argument("--format", choices=("table", "markdown", "latex", "csv", "json"), default="table")
     command.add_argument("--check", action="store_true",
@@ -186,21 +193,12 @@ def _parser() -> argparse.ArgumentParser:
 
     for name, help_text in (("report", "one self-contained HTML page: comparison, charts, users, options"),
                             ("plot", "each metric against k per group with its confidence band, as an image")):
-        command = commands.add_parser(name, help=help_text)
-        command.add_argument("predictions", help="Parquet or CSV file or glob, or with --database a table in it")
-        command.add_argument("truth", help="Parquet or CSV file or glob, or with --database a table in it")
-        _add_metric_options(command)
-        command.add_argument("--database", metavar="FILE.duckdb", help="a DuckDB file whose tables PREDICTIONS and TRUTH name (opened read-only)")
-        command.add_argument("--metrics", nargs="+", help="among " + ", ".join(api.METRICS))
+        command = _table_command(commands, name, help_text)
         command.add_argument("--confidence", type=_number, help="of the bands (default 0.95)")
         command.add_argument("-o", "--output", required=True,
                              help="the file to write (.html for report; .png, .svg or .pdf for plot)")
         if name == "report":
-            command.add_argument("--baseline", help="the value of the --by column that names the baseline model")
-            command.add_argument("--test", default="t", help="t (default), permutation or bootstrap")
-            command.add_argument("--correction", default="holm", help="holm (default), bonferroni or none")
-            command.add_argument("--alpha", type=_number, default=0.05, help="significance level (default 0.05)")
-            command.add_argument("--seed", type=int, help="for --test permutation and bootstrap")
+            _add_comparison_options(command, baseline_required=False)
             command.add_argument("--title", default="Ranking metrics")
 
     command = commands.add_parser(
