@@ -287,3 +287,15 @@ def test_uncertainty_and_comparison_on_the_engine(engine_inputs):
         pytest.approx(0.15), pytest.approx(0.1), pytest.approx(1.5), 4, 5)
     assert row.p_value == pytest.approx(0.208, abs=5e-4)
     assert list(compared.metric) == ["map", "ndcg"]
+    # the engine's own SQL p-value: the normal approximation, 0.133614 (SPEC §7)
+    sql_rows = rank_metrics.api._run("compare", predictions, truth, dict(
+        rank_metrics.api._metric_arguments(4, dict(by=["model"])), metrics=["map"], baseline="b"), con, check=False)
+    assert float(sql_rows.p_value.iloc[0]) == pytest.approx(0.133614, abs=5e-7)
+    assert float(sql_rows.p_value.iloc[0]) == pytest.approx(rank_metrics.stats.normal_p_value(1.5), abs=1e-6)
+    # one user: no standard error, NaN in a float column on every engine (PostgreSQL and Spark
+    # return a column of only NULLs as objects)
+    one = rank_metrics.evaluate(load("one_prediction", pd.DataFrame(dict(user_id=[1], item_id=["a"], rank=[1]))),
+                                load("one_truth", pd.DataFrame(dict(user_id=[1], item_id=["a"]))),
+                                k=1, metrics="map", con=con)
+    assert one.value.tolist() == [1.0] and str(one.std_error.dtype) == "float64"
+    assert one[["std_error", "ci_low", "ci_high"]].isna().all(axis=None)

@@ -28,6 +28,12 @@ _FILE_READERS = {".parquet": ("read_parquet", {}), ".pq": ("read_parquet", {}),
                  ".csv": ("read_csv", {"delimiter": ","}), ".tsv": ("read_csv", {"delimiter": "\t"}),
                  ".txt": ("read_csv", {})}
 _COUNT_COLUMNS = ("k", "n_users", "n_relevant", "n_hits")
+# Columns that hold a number or NULL: an engine returns a column of only NULLs (one user, no
+# standard error) as objects, so they are made float64 (NULL as NaN) on every engine alike.
+_VALUE_COLUMNS = ("value", "std_error", "ci_low", "ci_high", "baseline_value", "difference",
+                  "relative_difference", "t", "p_value", "p_value_adjusted",
+                  "map_at_k", "ndcg_at_k", "precision_at_k", "recall_at_k", "mrr_at_k", "hit_rate_at_k",
+                  "average_precision", "ndcg", "precision", "recall", "reciprocal_rank", "hit")
 
 
 @dataclass
@@ -82,11 +88,15 @@ class Engine(abc.ABC):
         return None
 
     def result(self, sql: str) -> pd.DataFrame:
-        """The rows of a metric query, with counts as int64 whatever the engine returned."""
+        """The rows of a metric query, with counts as int64 and values as float64 whatever the
+        engine returned."""
         frame = self.run(sql)
         for column in _COUNT_COLUMNS:
             if column in frame.columns:
                 frame[column] = frame[column].astype("int64")
+        for column in _VALUE_COLUMNS:
+            if column in frame.columns:
+                frame[column] = frame[column].astype("float64")
         return frame
 
 
