@@ -18,6 +18,7 @@
 {%- set double = rank_metrics.type_double() -%}
 {%- set baseline = rank_metrics._literal(comparison.baseline, 'baseline') -%}
 {{ rank_metrics._one_pass(plan) }},
+{{ rank_metrics._user_metrics(plan) }},
 rm_paired as (
     select m.{{ model }}, m.k,
         count(*) as rm_n

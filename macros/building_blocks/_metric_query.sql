@@ -1,18 +1,31 @@
 {#- The shapes of the metric queries, shared by every public metric macro: the one pass
-    (_ranked_hits, _evaluated_users, _user_metrics) and the select that reads it. `options` holds
-    the keyword arguments of the public macro (column names, options, column lists). -#}
+    (_ranked_hits, _evaluated_users, _user_sums) and the select that reads it. `options` holds
+    the keyword arguments of the public macro (column names, options, column lists). Group
+    results average one row per user that holds every k (_user_values), then spread the few
+    group rows to a row per k; only per-user output spreads users to a row per k. -#}
 
 {#- One metric per group and k: <by columns>, k, <metric>_at_k, n_users. -#}
 {% macro _metric_at_k(metric, predictions, truth, k, options) %}
 {%- set plan = {} -%}
 {%- do rank_metrics._plan(plan, predictions, truth, k, **dict(options, metrics=[metric])) -%}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
-{{ rank_metrics._one_pass(plan) }}
-select {{ by }}k,
-    avg({{ plan.metric_columns[metric] }}) as {{ plan.group_columns[metric] }},
-    cast(count(*) as bigint) as n_users
-from rm_user_metrics
-group by {{ by }}k
+{{ rank_metrics._one_pass(plan) }},
+{{ rank_metrics._user_values(plan) }},
+rm_group_values as (
+    select {{ by }}
+        {%- for k in plan.ks %}
+        avg(rm_{{ metric }}_{{ loop.index }}) as rm_value_{{ loop.index }},
+        {%- endfor %}
+        cast(count(*) as bigint) as n_users
+    from rm_user_values
+    {{ rank_metrics._group_by(plan.by) }}
+),
+{{ rank_metrics._ks(plan) }}
+select {{ rank_metrics._column_prefix(plan.by, 'g') }}ks.k,
+    case {%- for k in plan.ks %} when ks.k = {{ k }} then g.rm_value_{{ loop.index }}{% endfor %} end as {{ plan.group_columns[metric] }},
+    g.n_users
+from rm_group_values as g
+cross join rm_ks as ks
 {%- endmacro %}
 
 {#- Every requested metric per evaluated user and k. -#}
@@ -20,7 +33,8 @@ group by {{ by }}k
 {%- set plan = {} -%}
 {%- do rank_metrics._plan(plan, predictions, truth, k, **options) -%}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
-{{ rank_metrics._one_pass(plan) }}
+{{ rank_metrics._one_pass(plan) }},
+{{ rank_metrics._user_metrics(plan) }}
 select {{ by }}rm_user as {{ plan.user }}, k,
     {%- for metric in plan.metrics %} {{ plan.metric_columns[metric] }},{% endfor %} n_relevant, n_hits
 from rm_user_metrics
@@ -29,35 +43,44 @@ from rm_user_metrics
 {#- Every requested metric per group and k, a row each: <by columns>, k, metric, value, n_users,
     std_error, ci_low, ci_high (SPEC §7: the sample standard deviation over sqrt(n), NULL for
     fewer than two users; the interval value -/+ z std_error). The means are taken once per
-    group and k, then spread to a row per metric. -#}
+    group, for every k and metric together, then spread to a row per k and metric. -#}
 {% macro _evaluate(predictions, truth, k, options) %}
 {%- set plan = {} -%}
 {%- do rank_metrics._plan(plan, predictions, truth, k, **options) -%}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
 {%- set double = rank_metrics.type_double() -%}
 {{ rank_metrics._one_pass(plan) }},
+{{ rank_metrics._user_values(plan) }},
 rm_group_means as (
-    select {{ by }}k,
+    select {{ by }}
+        {%- for k in plan.ks %}{% set at = '_' ~ loop.index %}
         {%- for metric in plan.metrics %}
-        avg({{ plan.metric_columns[metric] }}) as {{ plan.metric_columns[metric] }},
-        case when count(*) >= 2 then stddev_samp({{ plan.metric_columns[metric] }}) / sqrt(cast(count(*) as {{ double }})) end as rm_std_error_{{ loop.index }},
+        avg(rm_{{ metric }}{{ at }}) as rm_mean_{{ metric }}{{ at }},
+        case when count(*) >= 2 then stddev_samp(rm_{{ metric }}{{ at }}) / sqrt(cast(count(*) as {{ double }})) end as rm_std_error_{{ metric }}{{ at }},
+        {%- endfor %}
         {%- endfor %}
         cast(count(*) as bigint) as n_users
-    from rm_user_metrics
-    group by {{ by }}k
+    from rm_user_values
+    {{ rank_metrics._group_by(plan.by) }}
 ),
-rm_metric_names as (
+rm_rows as (
+    -- a row per k and metric, in the order asked
+    {%- for k in plan.ks %}{% set outer = loop %}
     {%- for metric in plan.metrics %}
-    select {{ rank_metrics.string_literal(metric) }} as metric{{ ' union all' if not loop.last }}
+    select cast({{ k }} as bigint) as k, {{ rank_metrics.string_literal(metric) }} as metric{{ ' union all' if not (outer.last and loop.last) }}
+    {%- endfor %}
     {%- endfor %}
 ),
 rm_metric_rows as (
-    select {{ rank_metrics._column_prefix(plan.by, 'g') }}g.k, n.metric,
-        case {%- for metric in plan.metrics %} when n.metric = {{ rank_metrics.string_literal(metric) }} then g.{{ plan.metric_columns[metric] }}{% endfor %} end as value,
-        g.n_users,
-        case {%- for metric in plan.metrics %} when n.metric = {{ rank_metrics.string_literal(metric) }} then g.rm_std_error_{{ loop.index }}{% endfor %} end as std_error
+    select {{ rank_metrics._column_prefix(plan.by, 'g') }}r.k, r.metric,
+        {%- for column in ['mean', 'std_error'] %}
+        case {%- for k in plan.ks %}{% set at = '_' ~ loop.index %}{% for metric in plan.metrics %}
+            when r.k = {{ k }} and r.metric = {{ rank_metrics.string_literal(metric) }} then g.rm_{{ column }}_{{ metric }}{{ at }}{% endfor %}{% endfor %}
+        end as {{ 'value' if column == 'mean' else column }},
+        {%- endfor %}
+        g.n_users
     from rm_group_means as g
-    cross join rm_metric_names as n
+    cross join rm_rows as r
 )
 select {{ by }}k, metric, value, n_users, std_error,
     value - cast({{ plan.z }} as {{ double }}) * std_error as ci_low,
@@ -65,10 +88,20 @@ select {{ by }}k, metric, value, n_users, std_error,
 from rm_metric_rows
 {%- endmacro %}
 
-{#- The CTEs of the one pass, after `with`: ranked hits, evaluated users, per-user metrics. -#}
+{#- `group by` the by columns, or, without them, one row for all users, and none when there are
+    no users (as a group by over no rows gives). -#}
+{% macro _group_by(columns) -%}
+    {%- if columns | length > 0 -%}
+    group by {{ columns | join(', ') }}
+    {%- else -%}
+    having count(*) > 0
+    {%- endif -%}
+{%- endmacro %}
+
+{#- The CTEs of the one pass, after `with`: ranked hits, evaluated users, per-user sums. -#}
 {% macro _one_pass(plan) -%}
 with
 {{ rank_metrics._ranked_hits(plan) }},
 {{ rank_metrics._evaluated_users(plan) }},
-{{ rank_metrics._user_metrics(plan) }}
+{{ rank_metrics._user_sums(plan) }}
 {%- endmacro %}

@@ -1,19 +1,20 @@
-{#- CTE rm_user_metrics: every requested metric (SPEC §6) per evaluated user and k, after
-    _ranked_hits and _evaluated_users: <by columns>, rm_user, k, one column per metric,
-    n_relevant, n_hits. Each user's hits are summed once for every k together (one column per
-    k), then spread to a row per k, where each metric is one expression of those sums: its
-    _per_user_<metric> macro, in the metric's own file. -#}
-{% macro _user_metrics(plan) %}
+{#- The per-user step of the one pass, after _ranked_hits and _evaluated_users. Each user's hits
+    are summed once for every k together (one column per k), so every metric at every k is one
+    expression of one row per user: its _per_user_<metric> macro, in the metric's own file.
+      rm_user_sums    per (by, user) with a hit: hits, AP's precision sum and DCG for each k, the
+                      first hit
+      rm_user_wide    per evaluated user: n_relevant, and for the i-th k the columns suffixed _i:
+                      rm_n_hits_i, rm_precision_sum_i, rm_dcg_i, rm_idcg_i (0 without hits)
+    Group results average the wide rows (_user_values); per-user output spreads them to a row
+    per k (_user_metrics). -#}
+{% macro _user_sums(plan) %}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
 {%- set double = rank_metrics.type_double() -%}
 {%- set wants = plan.metrics -%}
 {#- the ideal DCG is keyed like m(u): by truth's user, or by the list under truth_scope='listed' -#}
 {%- set ideal_keys = plan.by if plan.truth_scope == 'listed' else plan.truth_by -%}
-{#- every item that adds gain adds 1 when truth has no grades or gains are binary, and then the
-    items that add gain are the m(u) relevant ones: IDCG@k needs only m(u) (up to a k of 1000) -#}
-{%- set unit_gains = plan.relevance is none or plan.gain == 'binary' -%}
-{%- set ideal_from_m = unit_gains and plan.truth_scope == 'all' and plan.relevance_threshold is none and plan.ks | max <= 1000 -%}
-{%- set count_digits = (plan.ks | max | string) | length -%}
+{%- set largest_k = plan.ks | max -%}
+{%- set count_digits = (largest_k | string) | length -%}
 rm_user_sums as (
     select {{ by }}rm_user
         {%- for k in plan.ks %},
@@ -31,19 +32,22 @@ rm_user_sums as (
     from rm_hits
     group by {{ by }}rm_user
 ),
-{%- if 'ndcg' in wants and ideal_from_m %}
+{%- if 'ndcg' in wants and plan.ideal_from_m %}
 rm_ideal_by_count as (
     -- IDCG@k when every item that adds gain adds 1 (truth without grades, or binary gain): the
-    -- sum of the first min(m, k) discounts, looked up by that count instead of ranking truth
-    select rm_count, sum(1 / {{ rank_metrics._discount('rm_count') }})
-                         over (order by rm_count rows between unbounded preceding and current row) as rm_idcg
+    -- sum of the first min(m, k) discounts, looked up by min(m, largest k) instead of ranking truth
+    select rm_count
+        {%- for k in plan.ks %},
+        sum(case when rm_count <= {{ k }} then 1 / {{ rank_metrics._discount('rm_count') }} else 0 end)
+            over (order by rm_count rows between unbounded preceding and current row) as rm_idcg_{{ loop.index }}
+        {%- endfor %}
     from (
         select {% for digit in range(count_digits) %}{{ ' + ' if not loop.first }}{{ 10 ** digit }} * d{{ digit }}.rm_digit{% endfor %} + 1 as rm_count
         from {% for digit in range(count_digits) %}{{ ' cross join ' if not loop.first }}(
             {%- for value in range(10) %}select {{ value }} as rm_digit{{ ' union all ' if not loop.last }}{% endfor -%}
         ) as d{{ digit }}{% endfor %}
     ) as counts
-    where rm_count <= {{ plan.ks | max }}
+    where rm_count <= {{ largest_k }}
 ),
 {%- elif 'ndcg' in wants %}
 rm_ideal_items as (
@@ -66,42 +70,34 @@ rm_ideal as (
         from rm_ideal_items
         where rm_gain > 0
     ) as ranked
-    where rm_ideal_position <= {{ plan.ks | max }}
+    where rm_ideal_position <= {{ largest_k }}
     group by {{ rank_metrics._column_prefix(ideal_keys) }}rm_user
 ),
 {%- endif %}
-rm_ks as (
-    {%- for k in plan.ks %}
-    select cast({{ k }} as bigint) as k{{ ' union all' if not loop.last }}
-    {%- endfor %}
-),
-rm_user_k as (
-    select {{ rank_metrics._column_prefix(plan.by, 'u') }}u.rm_user, ks.k, u.rm_n_relevant,
-        {%- if 'map' in wants %}
-        case {%- for k in plan.ks %} when ks.k = {{ k }} then coalesce(s.rm_precision_sum_{{ loop.index }}, 0){% endfor %} end as rm_precision_sum,
+rm_user_wide as (
+    select {{ rank_metrics._column_prefix(plan.by, 'u') }}u.rm_user, u.rm_n_relevant
+        {%- for k in plan.ks %},
+        coalesce(s.rm_hits_{{ loop.index }}, 0) as rm_n_hits_{{ loop.index }}
+        {%- if 'map' in wants %},
+        coalesce(s.rm_precision_sum_{{ loop.index }}, 0) as rm_precision_sum_{{ loop.index }}
         {%- endif %}
-        {%- if 'ndcg' in wants %}
-        case {%- for k in plan.ks %} when ks.k = {{ k }} then coalesce(s.rm_dcg_{{ loop.index }}, 0){% endfor %} end as rm_dcg,
-        {%- if ideal_from_m %}
-        coalesce(i.rm_idcg, 0) as rm_idcg,
-        {%- else %}
-        case {%- for k in plan.ks %} when ks.k = {{ k }} then coalesce(i.rm_idcg_{{ loop.index }}, 0){% endfor %} end as rm_idcg,
+        {%- if 'ndcg' in wants %},
+        coalesce(s.rm_dcg_{{ loop.index }}, 0) as rm_dcg_{{ loop.index }},
+        coalesce(i.rm_idcg_{{ loop.index }}, 0) as rm_idcg_{{ loop.index }}
         {%- endif %}
+        {%- endfor %}
+        {%- if 'mrr' in wants %},
+        s.rm_first_hit
         {%- endif %}
-        {%- if 'mrr' in wants %}
-        s.rm_first_hit,
+        {%- if plan.needs_list_length %},
+        coalesce(p.rm_list_length, 0) as rm_list_length
         {%- endif %}
-        {%- if plan.needs_list_length %}
-        coalesce(p.rm_list_length, 0) as rm_list_length,
-        {%- endif %}
-        case {%- for k in plan.ks %} when ks.k = {{ k }} then coalesce(s.rm_hits_{{ loop.index }}, 0){% endfor %} end as rm_n_hits
     from rm_users as u
-    cross join rm_ks as ks
     left join rm_user_sums as s
         on {{ rank_metrics._equal_prefix(plan.by, 'u', 's') }}u.rm_user = s.rm_user
-    {%- if 'ndcg' in wants and ideal_from_m %}
+    {%- if 'ndcg' in wants and plan.ideal_from_m %}
     left join rm_ideal_by_count as i
-        on i.rm_count = least(u.rm_n_relevant, ks.k)
+        on i.rm_count = least(u.rm_n_relevant, {{ largest_k }})
     {%- elif 'ndcg' in wants %}
     left join rm_ideal as i
         on {{ rank_metrics._equal_prefix(ideal_keys, 'u', 'i') }}u.rm_user = i.rm_user
@@ -110,6 +106,44 @@ rm_user_k as (
     left join rm_prediction_users as p
         on {{ rank_metrics._equal_prefix(plan.by, 'u', 'p') }}u.rm_user = p.rm_user
     {%- endif %}
+)
+{%- endmacro %}
+
+{#- CTE rm_user_values, after _user_sums: one row per evaluated user with every requested metric
+    at every k, rm_<metric>_<i> for the i-th k. What group results average. -#}
+{% macro _user_values(plan) %}
+rm_user_values as (
+    select {{ rank_metrics._column_prefix(plan.by) }}rm_user
+        {%- for k in plan.ks %}{% set at = '_' ~ loop.index %}
+        {%- for metric in plan.metrics %},
+        {{ rank_metrics._per_user(plan, metric, k, at) }} as rm_{{ metric }}{{ at }}
+        {%- endfor %}
+        {%- endfor %}
+    from rm_user_wide
+)
+{%- endmacro %}
+
+{#- CTEs rm_ks and rm_user_metrics, after _user_sums: every requested metric per evaluated user
+    and k, a row each: <by columns>, rm_user, k, one column per metric, n_relevant, n_hits. -#}
+{% macro _user_metrics(plan) %}
+{%- set by = rank_metrics._column_prefix(plan.by) -%}
+{%- set wants = plan.metrics -%}
+{{ rank_metrics._ks(plan) }},
+rm_user_k as (
+    -- the wide row spread to a row per k
+    select {{ rank_metrics._column_prefix(plan.by, 'u') }}u.rm_user, ks.k, u.rm_n_relevant,
+        {%- for column in ['rm_precision_sum' if 'map' in wants, 'rm_dcg' if 'ndcg' in wants, 'rm_idcg' if 'ndcg' in wants] if column %}
+        case {%- for k in plan.ks %} when ks.k = {{ k }} then u.{{ column }}_{{ loop.index }}{% endfor %} end as {{ column }},
+        {%- endfor %}
+        {%- if 'mrr' in wants %}
+        u.rm_first_hit,
+        {%- endif %}
+        {%- if plan.needs_list_length %}
+        u.rm_list_length,
+        {%- endif %}
+        case {%- for k in plan.ks %} when ks.k = {{ k }} then u.rm_n_hits_{{ loop.index }}{% endfor %} end as rm_n_hits
+    from rm_user_wide as u
+    cross join rm_ks as ks
 ),
 rm_user_metrics as (
     select {{ by }}rm_user, k,
@@ -122,15 +156,24 @@ rm_user_metrics as (
 )
 {%- endmacro %}
 
+{#- CTE rm_ks: the k values, a row each. -#}
+{% macro _ks(plan) -%}
+rm_ks as (
+    {%- for k in plan.ks %}
+    select cast({{ k }} as bigint) as k{{ ' union all' if not loop.last }}
+    {%- endfor %}
+)
+{%- endmacro %}
+
 
 {#- One metric's per-user expression, from its own file. Named literally, not looked up by name:
     dbt finds the macros a generic test needs by reading their calls. -#}
-{% macro _per_user(plan, metric) -%}
-    {%- if metric == 'map' -%}{{ rank_metrics._per_user_map(plan) }}
-    {%- elif metric == 'ndcg' -%}{{ rank_metrics._per_user_ndcg(plan) }}
-    {%- elif metric == 'precision' -%}{{ rank_metrics._per_user_precision(plan) }}
-    {%- elif metric == 'recall' -%}{{ rank_metrics._per_user_recall(plan) }}
-    {%- elif metric == 'mrr' -%}{{ rank_metrics._per_user_mrr(plan) }}
-    {%- elif metric == 'hit_rate' -%}{{ rank_metrics._per_user_hit_rate(plan) }}
+{% macro _per_user(plan, metric, k='k', at='') -%}
+    {%- if metric == 'map' -%}{{ rank_metrics._per_user_map(plan, k, at) }}
+    {%- elif metric == 'ndcg' -%}{{ rank_metrics._per_user_ndcg(plan, k, at) }}
+    {%- elif metric == 'precision' -%}{{ rank_metrics._per_user_precision(plan, k, at) }}
+    {%- elif metric == 'recall' -%}{{ rank_metrics._per_user_recall(plan, k, at) }}
+    {%- elif metric == 'mrr' -%}{{ rank_metrics._per_user_mrr(plan, k, at) }}
+    {%- elif metric == 'hit_rate' -%}{{ rank_metrics._per_user_hit_rate(plan, k, at) }}
     {%- endif -%}
 {%- endmacro %}

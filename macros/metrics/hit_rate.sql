@@ -1,8 +1,8 @@
 {#- Hit rate@k (SPEC §6): 1 when a relevant item is within the first k positions, else 0; per
     user the column is hit. -#}
 
-{% macro _per_user_hit_rate(plan) -%}
-    case when rm_n_hits > 0 then cast(1 as {{ rank_metrics.type_double() }}) else 0 end
+{% macro _per_user_hit_rate(plan, k='k', at='') -%}
+    case when rm_n_hits{{ at }} > 0 then cast(1 as {{ rank_metrics.type_double() }}) else 0 end
 {%- endmacro %}
 
 {% macro default__hit_rate_at_k(predictions, truth, k) -%}

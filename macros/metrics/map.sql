@@ -4,14 +4,14 @@
     are in macros/dbt/. -#}
 
 {#- AP@k of one user: the precision at each relevant hit within k, over D(u) (normalization). -#}
-{% macro _per_user_map(plan) -%}
+{% macro _per_user_map(plan, k='k', at='') -%}
     {%- set double = rank_metrics.type_double() -%}
     {%- if plan.normalization == 'min_m_k' -%}
-        case when rm_n_relevant > 0 then rm_precision_sum / cast(least(rm_n_relevant, k) as {{ double }}) else 0 end
+        case when rm_n_relevant > 0 then rm_precision_sum{{ at }} / cast(least(rm_n_relevant, {{ k }}) as {{ double }}) else 0 end
     {%- elif plan.normalization == 'm' -%}
-        case when rm_n_relevant > 0 then rm_precision_sum / cast(rm_n_relevant as {{ double }}) else 0 end
+        case when rm_n_relevant > 0 then rm_precision_sum{{ at }} / cast(rm_n_relevant as {{ double }}) else 0 end
     {%- else -%}
-        case when rm_n_relevant > 0 and rm_n_hits > 0 then rm_precision_sum / cast(rm_n_hits as {{ double }}) else 0 end
+        case when rm_n_relevant > 0 and rm_n_hits{{ at }} > 0 then rm_precision_sum{{ at }} / cast(rm_n_hits{{ at }} as {{ double }}) else 0 end
     {%- endif -%}
 {%- endmacro %}
 

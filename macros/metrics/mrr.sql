@@ -1,8 +1,8 @@
 {#- MRR@k (SPEC §6): the reciprocal of the first position within k of a relevant hit, 0 when
     there is none; per user the column is reciprocal_rank. -#}
 
-{% macro _per_user_mrr(plan) -%}
-    case when rm_first_hit <= k then 1 / cast(rm_first_hit as {{ rank_metrics.type_double() }}) else 0 end
+{% macro _per_user_mrr(plan, k='k', at='') -%}
+    case when rm_first_hit <= {{ k }} then 1 / cast(rm_first_hit as {{ rank_metrics.type_double() }}) else 0 end
 {%- endmacro %}
 
 {% macro default__mrr_at_k(predictions, truth, k) -%}

@@ -2,8 +2,8 @@
     log2(position + 1); IDCG is the DCG of the user's truth items largest gain first (options
     gain, gain_from, relevance_threshold, truth_scope). -#}
 
-{% macro _per_user_ndcg(plan) -%}
-    case when rm_idcg > 0 then rm_dcg / rm_idcg else 0 end
+{% macro _per_user_ndcg(plan, k='k', at='') -%}
+    case when rm_idcg{{ at }} > 0 then rm_dcg{{ at }} / rm_idcg{{ at }} else 0 end
 {%- endmacro %}
 
 {% macro default__ndcg_at_k(predictions, truth, k) -%}

@@ -1,12 +1,12 @@
 {#- Precision@k (SPEC §6): hits@k / k, or hits@k / min(k, n(u)) under
     precision_denominator='list_length' (0 when the user has no list). -#}
 
-{% macro _per_user_precision(plan) -%}
+{% macro _per_user_precision(plan, k='k', at='') -%}
     {%- set double = rank_metrics.type_double() -%}
     {%- if plan.precision_denominator == 'k' -%}
-        rm_n_hits / cast(k as {{ double }})
+        rm_n_hits{{ at }} / cast({{ k }} as {{ double }})
     {%- else -%}
-        case when rm_list_length > 0 then rm_n_hits / cast(least(k, rm_list_length) as {{ double }}) else 0 end
+        case when rm_list_length > 0 then rm_n_hits{{ at }} / cast(least({{ k }}, rm_list_length) as {{ double }}) else 0 end
     {%- endif -%}
 {%- endmacro %}
 
