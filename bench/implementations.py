@@ -80,6 +80,43 @@ def rank_metrics_family(predictions, truth, k, variant):
     return value, {"total": time.perf_counter() - started}
 
 
+def _two_models(con, predictions, variant):
+    """The file as model a, and model b: the same lists in reverse order (a paired comparison
+    needs the same users on both sides), twice the rows."""
+    order = "rank" if variant.startswith("r") else "score"
+    reversed_order = "-rank" if order == "rank" else "-score"
+    # benchmark-only SQL, the bench's second model: the metric SQL lives in macros/
+    return con.sql(f"select 'a' as model, user_id, item_id, {order} from read_parquet('{predictions}') "
+                   f"union all select 'b', user_id, item_id, {reversed_order} from read_parquet('{predictions}')")
+
+
+def rank_metrics_two_models(predictions, truth, k, variant):
+    """evaluate by model over two models (twice the rows): what compare starts from."""
+    import pandas  # noqa: F401
+    import rank_metrics
+
+    con = _duckdb()
+    started = time.perf_counter()
+    frame = rank_metrics.evaluate(_two_models(con, predictions, variant), str(truth), k=list(FAMILY_KS),
+                                  by="model", con=con, **_order(variant))
+    value = float(frame[(frame.model == "a") & (frame.metric == "map") & (frame.k == 50)].value.iloc[0])
+    return value, {"total": time.perf_counter() - started}
+
+
+def rank_metrics_compare(predictions, truth, k, variant, test="t"):
+    """compare b against a over the same two models, six metrics at four k (the t test's
+    p-values from the SQL's t and df, or a permutation test from the per-user values)."""
+    import pandas  # noqa: F401
+    import rank_metrics
+
+    con = _duckdb()
+    started = time.perf_counter()
+    frame = rank_metrics.compare(_two_models(con, predictions, variant), str(truth), k=list(FAMILY_KS),
+                                 by="model", baseline="a", test=test, seed=1, con=con, **_order(variant))
+    value = float(frame[(frame.metric == "map") & (frame.k == 50)].baseline_value.iloc[0])
+    return value, {"total": time.perf_counter() - started}
+
+
 def dbt_model(predictions, truth, k, variant):
     """The dbt model (bench/dbt/models/bench_map_at_k.sql) built on DuckDB: its node's time."""
     from dbt.cli.main import dbtRunner
@@ -301,6 +338,10 @@ IMPLEMENTATIONS = {
     "rank_metrics (Python API, DuckDB)": rank_metrics_api,
     "rank_metrics, 4 k values": lambda p, t, k, v: rank_metrics_api(p, t, [3, 6, 9, k], v),
     "rank_metrics evaluate: 6 metrics at k 5, 10, 20, 50": rank_metrics_family,
+    "rank_metrics evaluate by model, 2 models: 6 metrics at k 5, 10, 20, 50": rank_metrics_two_models,
+    "rank_metrics compare, t test: the same 2 models": rank_metrics_compare,
+    "rank_metrics compare, permutation test: the same 2 models":
+        lambda p, t, k, v: rank_metrics_compare(p, t, k, v, test="permutation"),
     "dbt model (DuckDB)": dbt_model,
     "hand-written DuckDB window query": duckdb_by_hand,
     "hand-written polars pipeline": polars_by_hand,
@@ -316,6 +357,9 @@ IMPLEMENTATIONS = {
 # compute the default (kaggle) MAP at the run's k, and the floors a count
 CHECKED = {
     "rank_metrics evaluate: 6 metrics at k 5, 10, 20, 50": ("map", 50, None),
+    "rank_metrics evaluate by model, 2 models: 6 metrics at k 5, 10, 20, 50": ("map", 50, None),
+    "rank_metrics compare, t test: the same 2 models": ("map", 50, None),
+    "rank_metrics compare, permutation test: the same 2 models": ("map", 50, None),
     "ranx": ("map", None, "ranx"),
     "ranx evaluate: 6 metrics at k 5, 10, 20, 50": ("ndcg", 50, "ranx"),
     "recommenders": ("map", None, "recommenders"),
@@ -328,5 +372,7 @@ CHECKED = {
 BOUNDED_MEMORY = {"floor (DuckDB hash join, counted)", "floor + a pass per list and per truth user",
                   "rank_metrics (Python API, DuckDB)",
                   "rank_metrics, 4 k values", "rank_metrics evaluate: 6 metrics at k 5, 10, 20, 50",
+                  "rank_metrics evaluate by model, 2 models: 6 metrics at k 5, 10, 20, 50",
+                  "rank_metrics compare, t test: the same 2 models",
                   "dbt model (DuckDB)", "hand-written DuckDB window query", "pyspark RankingMetrics",
                   "pyspark RankingMetrics: ndcgAt, precisionAt, recallAt at k 5, 10, 20, 50"}
