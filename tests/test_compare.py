@@ -104,6 +104,22 @@ def test_cli_compare_formats_mark_significant_results(tmp_path, table_format):
     assert "significantly" in out
 
 
+def test_cli_compare_escapes_latex_and_markdown(tmp_path):
+    # every character LaTeX reads as a command, and Markdown's cell separator, in a model's name
+    name = "A&B$C#D_E%F{G}H\\I|J"
+    PREDICTIONS.replace({"model": {"a": name}}).to_csv(tmp_path / "p.csv", index=False)
+    TRUTH.to_csv(tmp_path / "t.csv", index=False)
+    rows = {}
+    for table_format in ("latex", "markdown"):
+        code, out, err = run("compare", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "4", "--metrics", "map",
+                             "--by", "model", "--baseline", "b", "--format", table_format)
+        assert code == 0, err
+        rows[table_format] = next(line for line in out.splitlines() if line.startswith(("A", "| A")))
+    assert rows["latex"] == (r"A\&B\$C\#D\_E\%F\{G\}H\textbackslash{}I|J & 4 & map & 0.400000 & 0.550000 & "
+                             r"+0.150000 & +37.5\% & 0.208 & 0.208 & 5 \\")
+    assert rows["markdown"] == r"| A&B$C#D_E%F{G}H\I\|J | 4 | map | 0.400000 | 0.550000 | +0.150000 | +37.5% | 0.208 | 0.208 | 5 |"
+
+
 @settings(max_examples=200)
 @given(t=st.floats(min_value=0, max_value=40))
 def test_sql_normal_p_value_is_within_1e_6_of_the_exact_one(t):
