@@ -120,6 +120,37 @@ def test_cli_compare_escapes_latex_and_markdown(tmp_path):
     assert rows["markdown"] == r"| A&B$C#D_E%F{G}H\I\|J | 4 | map | 0.400000 | 0.550000 | +0.150000 | +37.5% | 0.208 | 0.208 | 5 |"
 
 
+def test_cli_sql_compare_runs_and_gives_the_normal_p_value():
+    code, out, err = run("sql", "p", "t", "-k", "4", "--macro", "compare", "--metrics", "map", "--by", "model",
+                         "--baseline", "b", "--test", "t", "--correction", "bonferroni", "--alpha", "0.2")
+    assert code == 0, err
+    con = duckdb.connect()
+    con.register("p", PREDICTIONS)
+    con.register("t", TRUTH)
+    (row,) = con.execute(out).df().to_dict("records")
+    assert (row["model"], row["t"], row["df"]) == ("a", pytest.approx(1.5), 4)
+    assert row["p_value"] == pytest.approx(0.133614, abs=5e-7)
+    assert row["significant"] == 1                                # --alpha 0.2 reached the SQL
+
+
+@pytest.mark.parametrize("option, message", [
+    (["--test", "permutation"], "compare: SQL has only the t test (test='t', its p-value the normal approximation); "
+                                "got test='permutation'"),
+    (["--correction", "fdr"], "compare: correction must be one of 'holm', 'bonferroni', 'none'; got 'fdr'"),
+])
+def test_cli_sql_compare_names_a_bad_comparison_option(option, message):
+    code, out, err = run("sql", "p", "t", "-k", "4", "--macro", "compare", "--by", "model", "--baseline", "b", *option)
+    assert (code, out) == (2, "")
+    assert message in err and len(err.splitlines()) == 1
+
+
+def test_sql_compare_has_only_the_t_test():
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"compare: SQL has only the t test \(test='t', .*\); "
+                                                            r"got test='permutation': the permutation and bootstrap"):
+        rank_metrics.sql("p", "t", k=4, macro="compare", by="model", baseline="b", test="permutation")
+    assert "rm_tests" in rank_metrics.sql("p", "t", k=4, macro="compare", by="model", baseline="b", test="t")
+
+
 @settings(max_examples=200)
 @given(t=st.floats(min_value=0, max_value=40))
 def test_sql_normal_p_value_is_within_1e_6_of_the_exact_one(t):
