@@ -271,7 +271,10 @@ def test_agrees_with_ranx_student_and_fisher():
 
 @pytest.mark.parametrize("arguments, message", [
     (dict(baseline="nope"), "baseline: predictions has no rows with model = 'nope'"),
-    (dict(baseline="b", by=["model", "user_id"]), "compare: by must name one column"),
+    (dict(baseline="b", by=["model", "user_id"]), "compare: by must name one column, the one whose values are the "
+                                                   "models (baseline is one of them); got 'model', 'user_id'"),
+    (dict(baseline="b", by=None), "compare: by must name one column, the one whose values are the models "
+                                  "(baseline is one of them); got no column$"),
     (dict(baseline="b", test="wilcoxon"), "compare: test must be one of 't', 'permutation', 'bootstrap'"),
     (dict(baseline="b", correction="fdr"), "compare: correction must be one of 'holm', 'bonferroni', 'none'"),
     (dict(baseline="b", alpha=1.5), "compare: alpha must be a number between 0 and 1"),

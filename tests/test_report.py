@@ -135,3 +135,13 @@ def test_missing_matplotlib_names_the_extra(monkeypatch):
     monkeypatch.setitem(__import__("sys").modules, "matplotlib", None)
     with pytest.raises(rank_metrics.RankMetricsError, match=r"pip install 'rank-metrics\[plot\]'"):
         rank_metrics.plot(RECOMMENDATIONS, PURCHASES, 5, **COLUMNS)
+
+
+@pytest.mark.parametrize("by, said", [([], "--by is missing"), (["model", "customer_id"], "got --by model customer_id")])
+def test_cli_report_with_a_baseline_names_by(tmp_path, by, said):
+    code, out, err = run("report", RECOMMENDATIONS, PURCHASES, "-k", "4", "--user", "customer_id", "--item", "article_id",
+                         *(["--by", *by] if by else []), "--baseline", "popularity", "-o", str(tmp_path / "x.html"))
+    assert (code, out) == (2, "")
+    assert err == ("rank-metrics: error: rank_metrics: report: --by must name one column, the one whose values are "
+                   f"the models (--baseline is one of them); {said}\n")
+    assert not (tmp_path / "x.html").exists()

@@ -305,8 +305,7 @@ def _compare(arguments: argparse.Namespace, keywords: dict) -> int:
     """rank-metrics compare: the comparison table, markers on significant results."""
     from ._tables import comparison_text
 
-    if not keywords["by"] or len(keywords["by"]) != 1:
-        raise RankMetricsError("rank_metrics: compare: --by must name one column, the one whose values are the models")
+    _require_one_by(arguments.command, keywords["by"])
     result = api_compare(arguments.predictions, arguments.truth, metrics=arguments.metrics, baseline=arguments.baseline,
                          test=arguments.test, correction=arguments.correction, alpha=arguments.alpha,
                          seed=arguments.seed, resamples=arguments.resamples, check=arguments.check,
@@ -323,6 +322,14 @@ def _compare(arguments: argparse.Namespace, keywords: dict) -> int:
     return 0
 
 
+def _require_one_by(command: str, by: list | None) -> None:
+    """compare's models are the values of one --by column (the API's message names `by`)."""
+    if not by or len(by) != 1:
+        got = "got --by " + " ".join(by) if by else "--by is missing"
+        raise RankMetricsError(f"rank_metrics: {command}: --by must name one column, the one whose values are the "
+                               f"models (--baseline is one of them); {got}")
+
+
 def _picture(arguments: argparse.Namespace, keywords: dict) -> int:
     """rank-metrics report / plot: write the page or the chart to --output."""
     from . import _report as report
@@ -336,6 +343,8 @@ def _picture(arguments: argparse.Namespace, keywords: dict) -> int:
         except (ValueError, OSError) as error:
             raise RankMetricsError(f"rank_metrics: --output: cannot write {arguments.output!r}: {error}") from None
     else:
+        if arguments.baseline is not None:
+            _require_one_by(arguments.command, keywords["by"])
         page = report.report(arguments.predictions, arguments.truth, baseline=arguments.baseline, test=arguments.test,
                              correction=arguments.correction, alpha=arguments.alpha, seed=arguments.seed,
                              title=arguments.title, **common)

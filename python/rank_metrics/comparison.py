@@ -56,7 +56,7 @@ def _model_column(by) -> str:
     columns = api._as_list(by)
     if len(columns) != 1:
         raise RankMetricsError("rank_metrics: compare: by must name one column, the one whose values are the "
-                               f"models (baseline is one of them); got {by!r}")
+                               f"models (baseline is one of them); got {', '.join(map(repr, columns)) or 'no column'}")
     return columns[0]
 
 
