@@ -270,7 +270,8 @@ def test_agrees_with_ranx_student_and_fisher():
 
 
 @pytest.mark.parametrize("arguments, message", [
-    (dict(baseline="nope"), "baseline: predictions has no rows with model = 'nope'"),
+    (dict(baseline="nope"), "baseline: predictions has no rows with model = 'nope'; baseline must be one of the "
+                            "values of by (model): 'a', 'b'$"),
     (dict(baseline="b", by=["model", "user_id"]), "compare: by must name one column, the one whose values are the "
                                                    "models (baseline is one of them); got 'model', 'user_id'"),
     (dict(baseline="b", by=None), "compare: by must name one column, the one whose values are the models "
@@ -284,6 +285,41 @@ def test_bad_compare_arguments_name_the_culprit(arguments, message):
     arguments = dict(dict(by="model"), **arguments)
     with pytest.raises(rank_metrics.RankMetricsError, match=message.replace("(", r"\(").replace(")", r"\)")):
         rank_metrics.compare(PREDICTIONS, TRUTH, k=4, **arguments)
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "postgres", "spark"])
+def test_an_unknown_baseline_lists_the_values_of_by(engine, request):
+    """The check that fires first (the SQL data checks, on every engine) lists the first ten
+    values in order, then …; numbers unquoted."""
+    many = pd.concat([PREDICTIONS.assign(model=f"m{index:02}") for index in range(12)])
+    numbered = PREDICTIONS.assign(model=PREDICTIONS.model.map({"a": 10, "b": 9}))
+    load, con = lambda name, frame: frame, None
+    if engine == "postgres":
+        from engine_tables import to_postgres
+
+        con = request.getfixturevalue("postgres")
+        load = lambda name, frame: to_postgres(con, name, frame)   # noqa: E731
+    elif engine == "spark":
+        from engine_tables import to_spark
+
+        spark = request.getfixturevalue("spark")
+        load = lambda name, frame: to_spark(spark, frame)   # noqa: E731
+    truth = load("compare_truth", TRUTH)
+    for name, predictions, baseline, values in [
+            ("many_models", many, "z", "'m00', 'm01', 'm02', 'm03', 'm04', 'm05', 'm06', 'm07', 'm08', 'm09', …"),
+            ("numbered_models", numbered, 3, "9, 10")]:
+        with pytest.raises(rank_metrics.RankMetricsError) as error:
+            rank_metrics.compare(load(name, predictions), truth, k=4, by="model", baseline=baseline, con=con)
+        assert str(error.value) == (f"rank_metrics: baseline: predictions has no rows with model = {baseline!r}; "
+                                    f"baseline must be one of the values of by (model): {values}")
+
+
+def test_a_baseline_no_user_is_evaluated_for_lists_the_evaluated_values():
+    with pytest.raises(rank_metrics.RankMetricsError) as error:
+        rank_metrics.comparison._require_baseline("model", "z", [f"m{index:02}" for index in range(12)])
+    assert str(error.value) == ("rank_metrics: compare: baseline 'z' is not a value of column model among the users "
+                                "evaluated; its values are: 'm00', 'm01', 'm02', 'm03', 'm04', 'm05', 'm06', 'm07', "
+                                "'m08', 'm09', …")
 
 
 @pytest.mark.parametrize("confidence", [0, 1, 1.5, "high", True])
