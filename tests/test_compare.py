@@ -333,8 +333,19 @@ def test_only_the_baseline_is_nothing_to_compare():
         rank_metrics.compare(PREDICTIONS[PREDICTIONS.model == "b"], TRUTH, k=4, by="model", baseline="b")
 
 
-def test_missing_scipy_is_one_line_naming_the_extra(monkeypatch):
+MISSING_SCIPY = ("rank_metrics: the t test's exact p-value needs the scipy package, which is not installed: "
+                 "pip install 'rank-metrics[stats]'")
+
+
+def test_missing_scipy_is_one_line_naming_the_extra(monkeypatch, tmp_path):
     monkeypatch.setitem(__import__("sys").modules, "scipy", None)
     monkeypatch.setitem(__import__("sys").modules, "scipy.stats", None)
-    with pytest.raises(rank_metrics.RankMetricsError, match=r"pip install 'rank-metrics\[stats\]'"):
+    with pytest.raises(rank_metrics.RankMetricsError) as error:
         stats.student_p_value(1.5, 4)
+    assert str(error.value) == MISSING_SCIPY
+    # the same words from the command line: nothing there is "in Python"
+    PREDICTIONS.to_csv(tmp_path / "p.csv", index=False)
+    TRUTH.to_csv(tmp_path / "t.csv", index=False)
+    code, out, err = run("compare", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "4", "--by", "model",
+                         "--baseline", "b")
+    assert (code, out, err) == (2, "", f"rank-metrics: error: {MISSING_SCIPY}\n")

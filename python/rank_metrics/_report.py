@@ -24,7 +24,7 @@ def plot(predictions, truth, k, *, by=None, metrics=None, confidence=None, con=N
 
 
 def _figure(values, by: list):
-    load("matplotlib", "rank_metrics.plot and the report's charts")
+    load("matplotlib", "drawing the charts of plot and report")
     import matplotlib
 
     matplotlib.use("Agg")   # files, never a window
