@@ -81,6 +81,28 @@ def test_worked_example_through_the_cli(tmp_path):
     assert (a["std_error"], round(a["ci_low"], 6), round(a["ci_high"], 6)) == (pytest.approx(0.2), 0.158007, 0.941993)
 
 
+def test_every_test_gives_float64_columns_with_nan_where_there_is_no_value():
+    # under users='predictions': model "one" pairs one user (no standard error), "none" no user
+    predictions = pd.concat([PREDICTIONS, PREDICTIONS[(PREDICTIONS.model == "a") & (PREDICTIONS.user_id == 1)].assign(
+        model="one"), pd.DataFrame(dict(model=["none"], user_id=[99], item_id=[1], rank=[1]))])
+    got = {test: rank_metrics.compare(predictions, TRUTH, k=4, metrics="map", by="model", baseline="b",
+                                      users="predictions", test=test, seed=1)
+           for test in ("t", "permutation", "bootstrap")}
+    numbers = ["baseline_value", "value", "difference", "relative_difference", "std_error", "t", "df", "p_value",
+               "p_value_adjusted"]
+    for test, result in got.items():
+        assert {column: str(result[column].dtype) for column in numbers} == dict.fromkeys(numbers, "float64"), test
+        assert {column: str(result[column].dtype) for column in ("significant", "n_users")} == dict.fromkeys(
+            ("significant", "n_users"), "int64"), test
+        rows = result.set_index("model")
+        assert rows.loc["one", ["std_error", "t", "p_value", "p_value_adjusted"]].isna().all(), test
+        assert (rows.loc["one", "df"], rows.loc["one", "n_users"]) == (0, 1)
+        assert rows.loc["none", numbers].isna().all() and rows.loc["none", "n_users"] == 0, test
+        # the tests differ in their p-values only
+        pd.testing.assert_frame_equal(result.drop(columns=["p_value", "p_value_adjusted", "significant"]),
+                                      got["t"].drop(columns=["p_value", "p_value_adjusted", "significant"]))
+
+
 @pytest.mark.parametrize("table_format", ["table", "markdown", "latex", "csv"])
 def test_cli_compare_formats_mark_significant_results(tmp_path, table_format):
     # 30 users; b finds each one's item at rank 1 or 2, a does the same, c never: c is

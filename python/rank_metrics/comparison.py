@@ -14,6 +14,8 @@ from .errors import RankMetricsError
 
 COLUMNS = ["k", "metric", "baseline_value", "value", "difference", "relative_difference", "std_error", "t",
            "df", "p_value", "p_value_adjusted", "significant", "n_users", "n_only_model", "n_only_baseline"]
+# a number or none (no pair, one pair, no spread): float64 with NaN whichever test made them
+NUMBERS = COLUMNS[2:11]
 
 
 def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", correction="holm", alpha=0.05,
@@ -130,7 +132,7 @@ def _finished(result, model, correction, alpha):
     order = {metric: index for index, metric in enumerate(api.METRICS)}
     result = result.assign(rm_order=result["metric"].map(order))
     result = result.sort_values([model, "k", "rm_order"], kind="stable").drop(columns="rm_order")
-    return result[[model, *COLUMNS]].reset_index(drop=True)
+    return result[[model, *COLUMNS]].astype(dict.fromkeys(NUMBERS, "float64")).reset_index(drop=True)
 
 
 def _check(result, predictions, truth, arguments, model, baseline, con):
