@@ -112,6 +112,7 @@ def test_plot_draws_each_metric_with_its_band():
     values = rank_metrics.evaluate(RECOMMENDATIONS, PURCHASES, KS, metrics=METRICS, **COLUMNS)
     assert [axes.get_title() for axes in figure.axes] == METRICS
     for axes, metric in zip(figure.axes, METRICS):
+        assert list(axes.get_xticks()) == KS             # the cutoffs, not 1.5, 2.5, …
         lines = {line.get_label(): line for line in axes.get_lines()}
         assert sorted(lines) == ["item_knn", "popularity", "two_tower"]
         for model, line in lines.items():

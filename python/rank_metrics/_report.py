@@ -35,6 +35,7 @@ def _figure(values, by: list):
     rows = math.ceil(len(metrics) / columns)
     figure = Figure(figsize=(4.2 * columns, 3.2 * rows), layout="constrained")
     groups = [()] if not by else list(dict.fromkeys(map(tuple, values[by].itertuples(index=False, name=None))))
+    ks = sorted(set(values["k"]))
     for index, metric in enumerate(metrics):
         axes = figure.add_subplot(rows, columns, index + 1)
         for group in groups:
@@ -48,6 +49,7 @@ def _figure(values, by: list):
                               color=line.get_color(), alpha=0.18, linewidth=0)
         axes.set_title(metric)
         axes.set_xlabel("k")
+        axes.set_xticks(ks)   # k is a cutoff: 1, 5, 10, never 1.5
         axes.grid(alpha=0.3)
     figure.axes[0].legend(fontsize="small")
     return figure
