@@ -107,6 +107,18 @@ def test_the_page_is_self_contained_and_its_screenshot_is_not_blank(page, tmp_pa
     assert (pixels.mean(axis=2) < 0.5).mean() > 0.005   # some dark ink: text and lines
 
 
+def test_the_options_in_force_are_all_listed(page):
+    tables = Tables()
+    tables.feed(page.read_text())
+    options = dict(tables.tables["options"])
+    assert {name: options.get(name) for name in ("k", "by", "metrics", "baseline", "test", "correction", "alpha",
+                                                  "seed", "confidence", "relevance_threshold", "user", "item")} == {
+        "k": "1, 5, 10", "by": "model", "metrics": "map, ndcg, recall", "baseline": "popularity", "test": "t",
+        "correction": "holm", "alpha": "0.05", "seed": "none", "confidence": "0.95", "relevance_threshold": "none",
+        "user": "customer_id", "item": "article_id"}
+    assert "None" not in options.values()
+
+
 def test_plot_draws_each_metric_with_its_band():
     figure = rank_metrics.plot(RECOMMENDATIONS, PURCHASES, KS, metrics=METRICS, **COLUMNS)
     values = rank_metrics.evaluate(RECOMMENDATIONS, PURCHASES, KS, metrics=METRICS, **COLUMNS)

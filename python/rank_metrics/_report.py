@@ -82,7 +82,11 @@ def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test=
               "<h2>Values</h2>", _table(values, by_columns + ["k", "metric", "value", "std_error", "ci_low", "ci_high",
                                                                "n_users"], "values"),
               "<h2>Users</h2>", _users_table(users, by_columns),
-              "<h2>Options in force</h2>", _options_table(options)]
+              "<h2>Options in force</h2>",
+              _options_table(options, dict(k=api._k_argument(k), by=by_columns,
+                                           metrics=api._metrics_argument(metrics) or list(api.METRICS), baseline=baseline,
+                                           test=test, correction=correction, alpha=alpha, seed=seed,
+                                           confidence=0.95 if confidence is None else confidence))]
     return _PAGE.format(title=html.escape(title), body="\n".join(parts), version=__version__)
 
 
@@ -161,16 +165,26 @@ def _users_table(rows: list[dict], by: list) -> str:
         "scored 0, users left out do not count in the mean.</p>")
 
 
-def _options_table(options: dict) -> str:
+def _options_table(options: dict, report_options: dict) -> str:
+    """The report's own arguments (k, by, the comparison's, confidence), then the convention's
+    options as resolved, then any other option given."""
     known = {name: value for name, value in options.items() if name in reference.Options.__dataclass_fields__}
     resolved = reference.resolve_options(options.get("convention"), **known)
-    rows = [("convention", options.get("convention") or "kaggle (the defaults)")]
+    rows = list(report_options.items()) + [("convention", options.get("convention") or "kaggle (the defaults)")]
     rows += [(name, getattr(resolved, name)) for name in reference.Options.__dataclass_fields__]
     rows += [(name, value) for name, value in options.items()
              if name not in reference.Options.__dataclass_fields__ and name != "convention" and value is not None]
     return ("<table class='options'><tbody>" + "".join(
-        f"<tr><th>{html.escape(str(name))}</th><td>{html.escape(str(value))}</td></tr>" for name, value in rows)
+        f"<tr><th>{html.escape(str(name))}</th><td>{html.escape(_option(value))}</td></tr>" for name, value in rows)
         + "</tbody></table>")
+
+
+def _option(value) -> str:
+    if value is None or (isinstance(value, (list, tuple)) and not value):
+        return "none"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(map(str, value))
+    return str(value)
 
 
 def _missing(value) -> bool:
