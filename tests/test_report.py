@@ -119,6 +119,13 @@ def test_the_options_in_force_are_all_listed(page):
     assert "None" not in options.values()
 
 
+def test_the_page_says_what_the_comparison_and_the_bands_are(page):
+    text = " ".join(page.read_text().split())
+    assert ("The baseline's value and the model's are means over the paired users only, so they can differ from the "
+            "values below when the models evaluate different users.") in text
+    assert "normal confidence interval (mean &plusmn; z&middot;std_error), which can reach below 0 or above 1" in text
+
+
 def test_plot_draws_each_metric_with_its_band():
     figure = rank_metrics.plot(RECOMMENDATIONS, PURCHASES, KS, metrics=METRICS, **COLUMNS)
     values = rank_metrics.evaluate(RECOMMENDATIONS, PURCHASES, KS, metrics=METRICS, **COLUMNS)

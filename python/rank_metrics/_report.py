@@ -77,7 +77,8 @@ def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test=
                   _comparison_table(comparison, by_columns[0], alpha, test, correction)]
     parts += ["<h2>Each metric against k</h2>",
               f"<p>Lines are the mean over the evaluated users; bands the {(confidence or 0.95):.0%} "
-              "confidence interval (mean &plusmn; z&middot;std_error).</p>",
+              "normal confidence interval (mean &plusmn; z&middot;std_error), which can reach below 0 or above 1 "
+              "with few users or values near 0 or 1.</p>",
               f"<figure>{chart}</figure>",
               "<h2>Values</h2>", _table(values, by_columns + ["k", "metric", "value", "std_error", "ci_low", "ci_high",
                                                                "n_users"], "values"),
@@ -140,7 +141,9 @@ def _comparison_table(comparison, model: str, alpha: float, test: str, correctio
     lines.append("</tbody></table>")
     lines.append(f"<p>{BETTER} / {WORSE}: significantly better / worse than the baseline (adjusted p &lt; {alpha}; "
                  f"test {html.escape(test)}, correction {html.escape(correction)}). Users are paired when both "
-                 "models evaluate them; the others are counted, never paired with zeros.</p>")
+                 "models evaluate them; the others are counted, never paired with zeros. The baseline's value and "
+                 "the model's are means over the paired users only, so they can differ from the values below "
+                 "when the models evaluate different users.</p>")
     return "\n".join(lines)
 
 
