@@ -254,6 +254,27 @@ def test_compare_equals_the_reference_on_random_inputs(case):
         assert row.p_value_adjusted >= row.p_value or math.isnan(row.p_value)
 
 
+@pytest.mark.parametrize("test", ["permutation", "bootstrap"])
+def test_resampled_p_values_are_reproducible_by_seed(test):
+    """40 users: 2^40 sign flips are far more than the 10,000 drawn, so both tests sample; the same
+    seed draws the same p-value, other seeds other ones."""
+    draw = random.Random(5)
+    truth = pd.DataFrame([(user, f"i{item}") for user in range(40) for item in draw.sample(range(10), 2)],
+                         columns=["user_id", "item_id"])
+    predictions = pd.DataFrame([(model, user, f"i{item}", rank) for model in ("base", "new") for user in range(40)
+                                for rank, item in enumerate(draw.sample(range(10), 4), start=1)],
+                               columns=["model", "user_id", "item_id", "rank"])
+
+    def p_value(seed):
+        return rank_metrics.compare(predictions, truth, k=4, metrics="map", by="model", baseline="base", test=test,
+                                    seed=seed).p_value.iloc[0]
+
+    first = p_value(1)
+    assert 0 < first < 1
+    assert p_value(1) == first
+    assert len({first, *(p_value(seed) for seed in (2, 3, 4))}) > 1
+
+
 def test_agrees_with_ranx_student_and_fisher():
     """On per-user values rank_metrics computes, ranx's own tests give the same p-values: the
     Student t exactly, the randomization test within four Monte-Carlo standard errors of the
