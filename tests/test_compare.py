@@ -13,6 +13,7 @@ import duckdb
 import pandas as pd
 import pytest
 from hypothesis import given, settings, strategies as st
+from scipy import stats as scipy_stats
 
 import rank_metrics
 from rank_metrics import stats
@@ -81,6 +82,28 @@ def test_worked_example_through_the_cli(tmp_path):
     assert (a["std_error"], round(a["ci_low"], 6), round(a["ci_high"], 6)) == (pytest.approx(0.2), 0.158007, 0.941993)
 
 
+def test_every_test_gives_float64_columns_with_nan_where_there_is_no_value():
+    # under users='predictions': model "one" pairs one user (no standard error), "none" no user
+    predictions = pd.concat([PREDICTIONS, PREDICTIONS[(PREDICTIONS.model == "a") & (PREDICTIONS.user_id == 1)].assign(
+        model="one"), pd.DataFrame(dict(model=["none"], user_id=[99], item_id=[1], rank=[1]))])
+    got = {test: rank_metrics.compare(predictions, TRUTH, k=4, metrics="map", by="model", baseline="b",
+                                      users="predictions", test=test, seed=1)
+           for test in ("t", "permutation", "bootstrap")}
+    numbers = ["baseline_value", "value", "difference", "relative_difference", "std_error", "t", "df", "p_value",
+               "p_value_adjusted"]
+    for test, result in got.items():
+        assert {column: str(result[column].dtype) for column in numbers} == dict.fromkeys(numbers, "float64"), test
+        assert {column: str(result[column].dtype) for column in ("significant", "n_users")} == dict.fromkeys(
+            ("significant", "n_users"), "int64"), test
+        rows = result.set_index("model")
+        assert rows.loc["one", ["std_error", "t", "p_value", "p_value_adjusted"]].isna().all(), test
+        assert (rows.loc["one", "df"], rows.loc["one", "n_users"]) == (0, 1)
+        assert rows.loc["none", numbers].isna().all() and rows.loc["none", "n_users"] == 0, test
+        # the tests differ in their p-values only
+        pd.testing.assert_frame_equal(result.drop(columns=["p_value", "p_value_adjusted", "significant"]),
+                                      got["t"].drop(columns=["p_value", "p_value_adjusted", "significant"]))
+
+
 @pytest.mark.parametrize("table_format", ["table", "markdown", "latex", "csv"])
 def test_cli_compare_formats_mark_significant_results(tmp_path, table_format):
     # 30 users; b finds each one's item at rank 1 or 2, a does the same, c never: c is
@@ -102,6 +125,53 @@ def test_cli_compare_formats_mark_significant_results(tmp_path, table_format):
     line_c = next(line for line in out.splitlines() if " c " in f" {line} " or line.startswith("c"))
     assert "▼" in line_c or "\\triangledown" in line_c
     assert "significantly" in out
+
+
+def test_cli_compare_escapes_latex_and_markdown(tmp_path):
+    # every character LaTeX reads as a command, and Markdown's cell separator, in a model's name
+    name = "A&B$C#D_E%F{G}H\\I|J"
+    PREDICTIONS.replace({"model": {"a": name}}).to_csv(tmp_path / "p.csv", index=False)
+    TRUTH.to_csv(tmp_path / "t.csv", index=False)
+    rows = {}
+    for table_format in ("latex", "markdown"):
+        code, out, err = run("compare", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "4", "--metrics", "map",
+                             "--by", "model", "--baseline", "b", "--format", table_format)
+        assert code == 0, err
+        rows[table_format] = next(line for line in out.splitlines() if line.startswith(("A", "| A")))
+    assert rows["latex"] == (r"A\&B\$C\#D\_E\%F\{G\}H\textbackslash{}I|J & 4 & map & 0.400000 & 0.550000 & "
+                             r"+0.150000 & +37.5\% & 0.208 & 0.208 & 5 \\")
+    assert rows["markdown"] == r"| A&B$C#D_E%F{G}H\I\|J | 4 | map | 0.400000 | 0.550000 | +0.150000 | +37.5% | 0.208 | 0.208 | 5 |"
+
+
+def test_cli_sql_compare_runs_and_gives_the_normal_p_value():
+    code, out, err = run("sql", "p", "t", "-k", "4", "--macro", "compare", "--metrics", "map", "--by", "model",
+                         "--baseline", "b", "--test", "t", "--correction", "bonferroni", "--alpha", "0.2")
+    assert code == 0, err
+    con = duckdb.connect()
+    con.register("p", PREDICTIONS)
+    con.register("t", TRUTH)
+    (row,) = con.execute(out).df().to_dict("records")
+    assert (row["model"], row["t"], row["df"]) == ("a", pytest.approx(1.5), 4)
+    assert row["p_value"] == pytest.approx(0.133614, abs=5e-7)
+    assert row["significant"] == 1                                # --alpha 0.2 reached the SQL
+
+
+@pytest.mark.parametrize("option, message", [
+    (["--test", "permutation"], "compare: SQL has only the t test (test='t', its p-value the normal approximation); "
+                                "got test='permutation'"),
+    (["--correction", "fdr"], "compare: correction must be one of 'holm', 'bonferroni', 'none'; got 'fdr'"),
+])
+def test_cli_sql_compare_names_a_bad_comparison_option(option, message):
+    code, out, err = run("sql", "p", "t", "-k", "4", "--macro", "compare", "--by", "model", "--baseline", "b", *option)
+    assert (code, out) == (2, "")
+    assert message in err and len(err.splitlines()) == 1
+
+
+def test_sql_compare_has_only_the_t_test():
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"compare: SQL has only the t test \(test='t', .*\); "
+                                                            r"got test='permutation': the permutation and bootstrap"):
+        rank_metrics.sql("p", "t", k=4, macro="compare", by="model", baseline="b", test="permutation")
+    assert "rm_tests" in rank_metrics.sql("p", "t", k=4, macro="compare", by="model", baseline="b", test="t")
 
 
 @settings(max_examples=200)
@@ -151,7 +221,8 @@ def test_python_corrections_hand_computed():
 @given(case=cases())
 def test_compare_equals_the_reference_on_random_inputs(case):
     """Pairs, counts, differences and standard errors against the reference's per-user values
-    (check=True), with users missing on either side under users='predictions' and 'union'."""
+    (check=True), with users missing on either side under users='predictions' and 'union'; the
+    p-values against scipy's paired t test on those per-user values."""
     if case["grouping"] == "none" or not case["predictions"]:
         return
     predictions, truth = tables(case)
@@ -171,10 +242,37 @@ def test_compare_equals_the_reference_on_random_inputs(case):
         assert "rank_metrics:" in str(error)
         return
     assert set(got.model) <= set(models[1:])
+    users = rank_metrics.evaluate_users(predictions, truth, k=case["k"], by="model", check=True, **options)
     for row in got.itertuples():
-        if row.n_users >= 2 and row.std_error > 0:
-            assert row.p_value == pytest.approx(stats.student_p_value(row.t, row.df))
+        # above rounding: differences all equal but for their last bits have no t worth comparing
+        if row.n_users >= 2 and row.std_error > 1e-9:
+            column = rank_metrics.api.METRICS[row.metric][2]
+            side = {model: users[(users.model == model) & (users.k == row.k)] for model in (row.model, models[0])}
+            paired = side[row.model].merge(side[models[0]], on=["user_id", "k"], suffixes=("", "_baseline"))
+            want = scipy_stats.ttest_rel(paired[column], paired[column + "_baseline"]).pvalue
+            assert row.p_value == pytest.approx(want, rel=1e-6, abs=1e-12)
         assert row.p_value_adjusted >= row.p_value or math.isnan(row.p_value)
+
+
+@pytest.mark.parametrize("test", ["permutation", "bootstrap"])
+def test_resampled_p_values_are_reproducible_by_seed(test):
+    """40 users: 2^40 sign flips are far more than the 10,000 drawn, so both tests sample; the same
+    seed draws the same p-value, other seeds other ones."""
+    draw = random.Random(5)
+    truth = pd.DataFrame([(user, f"i{item}") for user in range(40) for item in draw.sample(range(10), 2)],
+                         columns=["user_id", "item_id"])
+    predictions = pd.DataFrame([(model, user, f"i{item}", rank) for model in ("base", "new") for user in range(40)
+                                for rank, item in enumerate(draw.sample(range(10), 4), start=1)],
+                               columns=["model", "user_id", "item_id", "rank"])
+
+    def p_value(seed):
+        return rank_metrics.compare(predictions, truth, k=4, metrics="map", by="model", baseline="base", test=test,
+                                    seed=seed).p_value.iloc[0]
+
+    first = p_value(1)
+    assert 0 < first < 1
+    assert p_value(1) == first
+    assert len({first, *(p_value(seed) for seed in (2, 3, 4))}) > 1
 
 
 def test_agrees_with_ranx_student_and_fisher():
@@ -223,8 +321,12 @@ def test_agrees_with_ranx_student_and_fisher():
 
 
 @pytest.mark.parametrize("arguments, message", [
-    (dict(baseline="nope"), "baseline: predictions has no rows with model = 'nope'"),
-    (dict(baseline="b", by=["model", "user_id"]), "compare: by must name one column"),
+    (dict(baseline="nope"), "baseline: predictions has no rows with model = 'nope'; baseline must be one of the "
+                            "values of by (model): 'a', 'b'$"),
+    (dict(baseline="b", by=["model", "user_id"]), "compare: by must name one column, the one whose values are the "
+                                                   "models (baseline is one of them); got 'model', 'user_id'"),
+    (dict(baseline="b", by=None), "compare: by must name one column, the one whose values are the models "
+                                  "(baseline is one of them); got no column$"),
     (dict(baseline="b", test="wilcoxon"), "compare: test must be one of 't', 'permutation', 'bootstrap'"),
     (dict(baseline="b", correction="fdr"), "compare: correction must be one of 'holm', 'bonferroni', 'none'"),
     (dict(baseline="b", alpha=1.5), "compare: alpha must be a number between 0 and 1"),
@@ -234,6 +336,41 @@ def test_bad_compare_arguments_name_the_culprit(arguments, message):
     arguments = dict(dict(by="model"), **arguments)
     with pytest.raises(rank_metrics.RankMetricsError, match=message.replace("(", r"\(").replace(")", r"\)")):
         rank_metrics.compare(PREDICTIONS, TRUTH, k=4, **arguments)
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "postgres", "spark"])
+def test_an_unknown_baseline_lists_the_values_of_by(engine, request):
+    """The check that fires first (the SQL data checks, on every engine) lists the first ten
+    values in order, then …; numbers unquoted."""
+    many = pd.concat([PREDICTIONS.assign(model=f"m{index:02}") for index in range(12)])
+    numbered = PREDICTIONS.assign(model=PREDICTIONS.model.map({"a": 10, "b": 9}))
+    load, con = lambda name, frame: frame, None
+    if engine == "postgres":
+        from engine_tables import to_postgres
+
+        con = request.getfixturevalue("postgres")
+        load = lambda name, frame: to_postgres(con, name, frame)   # noqa: E731
+    elif engine == "spark":
+        from engine_tables import to_spark
+
+        spark = request.getfixturevalue("spark")
+        load = lambda name, frame: to_spark(spark, frame)   # noqa: E731
+    truth = load("compare_truth", TRUTH)
+    for name, predictions, baseline, values in [
+            ("many_models", many, "z", "'m00', 'm01', 'm02', 'm03', 'm04', 'm05', 'm06', 'm07', 'm08', 'm09', …"),
+            ("numbered_models", numbered, 3, "9, 10")]:
+        with pytest.raises(rank_metrics.RankMetricsError) as error:
+            rank_metrics.compare(load(name, predictions), truth, k=4, by="model", baseline=baseline, con=con)
+        assert str(error.value) == (f"rank_metrics: baseline: predictions has no rows with model = {baseline!r}; "
+                                    f"baseline must be one of the values of by (model): {values}")
+
+
+def test_a_baseline_no_user_is_evaluated_for_lists_the_evaluated_values():
+    with pytest.raises(rank_metrics.RankMetricsError) as error:
+        rank_metrics.comparison._require_baseline("model", "z", [f"m{index:02}" for index in range(12)])
+    assert str(error.value) == ("rank_metrics: compare: baseline 'z' is not a value of column model among the users "
+                                "evaluated; its values are: 'm00', 'm01', 'm02', 'm03', 'm04', 'm05', 'm06', 'm07', "
+                                "'m08', 'm09', …")
 
 
 @pytest.mark.parametrize("confidence", [0, 1, 1.5, "high", True])
@@ -247,8 +384,19 @@ def test_only_the_baseline_is_nothing_to_compare():
         rank_metrics.compare(PREDICTIONS[PREDICTIONS.model == "b"], TRUTH, k=4, by="model", baseline="b")
 
 
-def test_missing_scipy_is_one_line_naming_the_extra(monkeypatch):
+MISSING_SCIPY = ("rank_metrics: the t test's exact p-value needs the scipy package, which is not installed: "
+                 "pip install 'rank-metrics[stats]'")
+
+
+def test_missing_scipy_is_one_line_naming_the_extra(monkeypatch, tmp_path):
     monkeypatch.setitem(__import__("sys").modules, "scipy", None)
     monkeypatch.setitem(__import__("sys").modules, "scipy.stats", None)
-    with pytest.raises(rank_metrics.RankMetricsError, match=r"pip install 'rank-metrics\[stats\]'"):
+    with pytest.raises(rank_metrics.RankMetricsError) as error:
         stats.student_p_value(1.5, 4)
+    assert str(error.value) == MISSING_SCIPY
+    # the same words from the command line: nothing there is "in Python"
+    PREDICTIONS.to_csv(tmp_path / "p.csv", index=False)
+    TRUTH.to_csv(tmp_path / "t.csv", index=False)
+    code, out, err = run("compare", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "4", "--by", "model",
+                         "--baseline", "b")
+    assert (code, out, err) == (2, "", f"rank-metrics: error: {MISSING_SCIPY}\n")

@@ -107,11 +107,31 @@ def test_the_page_is_self_contained_and_its_screenshot_is_not_blank(page, tmp_pa
     assert (pixels.mean(axis=2) < 0.5).mean() > 0.005   # some dark ink: text and lines
 
 
+def test_the_options_in_force_are_all_listed(page):
+    tables = Tables()
+    tables.feed(page.read_text())
+    options = dict(tables.tables["options"])
+    assert {name: options.get(name) for name in ("k", "by", "metrics", "baseline", "test", "correction", "alpha",
+                                                  "seed", "confidence", "relevance_threshold", "user", "item")} == {
+        "k": "1, 5, 10", "by": "model", "metrics": "map, ndcg, recall", "baseline": "popularity", "test": "t",
+        "correction": "holm", "alpha": "0.05", "seed": "none", "confidence": "0.95", "relevance_threshold": "none",
+        "user": "customer_id", "item": "article_id"}
+    assert "None" not in options.values()
+
+
+def test_the_page_says_what_the_comparison_and_the_bands_are(page):
+    text = " ".join(page.read_text().split())
+    assert ("The baseline's value and the model's are means over the paired users only, so they can differ from the "
+            "values below when the models evaluate different users.") in text
+    assert "normal confidence interval (mean &plusmn; z&middot;std_error), which can reach below 0 or above 1" in text
+
+
 def test_plot_draws_each_metric_with_its_band():
     figure = rank_metrics.plot(RECOMMENDATIONS, PURCHASES, KS, metrics=METRICS, **COLUMNS)
     values = rank_metrics.evaluate(RECOMMENDATIONS, PURCHASES, KS, metrics=METRICS, **COLUMNS)
     assert [axes.get_title() for axes in figure.axes] == METRICS
     for axes, metric in zip(figure.axes, METRICS):
+        assert list(axes.get_xticks()) == KS             # the cutoffs, not 1.5, 2.5, …
         lines = {line.get_label(): line for line in axes.get_lines()}
         assert sorted(lines) == ["item_knn", "popularity", "two_tower"]
         for model, line in lines.items():
@@ -133,5 +153,17 @@ def test_cli_plot_writes_an_image_and_names_a_bad_output(tmp_path):
 
 def test_missing_matplotlib_names_the_extra(monkeypatch):
     monkeypatch.setitem(__import__("sys").modules, "matplotlib", None)
-    with pytest.raises(rank_metrics.RankMetricsError, match=r"pip install 'rank-metrics\[plot\]'"):
+    with pytest.raises(rank_metrics.RankMetricsError) as error:
         rank_metrics.plot(RECOMMENDATIONS, PURCHASES, 5, **COLUMNS)
+    assert str(error.value) == ("rank_metrics: drawing the charts of plot and report needs the matplotlib package, "
+                                "which is not installed: pip install 'rank-metrics[plot]'")
+
+
+@pytest.mark.parametrize("by, said", [([], "--by is missing"), (["model", "customer_id"], "got --by model customer_id")])
+def test_cli_report_with_a_baseline_names_by(tmp_path, by, said):
+    code, out, err = run("report", RECOMMENDATIONS, PURCHASES, "-k", "4", "--user", "customer_id", "--item", "article_id",
+                         *(["--by", *by] if by else []), "--baseline", "popularity", "-o", str(tmp_path / "x.html"))
+    assert (code, out) == (2, "")
+    assert err == ("rank-metrics: error: rank_metrics: report: --by must name one column, the one whose values are "
+                   f"the models (--baseline is one of them); {said}\n")
+    assert not (tmp_path / "x.html").exists()

@@ -113,7 +113,7 @@ from rm_adjusted
         {{ exceptions.raise_compiler_error("rank_metrics: compare: baseline is required: the value of the by column that names the model to compare against") }}
     {%- endif -%}
     {%- if test != 't' -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: compare: test must be 't' in SQL (the normal approximation of its p-value); got " ~ rank_metrics._shown(test) ~ " (Python's rank_metrics.compare also offers 'permutation' and 'bootstrap')") }}
+        {{ exceptions.raise_compiler_error("rank_metrics: compare: SQL has only the t test (test='t', its p-value the normal approximation); got test=" ~ rank_metrics._shown(test) ~ ": the permutation and bootstrap tests run in Python (rank_metrics.compare, rank-metrics compare)") }}
     {%- endif -%}
     {%- if correction not in ['holm', 'bonferroni', 'none'] -%}
         {{ exceptions.raise_compiler_error("rank_metrics: compare: correction must be one of 'holm', 'bonferroni', 'none'; got " ~ rank_metrics._shown(correction)) }}

@@ -93,9 +93,26 @@ select 300 as rm_check, 'duplicates' as argument, problem from (
 union all
 {%- endif %}
 {%- if baseline is not none and plan.by | length == 1 %}
+{#- the by column's first ten values, in order, then … when there are more; quoted when they are
+    text (as the baseline is: a text baseline only matches a text column) -#}
+{%- set quote = rank_metrics.string_literal("'") if baseline is string else "''" %}
 select 400 as rm_check, 'baseline' as argument,
-    {{ rank_metrics.string_literal('predictions has no rows with ' ~ plan.names.by[0] ~ ' = ' ~ rank_metrics._shown(baseline) ~ '; baseline must be one of the values of by') }} as problem
-from (select count(*) as rm_rows from {{ plan.predictions }} as rm_p where {{ plan.by[0] }} = {{ rank_metrics._literal(baseline, 'baseline') }}) as rm_baseline
+    ({{ rank_metrics.string_literal('predictions has no rows with ' ~ plan.names.by[0] ~ ' = ' ~ rank_metrics._shown(baseline) ~ '; baseline must be one of the values of by (' ~ plan.names.by[0] ~ '): ') }}
+        {%- for place in range(1, 11) %}
+        || coalesce({{ rank_metrics.string_literal(', ') ~ ' || ' if place > 1 }}rm_value_{{ place }}, '')
+        {%- endfor %}
+        || case when rm_values > 10 then {{ rank_metrics.string_literal(', …') }} else '' end) as problem
+from (
+    select sum(case when rm_by = {{ rank_metrics._literal(baseline, 'baseline') }} then 1 else 0 end) as rm_rows,
+        {%- for place in range(1, 11) %}
+        max(case when rm_place = {{ place }} then {{ quote }} || cast(rm_by as {{ text }}) || {{ quote }} end) as rm_value_{{ place }},
+        {%- endfor %}
+        count(*) as rm_values
+    from (
+        select rm_by, row_number() over (order by rm_by) as rm_place
+        from (select distinct {{ plan.by[0] }} as rm_by from {{ plan.predictions }} as rm_p where {{ plan.by[0] }} is not null) as rm_distinct
+    ) as rm_ordered
+) as rm_baseline
 where rm_rows = 0
 union all
 {%- endif %}

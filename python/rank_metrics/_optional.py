@@ -12,9 +12,10 @@ EXTRAS = {"sqlglot": "warehouses", "polars": "polars", "pyarrow": "arrow", "psyc
 
 
 def missing(module: str, needed_for: str) -> RankMetricsError:
-    extra = EXTRAS.get(module.split(".")[0])
-    install = f"pip install 'rank-metrics[{extra}]'" if extra else f"pip install {module}"
-    return RankMetricsError(f"rank_metrics: {needed_for} needs the {module} package, which is not installed: {install}")
+    package = module.split(".")[0]   # scipy.stats is installed as scipy
+    extra = EXTRAS.get(package)
+    install = f"pip install 'rank-metrics[{extra}]'" if extra else f"pip install {package}"
+    return RankMetricsError(f"rank_metrics: {needed_for} needs the {package} package, which is not installed: {install}")
 
 
 def load(module: str, needed_for: str):

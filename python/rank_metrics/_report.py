@@ -24,7 +24,7 @@ def plot(predictions, truth, k, *, by=None, metrics=None, confidence=None, con=N
 
 
 def _figure(values, by: list):
-    load("matplotlib", "rank_metrics.plot and the report's charts")
+    load("matplotlib", "drawing the charts of plot and report")
     import matplotlib
 
     matplotlib.use("Agg")   # files, never a window
@@ -35,6 +35,7 @@ def _figure(values, by: list):
     rows = math.ceil(len(metrics) / columns)
     figure = Figure(figsize=(4.2 * columns, 3.2 * rows), layout="constrained")
     groups = [()] if not by else list(dict.fromkeys(map(tuple, values[by].itertuples(index=False, name=None))))
+    ks = sorted(set(values["k"]))
     for index, metric in enumerate(metrics):
         axes = figure.add_subplot(rows, columns, index + 1)
         for group in groups:
@@ -48,6 +49,7 @@ def _figure(values, by: list):
                               color=line.get_color(), alpha=0.18, linewidth=0)
         axes.set_title(metric)
         axes.set_xlabel("k")
+        axes.set_xticks(ks)   # k is a cutoff: 1, 5, 10, never 1.5
         axes.grid(alpha=0.3)
     figure.axes[0].legend(fontsize="small")
     return figure
@@ -75,12 +77,17 @@ def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test=
                   _comparison_table(comparison, by_columns[0], alpha, test, correction)]
     parts += ["<h2>Each metric against k</h2>",
               f"<p>Lines are the mean over the evaluated users; bands the {(confidence or 0.95):.0%} "
-              "confidence interval (mean &plusmn; z&middot;std_error).</p>",
+              "normal confidence interval (mean &plusmn; z&middot;std_error), which can reach below 0 or above 1 "
+              "with few users or values near 0 or 1.</p>",
               f"<figure>{chart}</figure>",
               "<h2>Values</h2>", _table(values, by_columns + ["k", "metric", "value", "std_error", "ci_low", "ci_high",
                                                                "n_users"], "values"),
               "<h2>Users</h2>", _users_table(users, by_columns),
-              "<h2>Options in force</h2>", _options_table(options)]
+              "<h2>Options in force</h2>",
+              _options_table(options, dict(k=api._k_argument(k), by=by_columns,
+                                           metrics=api._metrics_argument(metrics) or list(api.METRICS), baseline=baseline,
+                                           test=test, correction=correction, alpha=alpha, seed=seed,
+                                           confidence=0.95 if confidence is None else confidence))]
     return _PAGE.format(title=html.escape(title), body="\n".join(parts), version=__version__)
 
 
@@ -134,7 +141,9 @@ def _comparison_table(comparison, model: str, alpha: float, test: str, correctio
     lines.append("</tbody></table>")
     lines.append(f"<p>{BETTER} / {WORSE}: significantly better / worse than the baseline (adjusted p &lt; {alpha}; "
                  f"test {html.escape(test)}, correction {html.escape(correction)}). Users are paired when both "
-                 "models evaluate them; the others are counted, never paired with zeros.</p>")
+                 "models evaluate them; the others are counted, never paired with zeros. The baseline's value and "
+                 "the model's are means over the paired users only, so they can differ from the values below "
+                 "when the models evaluate different users.</p>")
     return "\n".join(lines)
 
 
@@ -159,16 +168,26 @@ def _users_table(rows: list[dict], by: list) -> str:
         "scored 0, users left out do not count in the mean.</p>")
 
 
-def _options_table(options: dict) -> str:
+def _options_table(options: dict, report_options: dict) -> str:
+    """The report's own arguments (k, by, the comparison's, confidence), then the convention's
+    options as resolved, then any other option given."""
     known = {name: value for name, value in options.items() if name in reference.Options.__dataclass_fields__}
     resolved = reference.resolve_options(options.get("convention"), **known)
-    rows = [("convention", options.get("convention") or "kaggle (the defaults)")]
+    rows = list(report_options.items()) + [("convention", options.get("convention") or "kaggle (the defaults)")]
     rows += [(name, getattr(resolved, name)) for name in reference.Options.__dataclass_fields__]
     rows += [(name, value) for name, value in options.items()
              if name not in reference.Options.__dataclass_fields__ and name != "convention" and value is not None]
     return ("<table class='options'><tbody>" + "".join(
-        f"<tr><th>{html.escape(str(name))}</th><td>{html.escape(str(value))}</td></tr>" for name, value in rows)
+        f"<tr><th>{html.escape(str(name))}</th><td>{html.escape(_option(value))}</td></tr>" for name, value in rows)
         + "</tbody></table>")
+
+
+def _option(value) -> str:
+    if value is None or (isinstance(value, (list, tuple)) and not value):
+        return "none"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(map(str, value))
+    return str(value)
 
 
 def _missing(value) -> bool:

@@ -5,6 +5,7 @@ Markdown or LaTeX (csv and json print every column as it is)."""
 from __future__ import annotations
 
 import math
+import re
 
 BETTER, WORSE = "▲", "▼"
 LATEX_MARKS = {BETTER: r"$^\blacktriangle$", WORSE: r"$^\triangledown$"}
@@ -13,17 +14,19 @@ SHOWN = ["k", "metric", "baseline_value", "value", "difference", "relative_diffe
 
 
 def comparison_text(result, model: str, form: str, legend: str) -> str:
+    escape = {"latex": _latex, "markdown": _markdown}.get(form, str)
     rows = []
     for row in result.to_dict("records"):
         mark = ""
         if row["significant"]:
             mark = BETTER if row["difference"] > 0 else WORSE
         cells = [str(row[model])] + [_cell(name, row[name]) for name in SHOWN]
-        cells[SHOWN.index("value") + 1] += LATEX_MARKS[mark] if form == "latex" and mark else mark
         if row["n_only_model"] or row["n_only_baseline"]:
             cells[-1] += f" (+{row['n_only_model']} model only, +{row['n_only_baseline']} baseline only)"
+        cells = [escape(cell) for cell in cells]
+        cells[SHOWN.index("value") + 1] += LATEX_MARKS[mark] if form == "latex" and mark else mark
         rows.append(cells)
-    header = [model] + [name.replace("_", " ") if form != "latex" else name.replace("_", r"\_") for name in SHOWN]
+    header = [escape(model)] + [escape(name if form == "latex" else name.replace("_", " ")) for name in SHOWN]
     if form == "markdown":
         lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
         lines += ["| " + " | ".join(cells) + " |" for cells in rows]
@@ -31,13 +34,26 @@ def comparison_text(result, model: str, form: str, legend: str) -> str:
     if form == "latex":
         lines = [r"\begin{tabular}{" + "l" * 3 + "r" * (len(header) - 3) + "}", r"\hline",
                  " & ".join(header) + r" \\", r"\hline"]
-        lines += [" & ".join(cell.replace("_", r"\_") if "$" not in cell else cell for cell in cells) + r" \\"
-                  for cells in rows]
+        lines += [" & ".join(cells) + r" \\" for cells in rows]
         lines += [r"\hline", r"\end{tabular}", "% " + legend]
         return "\n".join(lines) + "\n"
     widths = [max(len(line[column]) for line in [header] + rows) for column in range(len(header))]
     lines = ["  ".join(cell.rjust(width) for cell, width in zip(line, widths)) for line in [header] + rows]
     return "\n".join(lines) + f"\n{legend}\n"
+
+
+# LaTeX's special characters in text; one pass, so that a replacement is never escaped again
+_LATEX_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
+                  "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}"}
+
+
+def _latex(text: str) -> str:
+    return re.sub(r"[&%$#_{}~^\\]", lambda match: _LATEX_SPECIAL[match.group()], text)
+
+
+def _markdown(text: str) -> str:
+    """A cell of a Markdown table: a | would end it."""
+    return text.replace("|", r"\|")
 
 
 def _cell(name: str, value) -> str:

@@ -294,7 +294,7 @@ average_precision_at_k.__doc__ = """AP@k per evaluated user: <by columns>, <user
 
 
 def sql(predictions, truth, k, *, con=None, dialect="duckdb", macro="map_at_k", metrics=None,
-        confidence=None, baseline=None, correction=None, alpha=None, **options) -> str:
+        confidence=None, baseline=None, test=None, correction=None, alpha=None, **options) -> str:
     """The macro SQL for tables named `predictions` and `truth` ('table' or 'schema.table').
 
     duckdb, postgres and spark get their own dispatch variants; redshift and databricks render
@@ -302,7 +302,8 @@ def sql(predictions, truth, k, *, con=None, dialect="duckdb", macro="map_at_k", 
     variants, then sqlglot writes them in that dialect. With `con` (a connection holding the
     tables) their columns are looked up, as in map_at_k; without it, name rank or score
     (default: a column `rank`), relevance and truth_by explicitly where they apply.
-    confidence is evaluate's; baseline (required), correction and alpha compare's.
+    confidence is evaluate's; baseline (required), test ('t', the only test SQL has: its p-value
+    is the normal approximation), correction and alpha compare's.
     """
     if dialect not in DIALECTS:
         raise RankMetricsError(f"rank_metrics: dialect must be one of {', '.join(DIALECTS)}; got {dialect!r}")
@@ -317,7 +318,7 @@ def sql(predictions, truth, k, *, con=None, dialect="duckdb", macro="map_at_k", 
     if macro == "evaluate":
         arguments["confidence"] = confidence
     if macro == "compare":
-        arguments.update(baseline=baseline, correction=correction, alpha=alpha)
+        arguments.update(baseline=baseline, test=test, correction=correction, alpha=alpha)
     render_as, source_dialect = DIALECTS[dialect]
     if con is not None:
         engine = engine_for(con)

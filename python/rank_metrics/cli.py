@@ -160,13 +160,16 @@ def _table_command(commands, name: str, help_text: str, metrics: bool = True) ->
     return command
 
 
-def _add_comparison_options(command: argparse.ArgumentParser, baseline_required: bool) -> None:
+def _add_comparison_options(command: argparse.ArgumentParser, baseline_required: bool, resampling: bool = True) -> None:
+    """--baseline, --test, --correction, --alpha and, where the tests run in Python, --seed."""
     command.add_argument("--baseline", required=baseline_required,
                          help="the value of the --by column that names the baseline model")
-    command.add_argument("--test", default="t", help="t (default), permutation or bootstrap")
+    command.add_argument("--test", default="t", help="t (default), permutation or bootstrap" if resampling
+                         else "t only (its normal-approximation p-value): SQL has no resampling test")
     command.add_argument("--correction", default="holm", help="holm (default), bonferroni or none")
     command.add_argument("--alpha", type=_number, default=0.05, help="significance level (default 0.05)")
-    command.add_argument("--seed", type=int, help="for --test permutation and bootstrap")
+    if resampling:
+        command.add_argument("--seed", type=int, help="for --test permutation and bootstrap")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -213,6 +216,7 @@ def _parser() -> argparse.ArgumentParser:
     command.add_argument("--macro", default="map_at_k", help="the query: " + ", ".join(api.MACROS))
     command.add_argument("--metrics", nargs="+", help="for --macro evaluate/evaluate_users: among " + ", ".join(api.METRICS))
     command.add_argument("--per-user", action="store_true", help="the per-user AP@k query (--macro average_precision_at_k)")
+    _add_comparison_options(command, baseline_required=False, resampling=False)   # for --macro compare
     return parser
 
 
@@ -249,7 +253,9 @@ def _main(argv: list[str] | None) -> int:
         if arguments.command == "sql":
             print(api.sql(arguments.predictions, arguments.truth, dialect=arguments.dialect,
                           macro="average_precision_at_k" if arguments.per_user else arguments.macro,
-                          metrics=arguments.metrics, con=_connection(arguments.database), **keywords))
+                          metrics=arguments.metrics, baseline=arguments.baseline, test=arguments.test,
+                          correction=arguments.correction, alpha=arguments.alpha,
+                          con=_connection(arguments.database), **keywords))
             return 0
         if arguments.command == "compare":
             return _compare(arguments, keywords)
@@ -299,8 +305,7 @@ def _compare(arguments: argparse.Namespace, keywords: dict) -> int:
     """rank-metrics compare: the comparison table, markers on significant results."""
     from ._tables import comparison_text
 
-    if not keywords["by"] or len(keywords["by"]) != 1:
-        raise RankMetricsError("rank_metrics: compare: --by must name one column, the one whose values are the models")
+    _require_one_by(arguments.command, keywords["by"])
     result = api_compare(arguments.predictions, arguments.truth, metrics=arguments.metrics, baseline=arguments.baseline,
                          test=arguments.test, correction=arguments.correction, alpha=arguments.alpha,
                          seed=arguments.seed, resamples=arguments.resamples, check=arguments.check,
@@ -317,6 +322,14 @@ def _compare(arguments: argparse.Namespace, keywords: dict) -> int:
     return 0
 
 
+def _require_one_by(command: str, by: list | None) -> None:
+    """compare's models are the values of one --by column (the API's message names `by`)."""
+    if not by or len(by) != 1:
+        got = "got --by " + " ".join(by) if by else "--by is missing"
+        raise RankMetricsError(f"rank_metrics: {command}: --by must name one column, the one whose values are the "
+                               f"models (--baseline is one of them); {got}")
+
+
 def _picture(arguments: argparse.Namespace, keywords: dict) -> int:
     """rank-metrics report / plot: write the page or the chart to --output."""
     from . import _report as report
@@ -330,6 +343,8 @@ def _picture(arguments: argparse.Namespace, keywords: dict) -> int:
         except (ValueError, OSError) as error:
             raise RankMetricsError(f"rank_metrics: --output: cannot write {arguments.output!r}: {error}") from None
     else:
+        if arguments.baseline is not None:
+            _require_one_by(arguments.command, keywords["by"])
         page = report.report(arguments.predictions, arguments.truth, baseline=arguments.baseline, test=arguments.test,
                              correction=arguments.correction, alpha=arguments.alpha, seed=arguments.seed,
                              title=arguments.title, **common)

@@ -14,6 +14,8 @@ from .errors import RankMetricsError
 
 COLUMNS = ["k", "metric", "baseline_value", "value", "difference", "relative_difference", "std_error", "t",
            "df", "p_value", "p_value_adjusted", "significant", "n_users", "n_only_model", "n_only_baseline"]
+# a number or none (no pair, one pair, no spread): float64 with NaN whichever test made them
+NUMBERS = COLUMNS[2:11]
 
 
 def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", correction="holm", alpha=0.05,
@@ -56,7 +58,7 @@ def _model_column(by) -> str:
     columns = api._as_list(by)
     if len(columns) != 1:
         raise RankMetricsError("rank_metrics: compare: by must name one column, the one whose values are the "
-                               f"models (baseline is one of them); got {by!r}")
+                               f"models (baseline is one of them); got {', '.join(map(repr, columns)) or 'no column'}")
     return columns[0]
 
 
@@ -67,17 +69,23 @@ def _missing(value) -> bool:
 def _groups_of(predictions, truth, arguments, con):
     """The groups the one pass evaluates (for the error that names them)."""
     users = api._run("evaluate_users", predictions, truth, dict(arguments, metrics=["hit_rate"]), con, check=False)
-    return sorted(set(users[arguments["by"][0]]), key=repr)
+    return sorted(set(users[arguments["by"][0]]))
 
 
 def _require_baseline(model, baseline, groups) -> None:
     """Raise unless the baseline is one group and there is another to compare with it."""
     if baseline not in set(groups):
-        raise RankMetricsError(f"rank_metrics: compare: baseline {baseline!r} is not a value of column {model}; "
-                               f"its values are: {', '.join(map(repr, groups[:20]))}")
+        raise RankMetricsError(f"rank_metrics: compare: baseline {baseline!r} is not a value of column {model} "
+                               f"among the users evaluated; its values are: {_shown(groups)}")
     if len(groups) < 2:
         raise RankMetricsError(f"rank_metrics: compare: column {model} has no value but the baseline "
                                f"{baseline!r}: nothing to compare with it")
+
+
+def _shown(values, most: int = 10) -> str:
+    """The first values, text quoted, then … for the rest (as the baseline check in SQL shows them)."""
+    shown = [repr(value) if isinstance(value, str) else str(value) for value in values[:most]]
+    return ", ".join(shown + ["…"] * (len(values) > most))
 
 
 def _resampled(predictions, truth, arguments, model, baseline, test, seed, resamples, con):
@@ -86,7 +94,7 @@ def _resampled(predictions, truth, arguments, model, baseline, test, seed, resam
 
     users = api._run("evaluate_users", predictions, truth, arguments, con, check=False)
     user = arguments["user"]
-    groups = sorted(set(users[model]), key=repr)
+    groups = sorted(set(users[model]))
     _require_baseline(model, baseline, groups)
     columns = [(metric, api.METRICS[metric][2]) for metric in api.METRICS
                if arguments["metrics"] is None or metric in arguments["metrics"]]
@@ -124,7 +132,7 @@ def _finished(result, model, correction, alpha):
     order = {metric: index for index, metric in enumerate(api.METRICS)}
     result = result.assign(rm_order=result["metric"].map(order))
     result = result.sort_values([model, "k", "rm_order"], kind="stable").drop(columns="rm_order")
-    return result[[model, *COLUMNS]].reset_index(drop=True)
+    return result[[model, *COLUMNS]].astype(dict.fromkeys(NUMBERS, "float64")).reset_index(drop=True)
 
 
 def _check(result, predictions, truth, arguments, model, baseline, con):

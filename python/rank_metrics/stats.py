@@ -54,7 +54,7 @@ def paired(model: Sequence[float], baseline: Sequence[float], *, test: str = "t"
 
 def student_p_value(t: float, df: float) -> float:
     """Two-sided, exact: 2 P(T_df > |t|)."""
-    scipy_stats = load("scipy.stats", "the exact Student t p-value (compare with test='t' in Python)")
+    scipy_stats = load("scipy.stats", "the t test's exact p-value")
     return float(2 * scipy_stats.t.sf(abs(t), df))
 
 
