@@ -88,7 +88,8 @@ def every_engine(request):
 
 def rank_lists(integer=False):
     """Lists whose rank columns do or do not hold the whole numbers 1..n, around the SQL's
-    bitmask words (ranks 1..61 and 62..122); each list's relevant items sit at the edges. The
+    bitmask words (ranks 1..61 and 62..122; DuckDB's one 128-bit word, ranks 1..125); each list's
+    relevant items sit at the edges. The
     rank column is a double, or with integer=True an integer column (without the fractions)."""
     fractions = {} if integer else {
         "fraction": ([1.0, 2.6], [1.0, 2.6]),                    # truncating 2.6 would drop it from k=2
@@ -101,6 +102,9 @@ def rank_lists(integer=False):
         "n100": (list(range(1, 101)), [1, 30, 61, 62, 63, 99, 100]),
         "n122": (list(range(1, 123)), [61, 62, 122]),
         "n123": (list(range(1, 124)), [5, 62, 123]),
+        "n125": (list(range(1, 126)), [1, 62, 124, 125]),
+        "n126": (list(range(1, 127)), [63, 125, 126]),
+        "tie123": (list(range(1, 124)) + [123], [122, 123]),      # 124 rows, rank 123 twice
         "gap": ([r for r in range(1, 102) if r != 70], [69, 71, 101]),
         "tie": (list(range(1, 80)) + [80, 80] + list(range(81, 100)), [79, 80, 81]),
         "from_zero": (list(range(0, 100)), [0, 61, 62]),
@@ -122,13 +126,17 @@ def rank_lists(integer=False):
 def test_positions_whatever_the_rank_column_holds(every_engine, integer):
     load, con = every_engine
     predictions, truth = rank_lists(integer)
-    ks = [1, 2, 3, 4, 12, 61, 62, 100, 122, 123]
+    ks = [1, 2, 3, 4, 12, 61, 62, 100, 122, 123, 124, 125, 126]
     got = rank_metrics.average_precision_at_k(load("long_predictions", predictions), load("long_truth", truth),
                                               k=ks, con=con, check=True)
     users = {name: user for user, name in enumerate(["fraction", "fractions"] * (not integer) + [
-        "n61", "n62", "n100", "n122", "n123", "gap", "tie", "from_zero", "beyond", "negative"], start=1)}
+        "n61", "n62", "n100", "n122", "n123", "n125", "n126", "tie123", "gap", "tie", "from_zero", "beyond", "negative"], start=1)}
     got = got.set_index(["user_id", "k"]).average_precision
     assert got[(users["n100"], 62)] == pytest.approx((1 / 1 + 2 / 30 + 3 / 61 + 4 / 62) / 7)
+    assert got[(users["n125"], 125)] == pytest.approx((1 / 1 + 2 / 62 + 3 / 124 + 4 / 125) / 4)
+    assert got[(users["n126"], 125)] == pytest.approx((1 / 63 + 2 / 125) / 3)
+    # the two rank-123 rows are positions 123 and 124, the lower item first (i122, then i123)
+    assert got[(users["tie123"], 123)] == pytest.approx((1 / 122 + 2 / 123) / 3)
     assert got[(users["gap"], 100)] == pytest.approx((1 / 69 + 2 / 70 + 3 / 100) / 3)  # ranks 71, 101: positions 70, 100
     assert got[(users["beyond"], 3)] == pytest.approx(1 / 3 / 2)   # rank 500 is position 4
     assert got[(users["beyond"], 4)] == pytest.approx((1 / 3 + 2 / 4) / 2)

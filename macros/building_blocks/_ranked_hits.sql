@@ -41,23 +41,13 @@ rm_truth_users as (
 {%- if plan.order_direction == 'asc' and plan.duplicates != 'collapse' %}
 rm_lists as (
     -- one row per list. Most rank columns already hold the whole numbers 1..n, and then a row's
-    -- position is its rank, with no sort. Bitmasks prove it, lists up to 122 long: word 1 has
-    -- bit r for a rank r in 1..61, bit 62 for a larger one and bit 0 for anything else; word 2
-    -- has bit r - 61 for r in 62..122, bit 62 above that and bit 0 below. The n ranks are 1..n
-    -- exactly when word 1 is bits 1..min(n, 61) (and 62 when n > 61) and word 2 bits 0..n - 61.
-    -- Longer lists and the rest are numbered by row_number.
+    -- position is its rank, with no sort (ranks_are_positions says which lists; the others are
+    -- numbered by row_number)
     {%- set rank = plan.order_by %}
-    {%- set one = 'cast(1 as bigint)' %}
-    {#- a fractional rank goes to bit 0 of word 1 (integer columns need not be asked) -#}
+    {#- a fractional rank must fail the check (integer columns need not be asked) -#}
     {%- set whole_rank = rank if plan.rank_is_integer else 'case when ' ~ rank ~ ' = floor(' ~ rank ~ ') then ' ~ rank ~ ' else 0 end' %}
     select {{ by }}{{ plan.user }} as rm_user,{{ ' count(*) as rm_list_length,' if plan.needs_list_length }}
-        case when count(*) <= 122
-            and bit_or({{ rank_metrics.shift_left(one, 'cast(least(greatest(' ~ whole_rank ~ ', 0), 62) as integer)') }})
-                = {{ rank_metrics.shift_left(one, 'cast(least(count(*), 61) + 1 as integer)') }} - 2
-                  + case when count(*) > 61 then {{ rank_metrics.shift_left(one, '62') }} else 0 end
-            and bit_or({{ rank_metrics.shift_left(one, 'cast(least(greatest(' ~ rank ~ ' - 61, 0), 62) as integer)') }})
-                = {{ rank_metrics.shift_left(one, 'cast(least(greatest(count(*) - 61, 0), 61) + 1 as integer)') }} - 1
-            then 1 else 0 end as rm_rank_is_position
+        {{ rank_metrics.ranks_are_positions(rank, whole_rank) }} as rm_rank_is_position
     from {{ plan.predictions }} as rm_p
     group by {{ by }}{{ plan.user }}
 ),
@@ -94,17 +84,17 @@ rm_renumbered as (
     where l.rm_rank_is_position = 0
 ),
 rm_candidate_hits as (
-    -- relevant items within the largest k. The renumbered rows meet the matches, not truth:
-    -- both are empty when every rank column holds 1..n, and then that join costs nothing
-    select {{ by }}rm_user, rm_item, cast(rm_order_value as bigint) as rm_position, rm_grade
-    from rm_matches
-    where rm_rank_is_position = 1
-    union all
-    select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.rm_user, p.rm_item, p.rm_position, m.rm_grade
-    from rm_renumbered as p
-    inner join rm_matches as m
-        on {{ rank_metrics._equal_prefix(plan.by, 'p', 'm') }}p.rm_user = m.rm_user and p.rm_item = m.rm_item
-    where m.rm_rank_is_position = 0{{ ' and p.rm_position <= ' ~ largest_k if not listed }}
+    -- relevant items within the largest k: a match's position is its rank, or its row's number
+    -- among the renumbered rows. Those meet the matches, not truth, and are read once, so no
+    -- engine keeps or recomputes the matches (both sides are empty when every rank column
+    -- holds 1..n, and then the join costs nothing)
+    select {{ rank_metrics._column_prefix(plan.by, 'm') }}m.rm_user, m.rm_item,
+        case when m.rm_rank_is_position = 1 then cast(m.rm_order_value as bigint) else r.rm_position end as rm_position,
+        m.rm_grade
+    from rm_matches as m
+    left join rm_renumbered as r
+        on m.rm_rank_is_position = 0 and {{ rank_metrics._equal_prefix(plan.by, 'm', 'r') }}m.rm_user = r.rm_user and m.rm_item = r.rm_item
+    where m.rm_rank_is_position = 1 or r.rm_position {{ '<= ' ~ largest_k if not listed else 'is not null' }}
 ),
 {%- else %}
 rm_source as (

@@ -1,6 +1,6 @@
 {#- The per-user step of the one pass, after _ranked_hits and _evaluated_users. Each user's hits
-    are summed once for every k together (one column per k), so every metric at every k is one
-    expression of one row per user: its _per_user_<metric> macro, in the metric's own file.
+    are summed once for every k together (one column per k; hits by count, which every engine
+    keeps as a plain integer), so every metric at every k is one expression of one row per user: its _per_user_<metric> macro, in the metric's own file.
       rm_user_sums    per (by, user) with a hit: hits, AP's precision sum and DCG for each k, the
                       first hit
       rm_user_wide    per evaluated user: n_relevant, and for the i-th k the columns suffixed _i:
@@ -18,7 +18,7 @@
 rm_user_sums as (
     select {{ by }}rm_user
         {%- for k in plan.ks %},
-        sum(case when rm_position <= {{ k }} and rm_relevant = 1 then 1 else 0 end) as rm_hits_{{ loop.index }}
+        count(case when rm_position <= {{ k }} and rm_relevant = 1 then 1 end) as rm_hits_{{ loop.index }}
         {%- if 'map' in wants %},
         sum(case when rm_position <= {{ k }} and rm_relevant = 1 then cast(rm_hits_so_far as {{ double }}) / rm_position else 0 end) as rm_precision_sum_{{ loop.index }}
         {%- endif %}
