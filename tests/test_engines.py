@@ -175,6 +175,20 @@ def test_spark_table_names_and_errors(spark):
         rank_metrics.map_at_k("spark_predictions", "nope", k=2, con=spark)
 
 
+def test_spark_inputs_stay_cached(spark):
+    """A caller's cached DataFrames are still cached after rank_metrics has read them (dropping a
+    temporary view through spark.catalog would uncache them), and its views are gone."""
+    predictions = to_spark(spark, pd.DataFrame({"user_id": [1, 1], "item_id": ["a", "b"], "rank": [1, 2]})).cache()
+    truth = to_spark(spark, pd.DataFrame({"user_id": [1], "item_id": ["b"]})).cache()
+    predictions.count(), truth.count()
+    cached_rdds = spark.sparkContext._jsc.sc().getRDDStorageInfo
+    before = len(cached_rdds())
+    views = {table.name for table in spark.catalog.listTables()}
+    assert rank_metrics.evaluate(predictions, truth, k=2, metrics=["map"]).value.tolist() == pytest.approx([0.5])
+    assert len(cached_rdds()) == before >= 2
+    assert {table.name for table in spark.catalog.listTables()} == views
+
+
 # --- rank_metrics.sql for every dialect ------------------------------------------------------
 
 SQL_ARGUMENTS = dict(k=[3, 5], by="model", rank="rank", relevance="grade")

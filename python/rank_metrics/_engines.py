@@ -290,7 +290,16 @@ class SparkEngine(Engine):
                        columns=[{"name": column, "data_type": data_type} for column, data_type in frame.dtypes],
                        handle=frame)
         finally:
-            self.session.catalog.dropTempView(view_name)
+            self._drop_view(view_name)
+
+    def _drop_view(self, name: str) -> None:
+        """Drop our view and nothing else. Catalog.dropTempView also uncaches every cached
+        DataFrame whose plan the view holds, so it would uncache a caller's cached input; the
+        session catalog's own drop leaves the cache alone (Spark Connect has only the former)."""
+        try:
+            self.session._jsparkSession.sessionState().catalog().dropTempView(name)
+        except AttributeError:
+            self.session.catalog.dropTempView(name)
 
     def run(self, sql: str) -> pd.DataFrame:
         frame = self.session.sql(sql)
