@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 DBT := cd integration_tests && DBT_SEND_ANONYMOUS_USAGE_STATS=false DBT_PROFILES_DIR=. ../$(BIN)/dbt
 
-.PHONY: venv system demo test bench bench-report bench-smoke clean
+.PHONY: venv system demo test bench bench-engines bench-report bench-smoke clean
 
 # Debian packages the engine tests need: PostgreSQL (the tests start a throwaway cluster), a
 # Java runtime for Spark, and Chromium (tests/test_report.py opens the HTML report in it). Installed only when missing; needs root, as on CI.
@@ -39,7 +39,7 @@ BENCH_BIN := bench/.venv/bin
 
 bench/.venv/.installed: pyproject.toml
 	$(PYTHON) -m venv bench/.venv
-	PIP_DISABLE_PIP_VERSION_CHECK=1 $(BENCH_BIN)/pip install --quiet -e '.[dbt,spark,arrow,polars]' ranx recommenders matplotlib psutil
+	PIP_DISABLE_PIP_VERSION_CHECK=1 $(BENCH_BIN)/pip install --quiet -e '.[dbt,spark,arrow,polars,postgres]' ranx recommenders matplotlib psutil
 	touch $@
 
 # every implementation at 1M, 10M and 100M rows, then the scored and 100-long lists with the
@@ -52,6 +52,12 @@ bench: bench/.venv/.installed system
 	$(BENCH_BIN)/python bench/run.py --rows 1M 10M 100M --runs 3 --variant r100 --only $(BENCH_DUCKDB)
 	$(BENCH_BIN)/python bench/report.py
 
+# Spark (local[2]) and PostgreSQL, warm, each against its own floor: bench/results/engines.json
+# and the README's engines table (about 20 minutes)
+bench-engines: bench/.venv/.installed system
+	$(BENCH_BIN)/python bench/engines.py --engine spark --rows 1M 10M --runs 3
+	$(BENCH_BIN)/python bench/engines.py --engine postgres --rows 1M 10M --runs 3
+
 # the README's table and chart from bench/results/results.json
 bench-report: bench/.venv/.installed
 	$(BENCH_BIN)/python bench/report.py
@@ -59,6 +65,8 @@ bench-report: bench/.venv/.installed
 # CI: the smallest size once, every implementation, numbers checked to agree; results kept apart
 bench-smoke: bench/.venv/.installed system
 	$(BENCH_BIN)/python bench/run.py --rows 1M --runs 1 --results bench/data/smoke.json
+	$(BENCH_BIN)/python bench/engines.py --engine spark --rows 1M --runs 1 --results bench/data/smoke-engines.json
+	$(BENCH_BIN)/python bench/engines.py --engine postgres --rows 1M --runs 1 --results bench/data/smoke-engines.json
 
 clean:
 	rm -rf $(VENV) integration_tests/target integration_tests/dbt_packages integration_tests/logs \

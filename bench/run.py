@@ -93,7 +93,10 @@ def run(arguments) -> None:
     results = json.loads(arguments.results.read_text()) if arguments.results.exists() else {}
     given_up = set()
     for size in arguments.rows:
-        generate.generate([size], [arguments.variant])
+        # in a process of its own: a child forked from a parent that grew to gigabytes while
+        # writing the data would report the parent's memory as its own peak
+        subprocess.run([sys.executable, str(Path(generate.__file__)), "--rows", size, "--variants",
+                        arguments.variant], check=True)
         rows = generate.SIZES[size]
         active = [name for name in names if name not in given_up
                   and not (name.startswith("reference") and rows > REFERENCE_LIMIT)]

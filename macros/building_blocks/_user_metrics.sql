@@ -1,6 +1,7 @@
 {#- The per-user step of the one pass, after _ranked_hits and _evaluated_users. Each user's hits
     are summed once for every k together (one column per k; hits by count, which every engine
-    keeps as a plain integer), so every metric at every k is one expression of one row per user: its _per_user_<metric> macro, in the metric's own file.
+    keeps as a plain integer), so every metric at every k is one expression of one row per
+    user: its _per_user_<metric> macro, in the metric's own file.
       rm_user_sums    per (by, user) with a hit: hits, AP's precision sum and DCG for each k, the
                       first hit
       rm_user_wide    per evaluated user: n_relevant, and for the i-th k the columns suffixed _i:
