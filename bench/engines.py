@@ -132,7 +132,7 @@ def spark_lines(size: str):
             return getattr(RankingMetrics(pairs.rdd.map(tuple)), method)(K)
         return run
 
-    yield [
+    lines = [
         ("floor", query(FLOOR), None),
         ("bound", query(BOUND), None),
         ("rank_metrics MAP@12 SQL", query(map_sql, "map_at_k"), ("map", None)),
@@ -143,7 +143,10 @@ def spark_lines(size: str):
         ("RankingMetrics.meanAveragePrecisionAt(12)", ranking_metrics("meanAveragePrecisionAt"), ("map", "spark")),
         ("RankingMetrics.ndcgAt(12)", ranking_metrics("ndcgAt"), ("ndcg", "spark")),
     ]
-    session.stop()
+    try:
+        yield lines
+    finally:
+        session.stop()
 
 
 # per Spark line: the Exchange nodes and the scans of each cached input in its physical plan
@@ -194,7 +197,7 @@ def postgres_lines(size: str):
                     return float(cursor.fetchone()[0])
             return run
 
-        yield [
+        lines = [
             ("floor", query(FLOOR), None),
             ("bound", query(BOUND), None),
             ("rank_metrics MAP@12 SQL", query(f"select map_at_k from ({map_sql}) as m"), ("map", None)),
@@ -203,7 +206,10 @@ def postgres_lines(size: str):
             ("rank_metrics evaluate: 6 metrics at k 5, 10, 20, 50", query(evaluate_sql, "metric = 'map' and k = 50"),
              ("map", None, 50)),
         ]
-        con.close()
+        try:
+            yield lines
+        finally:
+            con.close()
 
 
 def measure(engine: str, size: str, runs: int) -> dict:

@@ -221,36 +221,30 @@ def test_python_corrections_hand_computed():
 @settings(max_examples=150)
 @given(case=cases())
 def test_compare_equals_the_reference_on_random_inputs(case):
-    if case["grouping"] == "none" or not case["predictions"]:
-        return
-    predictions, truth = tables(case)
-    check_compare(case, predictions, truth, (predictions, truth))
+    check_compare(case)
 
 
 @settings(max_examples=60)
 @given(case=cases())
 def test_compare_on_postgres_equals_the_reference(case, postgres):
-    if case["grouping"] == "none" or not case["predictions"]:
-        return
-    predictions, truth = tables(case)
-    names = (to_postgres(postgres, "predictions", predictions), to_postgres(postgres, "truth", truth))
-    check_compare(case, predictions, truth, names, con=postgres)
+    check_compare(case, lambda predictions, truth: (to_postgres(postgres, "predictions", predictions),
+                                                    to_postgres(postgres, "truth", truth)), con=postgres)
 
 
 @settings(max_examples=25)
 @given(case=cases())
 def test_compare_on_spark_equals_the_reference(case, spark):
+    check_compare(case, lambda predictions, truth: (to_spark(spark, predictions), to_spark(spark, truth)))
+
+
+def check_compare(case, load=lambda predictions, truth: (predictions, truth), con=None):
+    """Pairs, counts, differences and standard errors against the reference's per-user values
+    (check=True), with users missing on either side under users='predictions' and 'union'; the
+    p-values against scipy's paired t test on those per-user values. `load` gives the tables as
+    the engine of `con` reads them."""
     if case["grouping"] == "none" or not case["predictions"]:
         return
     predictions, truth = tables(case)
-    check_compare(case, predictions, truth, (to_spark(spark, predictions), to_spark(spark, truth)))
-
-
-def check_compare(case, predictions, truth, inputs, con=None):
-    """Pairs, counts, differences and standard errors against the reference's per-user values
-    (check=True), with users missing on either side under users='predictions' and 'union'; the
-    p-values against scipy's paired t test on those per-user values. `inputs` are the tables as
-    the engine of `con` reads them."""
     models = sorted({row[0] for row in case["predictions"]})
     options = {name: case[name] for name in ("normalization", "users", "duplicates", "tie_break", "convention",
                                                "gain", "gain_from", "truth_scope", "relevance_threshold")
@@ -261,8 +255,8 @@ def check_compare(case, predictions, truth, inputs, con=None):
     if case["graded"]:
         options["relevance"] = "grade"
     try:
-        got = rank_metrics.compare(*inputs, k=case["k"], by="model", baseline=models[0], check=True, con=con,
-                                   **options)
+        got = rank_metrics.compare(*load(predictions, truth), k=case["k"], by="model", baseline=models[0],
+                                   check=True, con=con, **options)
     except rank_metrics.RankMetricsError as error:   # bad data the checks name, or one model only
         assert "rank_metrics:" in str(error)
         return

@@ -89,8 +89,8 @@ def every_engine(request):
 def rank_lists(integer=False):
     """Lists whose rank columns do or do not hold the whole numbers 1..n, around the SQL's
     bitmask words (ranks 1..61 and 62..122; DuckDB's one 128-bit word, ranks 1..125); each list's
-    relevant items sit at the edges. The
-    rank column is a double, or with integer=True an integer column (without the fractions)."""
+    relevant items sit at the edges. The rank column is a double, or with integer=True an integer
+    column (without the fractions)."""
     fractions = {} if integer else {
         "fraction": ([1.0, 2.6], [1.0, 2.6]),                    # truncating 2.6 would drop it from k=2
         "fractions": ([0.6, 1.6, 2.6, 3.4], [2.6, 3.4]),

@@ -85,9 +85,9 @@ rm_renumbered as (
 ),
 rm_candidate_hits as (
     -- relevant items within the largest k: a match's position is its rank, or its row's number
-    -- among the renumbered rows. Those meet the matches, not truth, and are read once, so no
-    -- engine keeps or recomputes the matches (both sides are empty when every rank column
-    -- holds 1..n, and then the join costs nothing)
+    -- among the renumbered rows. Those meet the matches, not truth, and the matches are read
+    -- once, so no engine keeps or recomputes them (there are no renumbered rows when every rank
+    -- column holds 1..n, and then the join costs nothing)
     select {{ rank_metrics._column_prefix(plan.by, 'm') }}m.rm_user, m.rm_item,
         case when m.rm_rank_is_position = 1 then cast(m.rm_order_value as bigint) else r.rm_position end as rm_position,
         m.rm_grade

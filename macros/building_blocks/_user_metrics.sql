@@ -129,11 +129,13 @@ rm_user_values as (
 {% macro _user_metrics(plan) %}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
 {%- set wants = plan.metrics -%}
+{#- the sums that differ by k, besides hits: AP's precision sum, DCG and the ideal DCG -#}
+{%- set by_k = (['rm_precision_sum'] if 'map' in wants else []) + (['rm_dcg', 'rm_idcg'] if 'ndcg' in wants else []) -%}
 {{ rank_metrics._ks(plan) }},
 rm_user_k as (
     -- the wide row spread to a row per k
     select {{ rank_metrics._column_prefix(plan.by, 'u') }}u.rm_user, ks.k, u.rm_n_relevant,
-        {%- for column in ['rm_precision_sum' if 'map' in wants, 'rm_dcg' if 'ndcg' in wants, 'rm_idcg' if 'ndcg' in wants] if column %}
+        {%- for column in by_k %}
         case {%- for k in plan.ks %} when ks.k = {{ k }} then u.{{ column }}_{{ loop.index }}{% endfor %} end as {{ column }},
         {%- endfor %}
         {%- if 'mrr' in wants %}
