@@ -150,6 +150,54 @@ def test_positions_whatever_the_rank_column_holds(every_engine, integer):
     assert alone.set_index("user_id").average_precision[1] == pytest.approx(1.0)
 
 
+def head_lists(integer=False):
+    """Lists around the cut at k = 12: only the rows ranked within the largest k are checked, so
+    what lies past it (ties, gaps, fractions, a list 300 long) must not matter, and a head that
+    is not exactly 1..12 must be numbered."""
+    fractions = {} if integer else {
+        "head_fraction": (list(range(1, 12)) + [12.2, 13], [12.2]),   # 12.2 is within the cut
+        "just_past": (list(range(1, 13)) + [12.7], [12, 12.7]),       # 12.7 is position 13
+    }
+    lists = {
+        **fractions,
+        "exact_head": (list(range(1, 13)) + [14, 14, 1000], [12, 1000]),
+        "head_missing_12": (list(range(1, 12)) + [13, 15], [13]),     # rank 13 is position 12
+        "head_tie": ([1, 2, 3, 4, 5, 5] + list(range(6, 14)), [11, 12]),  # positions 12 and 13
+        "short_beyond": ([1, 2, 500], [500]),                         # rank 500 is position 3
+        "exactly_12": (list(range(1, 13)), [12]),
+        "long_list": (list(range(1, 301)), [1, 12, 300]),
+    }
+    predictions, truth = [], []
+    for user, (ranks, relevant_ranks) in enumerate(lists.values(), start=1):
+        for position, rank in enumerate(ranks):
+            item = f"i{position:03d}"
+            predictions.append((user, item, int(rank) if integer else float(rank)))
+            if rank in relevant_ranks:
+                truth.append((user, item))
+    frames = (pd.DataFrame(predictions, columns=["user_id", "item_id", "rank"]),
+              pd.DataFrame(truth, columns=["user_id", "item_id"]))
+    return frames, {name: user for user, name in enumerate(lists, start=1)}
+
+
+@pytest.mark.parametrize("integer", [False, True], ids=["double ranks", "integer ranks"])
+@pytest.mark.parametrize("ks", [[3, 12], [12, 70]], ids=["cut 12", "cut 70"])
+def test_positions_only_the_rows_within_the_largest_k_are_checked(every_engine, integer, ks):
+    load, con = every_engine
+    (predictions, truth), users = head_lists(integer)
+    got = rank_metrics.average_precision_at_k(load("head_predictions", predictions), load("head_truth", truth),
+                                              k=ks, con=con, check=True)
+    got = got.set_index(["user_id", "k"]).average_precision
+    assert got[(users["exact_head"], 12)] == pytest.approx(1 / 12 / 2)
+    assert got[(users["head_missing_12"], 12)] == pytest.approx(1 / 12)
+    assert got[(users["head_tie"], 12)] == pytest.approx(1 / 12 / 2)
+    assert got[(users["short_beyond"], 12)] == pytest.approx(1 / 3)
+    assert got[(users["exactly_12"], 12)] == pytest.approx(1 / 12)
+    assert got[(users["long_list"], 12)] == pytest.approx((1 / 1 + 2 / 12) / 3)
+    if not integer:
+        assert got[(users["head_fraction"], 12)] == pytest.approx(1 / 12)
+        assert got[(users["just_past"], 12)] == pytest.approx(1 / 12 / 2)
+
+
 def test_postgres_errors_name_the_table_and_column(postgres):
     to_postgres(postgres, "few_predictions", pd.DataFrame({"user_id": [1], "item_id": ["a"], "rank": [1]}))
     to_postgres(postgres, "few_truth", pd.DataFrame({"user_id": ["1"], "item_id": ["a"]}))

@@ -251,6 +251,8 @@
     {#- a list-shaped table is read through its rows: the SQL below never knows the difference -#}
     {%- set truth_keep = [] -%}
     {%- for name in truth_by + [truth_user] -%}{%- do truth_keep.append(rank_metrics.quote_identifier(name)) -%}{%- endfor -%}
+    {#- hits_as_bits: AP's running count of hits comes from a 64-bit word of the hit positions
+        (every hit is within the largest k), where the engine counts bits -#}
     {#- ideal_from_m: every item that adds gain adds 1 when truth has no grades or gains are binary,
         and then those are the m(u) relevant items: IDCG@k needs only m(u) (up to a k of 1000) -#}
     {%- do plan.update({
@@ -271,6 +273,7 @@
         'needs_list_length': 'precision' in plan.metrics and plan.precision_denominator == 'list_length',
         'ideal_from_m': (relevance is none or plan.gain == 'binary') and plan.truth_scope == 'all'
                         and relevance_threshold is none and plan.ks | max <= 1000,
+        'hits_as_bits': 'map' in plan.metrics and plan.ks | max <= 61 and (rank_metrics.bit_count('0') | trim) != '',
         'by': quoted_by, 'truth_by': quoted_truth_by,
         'shapes': shapes,
         'names': {'user': user, 'item': item, 'truth_user': truth_user, 'truth_item': truth_item, 'rank': rank, 'score': score, 'relevance': relevance,

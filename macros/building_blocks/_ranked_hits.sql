@@ -4,8 +4,9 @@
       rm_prediction_users  one row per (by, user) with at least one prediction (and, when
                        precision needs it, rm_list_length = n(u))
       rm_hits          one row per hit within the largest k: rm_position, rm_grade (the item's
-                       largest grade), rm_relevant (1 or 0) and rm_hits_so_far (the running
-                       count of relevant hits up to and including it)
+                       largest grade), rm_relevant (1 or 0) and, for MAP unless the plan has
+                       hits_as_bits, rm_hits_so_far (the running count of relevant hits up to
+                       and including it)
       rm_listed_items  under truth_scope='listed': one row per (by, user, truth item in the list)
     A hit is a listed item that truth grades relevant or that adds gain (SPEC §6); which of its
     appearances count is `duplicates`' choice. Positions are 1, 2, 3, … per (by, user) in the
@@ -41,13 +42,13 @@ rm_truth_users as (
 {%- if plan.order_direction == 'asc' and plan.duplicates != 'collapse' %}
 rm_lists as (
     -- one row per list. Most rank columns already hold the whole numbers 1..n, and then a row's
-    -- position is its rank, with no sort (ranks_are_positions says which lists; the others are
-    -- numbered by row_number)
+    -- position is its rank, with no sort (ranks_are_positions says which lists, looking only at
+    -- the rows ranked within the largest k; the others are numbered by row_number)
     {%- set rank = plan.order_by %}
     {#- a fractional rank must fail the check (integer columns need not be asked) -#}
     {%- set whole_rank = rank if plan.rank_is_integer else 'case when ' ~ rank ~ ' = floor(' ~ rank ~ ') then ' ~ rank ~ ' else 0 end' %}
     select {{ by }}{{ plan.user }} as rm_user,{{ ' count(*) as rm_list_length,' if plan.needs_list_length }}
-        {{ rank_metrics.ranks_are_positions(rank, whole_rank) }} as rm_rank_is_position
+        {{ rank_metrics.ranks_are_positions(rank, whole_rank, none if listed else largest_k) }} as rm_rank_is_position
     from {{ plan.predictions }} as rm_p
     group by {{ by }}{{ plan.user }}
 ),
@@ -165,15 +166,21 @@ rm_listed_items as (
 ),
 {%- endif %}
 rm_hits as (
+    {#- AP's running count of relevant hits: a window, unless _user_sums reads it off a bitmask -#}
+    {%- set running_count = 'map' in plan.metrics and not plan.hits_as_bits %}
     {%- if plan.relevance_threshold is none %}
     -- every row met truth with a grade > 0, so every hit is relevant
-    select {{ by }}rm_user, rm_position, rm_grade, 1 as rm_relevant,
+    select {{ by }}rm_user, rm_position, rm_grade, 1 as rm_relevant
+        {%- if running_count %},
         row_number() over (partition by {{ by }}rm_user order by rm_position) as rm_hits_so_far
+        {%- endif %}
     from rm_hit_rows
     {%- else %}
-    select {{ by }}rm_user, rm_position, rm_grade, rm_relevant,
+    select {{ by }}rm_user, rm_position, rm_grade, rm_relevant
+        {%- if running_count %},
         sum(rm_relevant) over (partition by {{ by }}rm_user order by rm_position
                                rows between unbounded preceding and current row) as rm_hits_so_far
+        {%- endif %}
     from (
         select {{ by }}rm_user, rm_position, rm_grade,
             case when {{ rank_metrics._is_relevant(plan, 'rm_grade') }} then 1 else 0 end as rm_relevant

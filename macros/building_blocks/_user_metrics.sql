@@ -17,10 +17,18 @@
 {%- set largest_k = plan.ks | max -%}
 {%- set count_digits = (largest_k | string) | length -%}
 rm_user_sums as (
+    {%- set bits = 'map' in wants and plan.hits_as_bits %}
+    {%- if bits %}
+    select s.*
+        {%- for k in plan.ks %},
+        {{ rank_metrics._precision_sum_from_bits('s.rm_hit_bits', k) }} as rm_precision_sum_{{ loop.index }}
+        {%- endfor %}
+    from (
+    {%- endif %}
     select {{ by }}rm_user
         {%- for k in plan.ks %},
         count(case when rm_position <= {{ k }} and rm_relevant = 1 then 1 end) as rm_hits_{{ loop.index }}
-        {%- if 'map' in wants %},
+        {%- if 'map' in wants and not bits %},
         sum(case when rm_position <= {{ k }} and rm_relevant = 1 then cast(rm_hits_so_far as {{ double }}) / rm_position else 0 end) as rm_precision_sum_{{ loop.index }}
         {%- endif %}
         {%- if 'ndcg' in wants %},
@@ -30,8 +38,14 @@ rm_user_sums as (
         {%- if 'mrr' in wants %},
         min(case when rm_relevant = 1 then rm_position end) as rm_first_hit
         {%- endif %}
+        {%- if bits %},
+        bit_or(case when rm_relevant = 1 then {{ rank_metrics.shift_left('cast(1 as bigint)', 'cast(rm_position as integer)') }} else 0 end) as rm_hit_bits
+        {%- endif %}
     from rm_hits
     group by {{ by }}rm_user
+    {%- if bits %}
+    ) as s
+    {%- endif %}
 ),
 {%- if 'ndcg' in wants and plan.ideal_from_m %}
 rm_ideal_by_count as (
@@ -109,6 +123,16 @@ rm_user_wide as (
     {%- endif %}
 )
 {%- endmacro %}
+
+{#- AP's precision sum within k from the word of relevant hit positions (bit p for a hit at p):
+    for each position r up to k that holds a hit, the hits up to r (the bits 1..r) over r. A sum
+    of k terms, on one row per user, instead of a window over the hits. -#}
+{% macro _precision_sum_from_bits(bits, k) -%}
+    {%- set double = rank_metrics.type_double() -%}
+    {%- for r in range(1, k + 1) %}{{ '\n            + ' if not loop.first }}case when ({{ bits }} & {{ 2 ** r }}) <> 0 then cast({{ rank_metrics.bit_count(bits ~ ' & ' ~ (2 ** (r + 1) - 1)) }} as {{ double }}) / {{ r }} else 0 end
+    {%- endfor -%}
+{%- endmacro %}
+
 
 {#- CTE rm_user_values, after _user_sums: one row per evaluated user with every requested metric
     at every k, rm_<metric>_<i> for the i-th k. What group results average. -#}

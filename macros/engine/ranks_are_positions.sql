@@ -1,31 +1,73 @@
-{#- An aggregate over one list's rows: 1 when its n ranks are exactly the whole numbers 1..n (then a
-    row's position is its rank, with no sort), else 0. `rank` is the rank column, `whole_rank` the
-    same with any fractional rank replaced by 0. Bitmasks prove it: n ranks whose bits are exactly
-    bits 1..n are n distinct ranks 1..n. Lists too long for the bitmask are numbered by
-    row_number, as are the lists this finds wanting. -#}
+{#- An aggregate over one list's rows: 1 when a row's position is its rank for every position up
+    to `cut` (then no sort is needed), else 0. `rank` is the rank column, `whole_rank` the same
+    with any fractional rank replaced by 0, and `cut` the largest k, or none when every position
+    counts (truth_scope='listed').
 
-{#- Two 64-bit words, lists up to 122 long: word 1 has bit r for a rank r in 1..61, bit 62 for a
-    larger one and bit 0 for anything else; word 2 has bit r - 61 for r in 62..122, bit 62 above
-    that and bit 0 below. The ranks are 1..n when word 1 is bits 1..min(n, 61) (and 62 when
-    n > 61) and word 2 bits 0..n - 61. -#}
-{% macro default__ranks_are_positions(rank, whole_rank) -%}
+    Only the rows ranked within the cut (the head) are checked: when those j rows hold exactly
+    the ranks 1..j and j = min(n, cut), each of them sits at the position its rank says and every
+    other row comes after them, past the cut. Bitmasks prove it: j ranks whose bits are exactly
+    bits 1..j are j distinct ranks 1..j. Lists whose head is too long for the bitmask are numbered
+    by row_number, as are the lists this finds wanting. -#}
+
+{#- Fills `head` with the head's row count (rows), the head's share of an aggregate's argument
+    (only, with {} for the argument) and the condition that the head is min(n, cut) rows long
+    (long_enough). A macro returns only text, so it fills a dict, as _plan does. -#}
+{% macro _list_head(head, rank, whole_rank, cut) -%}
+    {%- if cut is none -%}
+    {%- do head.update({'rows': 'count(*)', 'only': '{}', 'long_enough': ''}) -%}
+    {%- else -%}
+    {#- an integer column (whole_rank is the rank itself) is compared as it is, with no cast -#}
+    {%- set in_head = rank ~ ' <= ' ~ cut if whole_rank == rank else rank ~ ' < ' ~ cut ~ ' + 0.5' -%}
+    {%- set rows = 'count(case when ' ~ in_head ~ ' then 1 end)' -%}
+    {%- do head.update({'rows': rows, 'only': 'case when ' ~ in_head ~ ' then {} else 0 end',
+                        'long_enough': ' and ' ~ rows ~ ' = least(count(*), ' ~ cut ~ ')'}) -%}
+    {%- endif -%}
+{%- endmacro %}
+
+{#- One 64-bit word, every engine, when the cut is at most 61: bit r for each head rank r. -#}
+{% macro _ranks_are_positions_one_word(rank, whole_rank, cut) -%}
+    {%- set head = {} -%}{%- do rank_metrics._list_head(head, rank, whole_rank, cut) -%}
     {%- set one = 'cast(1 as bigint)' -%}
-    case when count(*) <= 122
-        and bit_or({{ rank_metrics.shift_left(one, 'cast(least(greatest(' ~ whole_rank ~ ', 0), 62) as integer)') }})
-            = {{ rank_metrics.shift_left(one, 'cast(least(count(*), 61) + 1 as integer)') }} - 2
-              + case when count(*) > 61 then {{ rank_metrics.shift_left(one, '62') }} else 0 end
-        and bit_or({{ rank_metrics.shift_left(one, 'cast(least(greatest(' ~ rank ~ ' - 61, 0), 62) as integer)') }})
-            = {{ rank_metrics.shift_left(one, 'cast(least(greatest(count(*) - 61, 0), 61) + 1 as integer)') }} - 1
+    case when bit_or({{ head.only | replace('{}', rank_metrics.shift_left(one, 'cast(greatest(' ~ whole_rank ~ ', 0) as integer)')) }})
+            = {{ rank_metrics.shift_left(one, 'cast(' ~ head.rows ~ ' + 1 as integer)') }} - 2{{ head.long_enough }}
         then 1 else 0 end
 {%- endmacro %}
 
-{#- DuckDB has a 128-bit integer, so one word does, for lists up to 125 long: bit r for a rank r
-    in 1..125, bit 126 for a larger one, bit 0 for anything else (one aggregate instead of two:
-    about 5% of MAP@12 at 10M rows). -#}
-{% macro duckdb__ranks_are_positions(rank, whole_rank) -%}
-    {%- set one = 'cast(1 as hugeint)' -%}
-    case when count(*) <= 125
-        and bit_or({{ one }} << cast(least(greatest({{ whole_rank }}, 0), 126) as integer))
-            = ({{ one }} << cast(least(count(*), 125) + 1 as integer)) - 2
+{#- Two 64-bit words, heads up to 122 rows: word 1 has bit r for a rank r in 1..61, bit 62 for a
+    larger one and bit 0 for anything else; word 2 has bit r - 61 for r in 62..122, bit 62 above
+    that and bit 0 below. The ranks are 1..j when word 1 is bits 1..min(j, 61) (and 62 when
+    j > 61) and word 2 bits 0..j - 61. -#}
+{% macro default__ranks_are_positions(rank, whole_rank, cut) -%}
+    {%- if cut is not none and cut <= 61 -%}
+    {{ rank_metrics._ranks_are_positions_one_word(rank, whole_rank, cut) }}
+    {%- else -%}
+    {%- set head = {} -%}{%- do rank_metrics._list_head(head, rank, whole_rank, cut) -%}
+    {%- set j = head.rows -%}
+    {%- set one = 'cast(1 as bigint)' -%}
+    case when {{ j }} <= 122{{ head.long_enough }}
+        and bit_or({{ head.only | replace('{}', rank_metrics.shift_left(one, 'cast(least(greatest(' ~ whole_rank ~ ', 0), 62) as integer)')) }})
+            = {{ rank_metrics.shift_left(one, 'cast(least(' ~ j ~ ', 61) + 1 as integer)') }} - 2
+              + case when {{ j }} > 61 then {{ rank_metrics.shift_left(one, '62') }} else 0 end
+        and bit_or({{ head.only | replace('{}', rank_metrics.shift_left(one, 'cast(least(greatest(' ~ rank ~ ' - 61, 0), 62) as integer)')) }})
+            = {{ rank_metrics.shift_left(one, 'cast(least(greatest(' ~ j ~ ' - 61, 0), 61) + 1 as integer)') }} - 1
         then 1 else 0 end
+    {%- endif -%}
+{%- endmacro %}
+
+{#- DuckDB has a 128-bit integer, so one word does for heads up to 125 rows: bit r for a rank r
+    in 1..125, bit 126 for a larger one, bit 0 for anything else (one aggregate instead of two:
+    about 5% of MAP@12 at 10M rows). A cut within 61 takes the 64-bit word, which is cheaper
+    still. -#}
+{% macro duckdb__ranks_are_positions(rank, whole_rank, cut) -%}
+    {%- if cut is not none and cut <= 61 -%}
+    {{ rank_metrics._ranks_are_positions_one_word(rank, whole_rank, cut) }}
+    {%- else -%}
+    {%- set head = {} -%}{%- do rank_metrics._list_head(head, rank, whole_rank, cut) -%}
+    {%- set j = head.rows -%}
+    {%- set one = 'cast(1 as hugeint)' -%}
+    case when {{ j }} <= 125{{ head.long_enough }}
+        and bit_or({{ head.only | replace('{}', one ~ ' << cast(least(greatest(' ~ whole_rank ~ ', 0), 126) as integer)') }})
+            = ({{ one }} << cast(least({{ j }}, 125) + 1 as integer)) - 2
+        then 1 else 0 end
+    {%- endif -%}
 {%- endmacro %}
