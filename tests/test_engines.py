@@ -86,6 +86,20 @@ def every_engine(request):
     return request.getfixturevalue("engine_inputs_" + request.param)
 
 
+def lists_as_frames(lists, integer):
+    """Predictions and truth from {name: (ranks, relevant ranks)}: user i is the i-th list, its
+    rows items i000, i001, … in the order given, truth the items at the relevant ranks."""
+    predictions, truth = [], []
+    for user, (ranks, relevant_ranks) in enumerate(lists.values(), start=1):
+        for position, rank in enumerate(ranks):
+            item = f"i{position:03d}"
+            predictions.append((user, item, int(rank) if integer else float(rank)))
+            if rank in relevant_ranks:
+                truth.append((user, item))
+    return (pd.DataFrame(predictions, columns=["user_id", "item_id", "rank"]),
+            pd.DataFrame(truth, columns=["user_id", "item_id"]))
+
+
 def rank_lists(integer=False):
     """Lists whose rank columns do or do not hold the whole numbers 1..n, around the SQL's
     bitmask words (ranks 1..61 and 62..122; DuckDB's one 128-bit word, ranks 1..125); each list's
@@ -111,15 +125,7 @@ def rank_lists(integer=False):
         "beyond": ([1, 2, 3, 500], [3, 500]),                   # a short list with a rank past both words
         "negative": ([-1, 1, 2], [-1, 2]),
     }
-    predictions, truth = [], []
-    for user, (ranks, relevant_ranks) in enumerate(lists.values(), start=1):
-        for position, rank in enumerate(ranks):
-            item = f"i{position:03d}"
-            predictions.append((user, item, int(rank) if integer else float(rank)))
-            if rank in relevant_ranks:
-                truth.append((user, item))
-    return (pd.DataFrame(predictions, columns=["user_id", "item_id", "rank"]),
-            pd.DataFrame(truth, columns=["user_id", "item_id"]))
+    return lists_as_frames(lists, integer)
 
 
 @pytest.mark.parametrize("integer", [False, True], ids=["double ranks", "integer ranks"])
@@ -167,16 +173,7 @@ def head_lists(integer=False):
         "exactly_12": (list(range(1, 13)), [12]),
         "long_list": (list(range(1, 301)), [1, 12, 300]),
     }
-    predictions, truth = [], []
-    for user, (ranks, relevant_ranks) in enumerate(lists.values(), start=1):
-        for position, rank in enumerate(ranks):
-            item = f"i{position:03d}"
-            predictions.append((user, item, int(rank) if integer else float(rank)))
-            if rank in relevant_ranks:
-                truth.append((user, item))
-    frames = (pd.DataFrame(predictions, columns=["user_id", "item_id", "rank"]),
-              pd.DataFrame(truth, columns=["user_id", "item_id"]))
-    return frames, {name: user for user, name in enumerate(lists, start=1)}
+    return lists_as_frames(lists, integer), {name: user for user, name in enumerate(lists, start=1)}
 
 
 @pytest.mark.parametrize("integer", [False, True], ids=["double ranks", "integer ranks"])

@@ -48,7 +48,7 @@ rm_lists as (
     {#- a fractional rank must fail the check (integer columns need not be asked) -#}
     {%- set whole_rank = rank if plan.rank_is_integer else 'case when ' ~ rank ~ ' = floor(' ~ rank ~ ') then ' ~ rank ~ ' else 0 end' %}
     select {{ by }}{{ plan.user }} as rm_user,{{ ' count(*) as rm_list_length,' if plan.needs_list_length }}
-        {{ rank_metrics.ranks_are_positions(rank, whole_rank, none if listed else largest_k) }} as rm_rank_is_position
+        {{ rank_metrics._ranks_are_positions(rank, whole_rank, none if listed else largest_k) }} as rm_rank_is_position
     from {{ plan.predictions }} as rm_p
     group by {{ by }}{{ plan.user }}
 ),

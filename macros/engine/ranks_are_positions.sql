@@ -7,7 +7,8 @@
     the ranks 1..j and j = min(n, cut), each of them sits at the position its rank says and every
     other row comes after them, past the cut. Bitmasks prove it: j ranks whose bits are exactly
     bits 1..j are j distinct ranks 1..j. Lists whose head is too long for the bitmask are numbered
-    by row_number, as are the lists this finds wanting. -#}
+    by row_number, as are the lists this finds wanting. The <engine>__ variants are for a cut past
+    61 (or none); _ranks_are_positions picks. -#}
 
 {#- Fills `head` with the head's row count (rows), the head's share of an aggregate's argument
     (only, with {} for the argument) and the condition that the head is min(n, cut) rows long
@@ -24,13 +25,18 @@
     {%- endif -%}
 {%- endmacro %}
 
-{#- One 64-bit word, every engine, when the cut is at most 61: bit r for each head rank r. -#}
-{% macro _ranks_are_positions_one_word(rank, whole_rank, cut) -%}
+{#- What _ranked_hits calls: one 64-bit word on every engine when the cut is at most 61 (bit r
+    for each head rank r), else the engine's variant for longer heads. -#}
+{% macro _ranks_are_positions(rank, whole_rank, cut) -%}
+    {%- if cut is not none and cut <= 61 -%}
     {%- set head = {} -%}{%- do rank_metrics._list_head(head, rank, whole_rank, cut) -%}
     {%- set one = 'cast(1 as bigint)' -%}
     case when bit_or({{ head.only | replace('{}', rank_metrics.shift_left(one, 'cast(greatest(' ~ whole_rank ~ ', 0) as integer)')) }})
             = {{ rank_metrics.shift_left(one, 'cast(' ~ head.rows ~ ' + 1 as integer)') }} - 2{{ head.long_enough }}
         then 1 else 0 end
+    {%- else -%}
+    {{ rank_metrics.ranks_are_positions(rank, whole_rank, cut) }}
+    {%- endif -%}
 {%- endmacro %}
 
 {#- Two 64-bit words, heads up to 122 rows: word 1 has bit r for a rank r in 1..61, bit 62 for a
@@ -38,9 +44,6 @@
     that and bit 0 below. The ranks are 1..j when word 1 is bits 1..min(j, 61) (and 62 when
     j > 61) and word 2 bits 0..j - 61. -#}
 {% macro default__ranks_are_positions(rank, whole_rank, cut) -%}
-    {%- if cut is not none and cut <= 61 -%}
-    {{ rank_metrics._ranks_are_positions_one_word(rank, whole_rank, cut) }}
-    {%- else -%}
     {%- set head = {} -%}{%- do rank_metrics._list_head(head, rank, whole_rank, cut) -%}
     {%- set j = head.rows -%}
     {%- set one = 'cast(1 as bigint)' -%}
@@ -51,17 +54,12 @@
         and bit_or({{ head.only | replace('{}', rank_metrics.shift_left(one, 'cast(least(greatest(' ~ rank ~ ' - 61, 0), 62) as integer)')) }})
             = {{ rank_metrics.shift_left(one, 'cast(least(greatest(' ~ j ~ ' - 61, 0), 61) + 1 as integer)') }} - 1
         then 1 else 0 end
-    {%- endif -%}
 {%- endmacro %}
 
 {#- DuckDB has a 128-bit integer, so one word does for heads up to 125 rows: bit r for a rank r
     in 1..125, bit 126 for a larger one, bit 0 for anything else (one aggregate instead of two:
-    about 5% of MAP@12 at 10M rows). A cut within 61 takes the 64-bit word, which is cheaper
-    still. -#}
+    about 5% of MAP@12 at 10M rows). -#}
 {% macro duckdb__ranks_are_positions(rank, whole_rank, cut) -%}
-    {%- if cut is not none and cut <= 61 -%}
-    {{ rank_metrics._ranks_are_positions_one_word(rank, whole_rank, cut) }}
-    {%- else -%}
     {%- set head = {} -%}{%- do rank_metrics._list_head(head, rank, whole_rank, cut) -%}
     {%- set j = head.rows -%}
     {%- set one = 'cast(1 as hugeint)' -%}
@@ -69,5 +67,4 @@
         and bit_or({{ head.only | replace('{}', one ~ ' << cast(least(greatest(' ~ whole_rank ~ ', 0), 126) as integer)') }})
             = ({{ one }} << cast(least({{ j }}, 125) + 1 as integer)) - 2
         then 1 else 0 end
-    {%- endif -%}
 {%- endmacro %}
