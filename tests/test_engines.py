@@ -195,6 +195,22 @@ def test_positions_only_the_rows_within_the_largest_k_are_checked(every_engine, 
         assert got[(users["just_past"], 12)] == pytest.approx(1 / 12 / 2)
 
 
+@pytest.mark.parametrize("numbered", [False, True], ids=["no list numbered", "a list numbered"])
+def test_lists_whose_ranks_are_positions_with_and_without_one_to_number(every_engine, numbered):
+    """Spark skips its renumbering join when no list needs numbers (spark__lists_to_renumber
+    counts them first, per group): both sides of that count, with a `by` column."""
+    load, con = every_engine
+    lists = {"a": ([1, 2, 3, 4], [2, 4]), "b": ([1, 2, 3], [1])}
+    if numbered:
+        lists["gappy"] = ([2, 4, 6], [4, 6])                        # positions 1, 2, 3
+    predictions, truth = lists_as_frames(lists, integer=True)
+    predictions["model"] = "m"
+    got = rank_metrics.average_precision_at_k(load("gate_predictions", predictions), load("gate_truth", truth),
+                                              k=3, by=["model"], con=con, check=True)
+    expected = {1: 1 / 2 / 2, 2: 1.0} | ({3: (1 / 2 + 2 / 3) / 2} if numbered else {})
+    assert got.set_index("user_id").average_precision.to_dict() == pytest.approx(expected)
+
+
 def test_postgres_errors_name_the_table_and_column(postgres):
     to_postgres(postgres, "few_predictions", pd.DataFrame({"user_id": [1], "item_id": ["a"], "rank": [1]}))
     to_postgres(postgres, "few_truth", pd.DataFrame({"user_id": ["1"], "item_id": ["a"]}))

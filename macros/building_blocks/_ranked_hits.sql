@@ -83,7 +83,7 @@ rm_renumbered as (
     inner join rm_lists as l
         on {{ rank_metrics._equal_prefix(plan.by, 'p', 'l') }}p.{{ plan.user }} = l.rm_user
     where l.rm_rank_is_position = 0
-    {%- set any_to_renumber = rank_metrics.lists_to_renumber('rm_lists') | trim %}
+    {%- set any_to_renumber = rank_metrics.lists_to_renumber('rm_lists', plan.by + ['rm_user']) | trim %}
     {%- if any_to_renumber %}
         -- (reads nothing when no list is kept, on engines that would otherwise pass over them all)
         and {{ any_to_renumber }}
