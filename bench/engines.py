@@ -11,6 +11,8 @@ run in turn, `--runs` times, the median kept. Lines per engine:
                 MAP@k must do, as in run.py's line of that name)
     MAP@12 SQL  rank_metrics.sql(..., dialect=engine) run as it is (default options)
     MAP@12 API  rank_metrics.map_at_k on the engine's inputs (its data checks included)
+    Spark only: MAP@12 dbt-spark model, bench/dbt's model built by dbt-spark in the same session
+                (the node's time: the data checks, the query and the one-row table it writes)
     evaluate    six metrics at k 5, 10, 20, 50, the SQL of rank_metrics.sql(macro='evaluate')
     Spark only: pyspark RankingMetrics.meanAveragePrecisionAt(12) and ndcgAt(12) from the same
                 cached DataFrames (checked against convention='spark')
@@ -137,6 +139,7 @@ def spark_lines(size: str):
         ("bound", query(BOUND), None),
         ("rank_metrics MAP@12 SQL", query(map_sql, "map_at_k"), ("map", None)),
         ("rank_metrics.map_at_k (API)", lambda: rank_metrics.map_at_k(predictions, truth, k=K, rank="rank"), ("map", None)),
+        ("rank_metrics MAP@12 dbt-spark model (its node's time)", dbt_spark_model(session), ("map", None)),
         ("hand-written Spark SQL: one shuffle by user (MAP@12)", query(ONE_SHUFFLE), ("map", None)),
         ("rank_metrics evaluate: 6 metrics at k 5, 10, 20, 50", lambda: float(
             session.sql(evaluate_sql).where("metric = 'map' and k = 50").collect()[0]["value"]), ("map", None, 50)),
@@ -147,6 +150,27 @@ def spark_lines(size: str):
         yield lines
     finally:
         session.stop()
+
+
+def dbt_spark_model(session):
+    """The bench's dbt model (bench/dbt/models/bench_map_at_k.sql) built by dbt-spark, `method:
+    session`, which takes this process's session and so reads the cached inputs' views. Returns
+    (value, the node's execution time): the query and the one-row table it writes, without dbt's
+    start-up and parsing."""
+    from dbt.cli.main import dbtRunner
+
+    project = BENCH / "dbt"
+    arguments = ["--project-dir", str(project), "--profiles-dir", str(project), "--target", "spark", "--quiet"]
+    assert dbtRunner().invoke(["deps", *arguments]).success
+    variables = "{predictions_table: predictions, truth_table: truth, k: %d, order: rank}" % K
+
+    def run():
+        result = dbtRunner().invoke(["run", *arguments, "--vars", variables])
+        assert result.success, result.exception
+        (node,) = result.result.results
+        value = session.table("rank_metrics_bench.bench_map_at_k").collect()[0]["map_at_k"]
+        return value, node.execution_time
+    return run
 
 
 # per Spark line: the Exchange nodes and the scans of each cached input in its physical plan
@@ -223,6 +247,8 @@ def measure(engine: str, size: str, runs: int) -> dict:
                 started = time.perf_counter()
                 values[name] = function()
                 times[name].append(time.perf_counter() - started)
+                if isinstance(values[name], tuple):   # (value, the seconds that line measures itself)
+                    values[name], times[name][-1] = values[name]
                 print(f"{engine} {size} {name}: {times[name][-1]:.2f} s", flush=True)
     # every metric line equals rank_metrics' own number on DuckDB under the matching convention
     predictions, truth = generate.predictions_path("r12", size), generate.truth_path("r12", size)
