@@ -85,7 +85,7 @@ rm_renumbered as (
     where l.rm_rank_is_position = 0
     {%- set any_to_renumber = rank_metrics.lists_to_renumber('rm_lists', plan.by + ['rm_user']) | trim %}
     {%- if any_to_renumber %}
-        -- (reads nothing when no list is kept, on engines that would otherwise pass over them all)
+        -- (skipped when no list needs numbers: Spark would shuffle every prediction here even then)
         and {{ any_to_renumber }}
     {%- endif %}
 ),
