@@ -155,8 +155,8 @@ def spark_lines(size: str):
 def dbt_spark_model(session):
     """The bench's dbt model (bench/dbt/models/bench_map_at_k.sql) built by dbt-spark, `method:
     session`, which takes this process's session and so reads the cached inputs' views. Returns
-    (value, the node's execution time): the query and the one-row table it writes, without dbt's
-    start-up and parsing."""
+    (value, the node's execution time): the data checks, the query and the one-row table it
+    writes, without dbt's start-up and parsing."""
     from dbt.cli.main import dbtRunner
 
     project = BENCH / "dbt"

@@ -198,7 +198,7 @@ def test_positions_only_the_rows_within_the_largest_k_are_checked(every_engine, 
 @pytest.mark.parametrize("numbered", [False, True], ids=["no list numbered", "a list numbered"])
 def test_lists_whose_ranks_are_positions_with_and_without_one_to_number(every_engine, numbered):
     """Spark skips its renumbering join when no list needs numbers (spark__lists_to_renumber
-    counts them first, per group): both sides of that count, with a `by` column."""
+    counts them first, over every group): both sides of that count, with a `by` column."""
     load, con = every_engine
     lists = {"a": ([1, 2, 3, 4], [2, 4]), "b": ([1, 2, 3], [1])}
     if numbered:
