@@ -14,7 +14,7 @@
 rm_group_values as (
     select {{ by }}
         {%- for k in plan.ks %}
-        avg(rm_{{ metric }}_{{ loop.index }}) as rm_value_{{ loop.index }},
+        {{ rank_metrics.mean('rm_' ~ metric ~ '_' ~ loop.index) }} as rm_value_{{ loop.index }},
         {%- endfor %}
         cast(count(*) as bigint) as n_users
     from rm_user_values
@@ -55,7 +55,7 @@ rm_group_means as (
     select {{ by }}
         {%- for k in plan.ks %}{% set at = '_' ~ loop.index %}
         {%- for metric in plan.metrics %}
-        avg(rm_{{ metric }}{{ at }}) as rm_mean_{{ metric }}{{ at }},
+        {{ rank_metrics.mean('rm_' ~ metric ~ at) }} as rm_mean_{{ metric }}{{ at }},
         case when count(*) >= 2 then stddev_samp(rm_{{ metric }}{{ at }}) / sqrt(cast(count(*) as {{ double }})) end as rm_std_error_{{ metric }}{{ at }},
         {%- endfor %}
         {%- endfor %}

@@ -9,3 +9,4 @@
 {% macro ranks_are_positions(rank, whole_rank, cut) %}{{ return(adapter.dispatch('ranks_are_positions', 'rank_metrics')(rank, whole_rank, cut)) }}{% endmacro %}
 {% macro bit_count(value) %}{{ return(adapter.dispatch('bit_count', 'rank_metrics')(value)) }}{% endmacro %}
 {% macro lists_to_renumber(lists, keys) %}{{ return(adapter.dispatch('lists_to_renumber', 'rank_metrics')(lists, keys)) }}{% endmacro %}
+{% macro mean(column) %}{{ return(adapter.dispatch('mean', 'rank_metrics')(column)) }}{% endmacro %}
