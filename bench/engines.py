@@ -31,6 +31,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
@@ -42,6 +43,13 @@ RESULTS = BENCH / "results" / "engines.json"
 README = BENCH.parent / "README.md"
 START, END = "<!-- engines:start -->", "<!-- engines:end -->"
 K, FAMILY_KS = 12, [5, 10, 20, 50]
+
+
+class OwnTime(NamedTuple):
+    """What a line returns when it times itself (a part of what the call does): its value and
+    those seconds, which replace the call's wall time."""
+    value: float
+    seconds: float
 
 # benchmark-only SQL, the floors: the metric SQL lives in macros/
 FLOOR = "select count(*) from predictions as p join truth as t on p.user_id = t.user_id and p.item_id = t.item_id"
@@ -154,22 +162,19 @@ def spark_lines(size: str):
 
 def dbt_spark_model(session):
     """The bench's dbt model (bench/dbt/models/bench_map_at_k.sql) built by dbt-spark, `method:
-    session`, which takes this process's session and so reads the cached inputs' views. Returns
-    (value, the node's execution time): the data checks, the query and the one-row table it
-    writes, without dbt's start-up and parsing."""
-    from dbt.cli.main import dbtRunner
+    session`, which takes this process's session and so reads the cached inputs' views. Its time
+    is the node's: the data checks, the query and the one-row table it writes, without dbt's
+    start-up and parsing."""
+    import implementations
 
-    project = BENCH / "dbt"
-    arguments = ["--project-dir", str(project), "--profiles-dir", str(project), "--target", "spark", "--quiet"]
-    assert dbtRunner().invoke(["deps", *arguments]).success
+    arguments = implementations.dbt_arguments("--target", "spark")
+    implementations.dbt_deps(arguments)
     variables = "{predictions_table: predictions, truth_table: truth, k: %d, order: rank}" % K
 
     def run():
-        result = dbtRunner().invoke(["run", *arguments, "--vars", variables])
-        assert result.success, result.exception
-        (node,) = result.result.results
+        node = implementations.dbt_run_model(arguments, variables)
         value = session.table("rank_metrics_bench.bench_map_at_k").collect()[0]["map_at_k"]
-        return value, node.execution_time
+        return OwnTime(value, node.execution_time)
     return run
 
 
@@ -247,7 +252,7 @@ def measure(engine: str, size: str, runs: int) -> dict:
                 started = time.perf_counter()
                 values[name] = function()
                 times[name].append(time.perf_counter() - started)
-                if isinstance(values[name], tuple):   # (value, the seconds that line measures itself)
+                if isinstance(values[name], OwnTime):
                     values[name], times[name][-1] = values[name]
                 print(f"{engine} {size} {name}: {times[name][-1]:.2f} s", flush=True)
     # every metric line equals rank_metrics' own number on DuckDB under the matching convention

@@ -117,25 +117,45 @@ def rank_metrics_compare(predictions, truth, k, variant, test="t"):
     return value, {"total": time.perf_counter() - started}
 
 
+def dbt_arguments(*options: str) -> list[str]:
+    """The arguments that point dbt at the bench's project (bench/dbt), its profiles beside it."""
+    project = BENCH / "dbt"
+    return ["--project-dir", str(project), "--profiles-dir", str(project), *options, "--quiet"]
+
+
+def dbt_deps(arguments: list[str]) -> None:
+    from dbt.cli.main import dbtRunner
+
+    assert dbtRunner().invoke(["deps", *arguments]).success
+
+
+def dbt_run_model(arguments: list[str], variables: str):
+    """`dbt run` of the bench's one model (bench/dbt/models/bench_map_at_k.sql); its node, whose
+    execution_time is the model's own time (its data checks, query and one-row table, without
+    dbt's start-up and parsing)."""
+    from dbt.cli.main import dbtRunner
+
+    result = dbtRunner().invoke(["run", *arguments, "--vars", variables])
+    assert result.success, result.exception
+    (node,) = result.result.results
+    return node
+
+
 def dbt_model(predictions, truth, k, variant):
     """The dbt model (bench/dbt/models/bench_map_at_k.sql) built on DuckDB: its node's time."""
-    from dbt.cli.main import dbtRunner
     import duckdb
 
-    project = BENCH / "dbt"
     workdir = Path(tempfile.mkdtemp(prefix="rank_metrics_dbt_"))
     os.environ.update({"DBT_SEND_ANONYMOUS_USAGE_STATS": "false", "DBT_TARGET_PATH": str(workdir / "target"),
                        "DBT_LOG_PATH": str(workdir / "logs"), "BENCH_DUCKDB_PATH": str(workdir / "bench.duckdb"),
                        "BENCH_SPILL": str(workdir / "spill"), "BENCH_MEMORY_LIMIT": DUCKDB_MEMORY_LIMIT})
-    arguments = ["--project-dir", str(project), "--profiles-dir", str(project), "--quiet"]
-    assert dbtRunner().invoke(["deps", *arguments]).success
+    arguments = dbt_arguments()
+    dbt_deps(arguments)
     variables = ("{predictions: '%s', truth: '%s', k: %d, order: '%s'}"
                  % (predictions, truth, k, "score" if variant.startswith("s") else "rank"))
     started = time.perf_counter()
-    result = dbtRunner().invoke(["run", *arguments, "--vars", variables])
+    node = dbt_run_model(arguments, variables)
     wall = time.perf_counter() - started
-    assert result.success, result.exception
-    (node,) = result.result.results
     with duckdb.connect(str(workdir / "bench.duckdb")) as con:   # dbt keeps it open in-process
         (value,) = con.execute("select map_at_k from bench_map_at_k").fetchone()
     return float(value), {"total": node.execution_time, "dbt run wall": wall}
