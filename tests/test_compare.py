@@ -140,8 +140,8 @@ def test_cli_compare_escapes_latex_and_markdown(tmp_path):
         assert code == 0, err
         rows[table_format] = next(line for line in out.splitlines() if line.startswith(("A", "| A")))
     assert rows["latex"] == (r"A\&B\$C\#D\_E\%F\{G\}H\textbackslash{}I|J & 4 & map & 0.400000 & 0.550000 & "
-                             r"+0.150000 & +37.5\% & 0.208 & 0.208 & 5 \\")
-    assert rows["markdown"] == r"| A&B$C#D_E%F{G}H\I\|J | 4 | map | 0.400000 | 0.550000 | +0.150000 | +37.5% | 0.208 | 0.208 | 5 |"
+                             r"+0.150000 & +37.5\% & 0.2080 & 0.2080 & 5 \\")
+    assert rows["markdown"] == r"| A&B$C#D_E%F{G}H\I\|J | 4 | map | 0.400000 | 0.550000 | +0.150000 | +37.5% | 0.2080 | 0.2080 | 5 |"
 
 
 def test_cli_sql_compare_runs_and_gives_the_normal_p_value():

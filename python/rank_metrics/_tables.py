@@ -64,5 +64,6 @@ def _cell(name: str, value) -> str:
     if name == "difference":
         return f"{value:+.6f}"
     if isinstance(value, float):
-        return f"{value:.6f}" if not name.startswith("p_value") else f"{value:.4g}"
+        # p-values: four significant digits, trailing zeros kept so that a column lines up
+        return f"{value:.6f}" if not name.startswith("p_value") else f"{value:#.4g}"
     return str(value)
