@@ -197,17 +197,21 @@ def test_positions_only_the_rows_within_the_largest_k_are_checked(every_engine, 
 
 @pytest.mark.parametrize("numbered", [False, True], ids=["no list numbered", "a list numbered"])
 def test_lists_whose_ranks_are_positions_with_and_without_one_to_number(every_engine, numbered):
-    """Spark skips its renumbering join when no list needs numbers (spark__lists_to_renumber
-    counts them first, over every group): both sides of that count, with a `by` column."""
+    """Spark numbers lists only when some list needs it (spark__renumbered_rows counts them
+    first, over every group), and then keeps the lists with a rank other than its number among
+    their first k + 1 rows: both sides of that count, with a `by` column, and the lists around
+    that k + 1."""
     load, con = every_engine
     lists = {"a": ([1, 2, 3, 4], [2, 4]), "b": ([1, 2, 3], [1])}
     if numbered:
         lists["gappy"] = ([2, 4, 6], [4, 6])                        # positions 1, 2, 3
+        lists["tie_at_cut"] = ([1, 2, 3, 3], [3])                   # the rank-3 rows: positions 3 and 4
+        lists["gap_after_cut"] = ([1, 2, 3, 5], [5])                # positions are ranks up to k
     predictions, truth = lists_as_frames(lists, integer=True)
     predictions["model"] = "m"
     got = rank_metrics.average_precision_at_k(load("gate_predictions", predictions), load("gate_truth", truth),
                                               k=3, by=["model"], con=con, check=True)
-    expected = {1: 1 / 2 / 2, 2: 1.0} | ({3: (1 / 2 + 2 / 3) / 2} if numbered else {})
+    expected = {1: 1 / 2 / 2, 2: 1.0} | ({3: (1 / 2 + 2 / 3) / 2, 4: 1 / 3 / 2, 5: 0.0} if numbered else {})
     assert got.set_index("user_id").average_precision.to_dict() == pytest.approx(expected)
 
 

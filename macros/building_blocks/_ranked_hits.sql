@@ -72,22 +72,7 @@ rm_matches as (
     {%- endif %}
 ),
 rm_renumbered as (
-    -- rows that agree on both rank and item are the same entry twice, so which of them comes
-    -- first changes nothing: (rank, item) is a unique tie-break in effect
-    select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.{{ plan.user }} as rm_user, p.{{ plan.item }} as rm_item,
-        row_number() over (
-            partition by {{ rank_metrics._column_prefix(plan.by, 'p') }}p.{{ plan.user }}
-            order by p.{{ plan.order_by }} asc, p.{{ plan.item }} {{ plan.item_direction }}
-        ) as rm_position
-    from {{ plan.predictions }} as p
-    inner join rm_lists as l
-        on {{ rank_metrics._equal_prefix(plan.by, 'p', 'l') }}p.{{ plan.user }} = l.rm_user
-    where l.rm_rank_is_position = 0
-    {%- set any_to_renumber = rank_metrics.lists_to_renumber('rm_lists', plan.by + ['rm_user']) | trim %}
-    {%- if any_to_renumber %}
-        -- (skipped when no list needs numbers: Spark would shuffle every prediction here even then)
-        and {{ any_to_renumber }}
-    {%- endif %}
+    {{ rank_metrics.renumbered_rows(plan, none if listed else largest_k) }}
 ),
 rm_candidate_hits as (
     -- relevant items within the largest k: a match's position is its rank, or its row's number

@@ -1,0 +1,65 @@
+{#- The body of rm_renumbered (_ranked_hits): each list whose ranks are not its positions,
+    numbered 1, 2, 3, … in the order of SPEC §1 — (by, rm_user, rm_item, rm_position) — so that
+    its matches can look their positions up. `cut` is the largest k, or none when every
+    position counts (truth_scope='listed').
+
+    default__ joins predictions with the lists rm_lists found wanting and numbers only those. -#}
+{% macro default__renumbered_rows(plan, cut) -%}
+    -- rows that agree on both rank and item are the same entry twice, so which of them comes
+    -- first changes nothing: (rank, item) is a unique tie-break in effect
+    select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.{{ plan.user }} as rm_user, p.{{ plan.item }} as rm_item,
+        row_number() over (
+            partition by {{ rank_metrics._column_prefix(plan.by, 'p') }}p.{{ plan.user }}
+            order by p.{{ plan.order_by }} asc, p.{{ plan.item }} {{ plan.item_direction }}
+        ) as rm_position
+    from {{ plan.predictions }} as p
+    inner join rm_lists as l
+        on {{ rank_metrics._equal_prefix(plan.by, 'p', 'l') }}p.{{ plan.user }} = l.rm_user
+    where l.rm_rank_is_position = 0
+{%- endmacro %}
+
+{#- Spark computes rm_lists again at each reference, and with adaptive execution on (its
+    default) it does not reuse one reference's shuffle for another: a join with rm_lists here
+    costs a third aggregate of every prediction, and shuffles every prediction by user, even
+    when no list needs numbers (the usual case). So nothing here reads rm_lists but a count of
+    the lists to number, cross-joined as one row: when it is 0, adaptive execution sees an
+    empty side before anything else of this branch runs and drops it whole. When it is not,
+    every list is numbered, and a list is kept when one of its first cut + 1 rows has a rank
+    other than its number. With a cut up to 61 (one bitmask word, _ranks_are_positions) those are
+    every list rm_lists finds wanting, and a few more (a gap after the cut), which no match of a
+    list with positions looks up; past 61, or with no cut, rm_lists also gives up on heads too
+    long for its words, so every list is kept
+    (bench/README, issue 11, "Fourth round": 10M rows, no list to number 6.3 s → 5.5 s; one
+    list 10.2 s → 11.8 s; every list 13.8 s → 13.7 s). -#}
+{% macro spark__renumbered_rows(plan, cut) -%}
+    {%- set by = rank_metrics._column_prefix(plan.by) %}
+    {%- set one_word = cut is not none and cut <= 61 %}
+    select {{ by }}rm_user, rm_item, rm_position
+    from (
+        select n.*,
+            {%- if one_word %}
+            max(case when rm_position <= {{ cut + 1 }} and coalesce(rm_order_value <> rm_position, true) then 1 else 0 end)
+                over (partition by {{ by }}rm_user) as rm_renumber
+            {%- else %}
+            1 as rm_renumber
+            {%- endif %}
+        from (
+            select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.{{ plan.user }} as rm_user, p.{{ plan.item }} as rm_item,
+                p.{{ plan.order_by }} as rm_order_value,
+                row_number() over (
+                    partition by {{ rank_metrics._column_prefix(plan.by, 'p') }}p.{{ plan.user }}
+                    order by p.{{ plan.order_by }} asc, p.{{ plan.item }} {{ plan.item_direction }}
+                ) as rm_position
+            from {{ plan.predictions }} as p
+            cross join (
+                -- only the lists the matches' join can keep (a NULL key meets nothing)
+                select count(*) as rm_lists_to_number
+                from rm_lists
+                where rm_rank_is_position = 0
+                    {%- for key in plan.by + ['rm_user'] %} and {{ key }} is not null{% endfor %}
+            ) as g
+            where g.rm_lists_to_number > 0
+        ) as n
+    ) as n
+    where rm_renumber = 1{{ ' and rm_position <= ' ~ cut if cut is not none }}
+{%- endmacro %}
