@@ -29,8 +29,8 @@
     every list rm_lists finds wanting, and a few more (a gap after the cut), which no match of a
     list with positions looks up; past 61, or with no cut, rm_lists also gives up on heads too
     long for its words, so every list is kept
-    (bench/README, issue 11, "Fourth round": 10M rows, no list to number 6.3 s → 5.5 s; one
-    list 10.2 s → 11.8 s; every list 13.8 s → 13.7 s). -#}
+    (bench/README, issue 11, "Fourth round": 10M rows, no list to number 7.2 s → 5.7 s; every
+    list 13.3 s → 13.4 s; one list 8.7 s → 12.1 s, as every list is then sorted). -#}
 {% macro spark__renumbered_rows(plan, cut) -%}
     {%- set by = rank_metrics._column_prefix(plan.by) %}
     {%- set one_word = cut is not none and cut <= 61 %}
