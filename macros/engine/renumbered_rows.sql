@@ -18,19 +18,20 @@
     where l.rm_rank_is_position = 0
 {%- endmacro %}
 
-{#- Spark computes rm_lists again at each reference, and with adaptive execution on (its
-    default) it does not reuse one reference's shuffle for another: a join with rm_lists here
-    costs a third aggregate of every prediction, and shuffles every prediction by user, even
-    when no list needs numbers (the usual case). So nothing here reads rm_lists but a count of
-    the lists to number, cross-joined as one row: when it is 0, adaptive execution sees an
-    empty side before anything else of this branch runs and drops it whole. When it is not,
-    every list is numbered, and a list is kept when one of its first cut + 1 rows has a rank
+{#- Spark computes rm_lists again at each reference, and adaptive execution (its default)
+    reuses an identical reference's shuffle only sometimes (not on cached inputs): a join with
+    rm_lists here is a stage of its own, which runs — an aggregate of every prediction — before
+    any gate could stop it, and the gated predictions are read all the same. So nothing here
+    reads rm_lists but a count of the lists to number, cross-joined as one row: when it is 0,
+    adaptive execution sees an empty side before anything else of this branch runs and drops it
+    whole. When it is not, every list is numbered, and a list is kept when one of its first cut + 1 rows has a rank
     other than its number. With a cut up to 61 (one bitmask word, _ranks_are_positions) those are
     every list rm_lists finds wanting, and a few more (a gap after the cut), which no match of a
     list with positions looks up; past 61, or with no cut, rm_lists also gives up on heads too
     long for its words, so every list is kept
-    (bench/README, issue 11, "Fourth round": 10M rows, no list to number 7.2 s → 5.7 s; every
-    list 13.3 s → 13.4 s; one list 8.7 s → 12.1 s, as every list is then sorted). -#}
+    (bench/README, issue 11, "Fourth round": 10M rows, no list to number 7.2 s → 5.7 s cached,
+    5.5 s → 4.5 s from Parquet; every list 13.3 s → 13.4 s; one list 8.7 s → 12.1 s, as every
+    list is then sorted). -#}
 {% macro spark__renumbered_rows(plan, cut) -%}
     {%- set by = rank_metrics._column_prefix(plan.by) %}
     {%- set one_word = cut is not none and cut <= 61 %}
