@@ -33,8 +33,8 @@
     5.5 s → 4.5 s from Parquet; every list 13.3 s → 13.4 s; one list 8.7 s → 12.1 s, as every
     list is then sorted). -#}
 {% macro spark__renumbered_rows(plan, cut) -%}
-    {%- set by = rank_metrics._column_prefix(plan.by) %}
-    {%- set one_word = cut is not none and cut <= 61 %}
+    {%- set by = rank_metrics._column_prefix(plan.by) -%}
+    {%- set one_word = cut is not none and cut <= 61 -%}
     select {{ by }}rm_user, rm_item, rm_position
     from (
         select n.*,
