@@ -25,10 +25,17 @@
     {%- endif -%}
 {%- endmacro %}
 
-{#- What _ranked_hits calls: one 64-bit word on every engine when the cut is at most 61 (bit r
-    for each head rank r), else the engine's variant for longer heads. -#}
+{#- 'true' when the check is one 64-bit word (bit r for each head rank r, on every engine):
+    the cut is at most 61. Then a list fails the check exactly when its head is not the ranks
+    1..min(n, cut); past that the engines' variants also fail heads too long for their words. -#}
+{% macro _head_fits_one_word(cut) -%}
+    {{- 'true' if cut is not none and cut <= 61 else '' -}}
+{%- endmacro %}
+
+{#- What _ranked_hits calls: the one word when the cut allows it, else the engine's variant for
+    longer heads. -#}
 {% macro _ranks_are_positions(rank, whole_rank, cut) -%}
-    {%- if cut is not none and cut <= 61 -%}
+    {%- if rank_metrics._head_fits_one_word(cut) -%}
     {%- set head = {} -%}{%- do rank_metrics._list_head(head, rank, whole_rank, cut) -%}
     {%- set one = 'cast(1 as bigint)' -%}
     case when bit_or({{ head.only | replace('{}', rank_metrics.shift_left(one, 'cast(greatest(' ~ whole_rank ~ ', 0) as integer)')) }})

@@ -8,10 +8,7 @@
     -- rows that agree on both rank and item are the same entry twice, so which of them comes
     -- first changes nothing: (rank, item) is a unique tie-break in effect
     select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.{{ plan.user }} as rm_user, p.{{ plan.item }} as rm_item,
-        row_number() over (
-            partition by {{ rank_metrics._column_prefix(plan.by, 'p') }}p.{{ plan.user }}
-            order by p.{{ plan.order_by }} asc, p.{{ plan.item }} {{ plan.item_direction }}
-        ) as rm_position
+        {{ rank_metrics._list_row_number(plan) }} as rm_position
     from {{ plan.predictions }} as p
     inner join rm_lists as l
         on {{ rank_metrics._equal_prefix(plan.by, 'p', 'l') }}p.{{ plan.user }} = l.rm_user
@@ -24,21 +21,20 @@
     any gate could stop it, and the gated predictions are read all the same. So nothing here
     reads rm_lists but a count of the lists to number, cross-joined as one row: when it is 0,
     adaptive execution sees an empty side before anything else of this branch runs and drops it
-    whole. When it is not, every list is numbered, and a list is kept when one of its first cut + 1 rows has a rank
-    other than its number. With a cut up to 61 (one bitmask word, _ranks_are_positions) those are
-    every list rm_lists finds wanting, and a few more (a gap after the cut), which no match of a
-    list with positions looks up; past 61, or with no cut, rm_lists also gives up on heads too
-    long for its words, so every list is kept
+    whole. When it is not, every list is numbered, and a list is kept when one of its first
+    cut + 1 rows has a rank other than its number. When the check is one word
+    (_head_fits_one_word) those are every list rm_lists finds wanting, and a few more (a gap
+    after the cut), which no match of a list with positions looks up; otherwise rm_lists also
+    fails heads too long for its words, so every list is kept
     (bench/README, issue 11, "Fourth round": 10M rows, no list to number 7.2 s → 5.7 s cached,
     5.5 s → 4.5 s from Parquet; every list 13.3 s → 13.4 s; one list 8.7 s → 12.1 s, as every
     list is then sorted). -#}
 {% macro spark__renumbered_rows(plan, cut) -%}
     {%- set by = rank_metrics._column_prefix(plan.by) -%}
-    {%- set one_word = cut is not none and cut <= 61 -%}
     select {{ by }}rm_user, rm_item, rm_position
     from (
         select n.*,
-            {%- if one_word %}
+            {%- if rank_metrics._head_fits_one_word(cut) %}
             max(case when rm_position <= {{ cut + 1 }} and coalesce(rm_order_value <> rm_position, true) then 1 else 0 end)
                 over (partition by {{ by }}rm_user) as rm_renumber
             {%- else %}
@@ -47,10 +43,7 @@
         from (
             select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.{{ plan.user }} as rm_user, p.{{ plan.item }} as rm_item,
                 p.{{ plan.order_by }} as rm_order_value,
-                row_number() over (
-                    partition by {{ rank_metrics._column_prefix(plan.by, 'p') }}p.{{ plan.user }}
-                    order by p.{{ plan.order_by }} asc, p.{{ plan.item }} {{ plan.item_direction }}
-                ) as rm_position
+                {{ rank_metrics._list_row_number(plan) | indent(8) }} as rm_position
             from {{ plan.predictions }} as p
             cross join (
                 -- only the lists the matches' join can keep (a NULL key meets nothing)
@@ -63,4 +56,13 @@
         ) as n
     ) as n
     where rm_renumber = 1{{ ' and rm_position <= ' ~ cut if cut is not none }}
+{%- endmacro %}
+
+{#- A prediction row's number within its list, `p` being predictions, in the order of SPEC §1
+    (why (rank, item) is a unique tie-break in effect: default__'s comment). -#}
+{% macro _list_row_number(plan) -%}
+    row_number() over (
+            partition by {{ rank_metrics._column_prefix(plan.by, 'p') }}p.{{ plan.user }}
+            order by p.{{ plan.order_by }} asc, p.{{ plan.item }} {{ plan.item_direction }}
+        )
 {%- endmacro %}
