@@ -65,8 +65,8 @@ bench-report: bench/.venv/.installed
 # CI: the smallest size once, every implementation, numbers checked to agree; results kept apart
 bench-smoke: bench/.venv/.installed system
 	$(BENCH_BIN)/python bench/run.py --rows 1M --runs 1 --results bench/data/smoke.json
-	$(BENCH_BIN)/python bench/engines.py --engine spark --rows 1M --runs 1 --results bench/data/smoke-engines.json
-	$(BENCH_BIN)/python bench/engines.py --engine postgres --rows 1M --runs 1 --results bench/data/smoke-engines.json
+	$(BENCH_BIN)/python bench/engines.py --engine spark --rows 1M --runs 1 --warmup 0 --results bench/data/smoke-engines.json
+	$(BENCH_BIN)/python bench/engines.py --engine postgres --rows 1M --runs 1 --warmup 0 --results bench/data/smoke-engines.json
 
 clean:
 	rm -rf $(VENV) integration_tests/target integration_tests/dbt_packages integration_tests/logs \
