@@ -6,7 +6,7 @@
 Unlike run.py (a fresh process per run), this measures warm: one session or server, the r12
 inputs loaded once (Spark: cached DataFrames; PostgreSQL: analysed tables), every line run in
 turn `--warmup` times uncounted (Spark's JVM compiles each plan's generated code as it runs: at
-10M a line's second run took 20-30% less than its first, and its third to seventh a few percent
+10M a line's second run took 20-35% less than its first, and its third to seventh a few percent
 less again), then `--runs` times, the median kept. Lines per engine:
     floor       the hash join of predictions with truth, counted
     bound       the floor + a pass per list + a distinct count per truth user (what any exact
