@@ -70,3 +70,21 @@ def test_truth_user_and_item_with_other_names(load):
                                               user="customer_id", item="article_id", truth_user="buyer",
                                               truth_item="article", con=con, check=True)
     assert got[["customer_id", "average_precision"]].values.tolist() == [[1, 0.5], [2, 1.0]]
+
+
+def test_checks_on_cached_spark_inputs(spark):
+    """Spark answers the NULL checks of cached inputs from the batches' statistics; its batches
+    leave NaN out of their bounds, so a NaN among ordinary scores must still be found."""
+    nan_scores = pa.table({"user_id": [1, 1, 2], "item_id": ["a", "b", "a"], "score": [0.5, float("nan"), 0.1]})
+    cached = to_spark(spark, nan_scores).coalesce(1).cache()
+    assert cached.count() == 3
+    with pytest.raises(RankMetricsError, match=r"score: predictions has 1 rows with NaN or an infinite value"):
+        rank_metrics.map_at_k(cached, to_spark(spark, TRUTH), k=3)
+    null_user = pa.table({"user_id": [1, None, 2], "item_id": ["a", "b", "a"], "rank": [1, 2, 1]})
+    cached = to_spark(spark, null_user).coalesce(1).cache()
+    assert cached.count() == 3
+    with pytest.raises(RankMetricsError, match=r"user: predictions has 1 rows with NULL in column `user_id`"):
+        rank_metrics.map_at_k(cached, to_spark(spark, TRUTH), k=3)
+    fit = pa.table({"user_id": [1, 1, 2], "item_id": ["a", "b", "a"], "rank": [1, 2, 1]})
+    cached = to_spark(spark, fit).coalesce(1).cache()
+    assert rank_metrics.map_at_k(cached, to_spark(spark, TRUTH).cache(), k=3, check=True) == pytest.approx(0.5)

@@ -11,8 +11,6 @@
 {%- set plan = {} -%}
 {%- do rank_metrics._plan(plan, predictions, truth, k, **options) -%}
 {%- set text = rank_metrics.type_string() -%}
-{#- NaN and ±inf are never between the largest doubles (every engine sorts NaN above all numbers) -#}
-{%- set largest = 'cast(1.7976931348623157e308 as ' ~ rank_metrics.type_double() ~ ')' -%}
 {%- set prediction_checks = [('user', plan.user), ('item', plan.item),
                              ('score' if plan.order_direction == 'desc' else 'rank', plan.order_by)] -%}
 {%- for column in plan.by -%}{%- do prediction_checks.append(('by', column)) -%}{%- endfor -%}
@@ -20,68 +18,81 @@
                         ('item' if plan.truth_item == plan.item else 'truth_item', plan.truth_item)] -%}
 {%- if plan.relevance is not none -%}{%- do truth_checks.append(('relevance', plan.relevance)) -%}{%- endif -%}
 {%- for column in plan.truth_by -%}{%- do truth_checks.append(('by', column)) -%}{%- endfor -%}
-{#- the numeric columns, (table, argument, column): NaN and ±inf are rejected like NULL -#}
-{%- set number_checks = [('predictions', prediction_checks[2][0], plan.order_by)] -%}
-{%- if plan.relevance is not none -%}{%- do number_checks.append(('truth', 'relevance', plan.relevance)) -%}{%- endif -%}
+{#- the numeric columns that can hold NaN or ±inf (not integers), (argument, column): those are
+    rejected like NULL -#}
+{%- set prediction_numbers = [] -%}
+{%- if plan.order_direction == 'asc' and not plan.rank_is_integer
+       or plan.order_direction == 'desc' and rank_metrics._is_integer_column(options.get('predictions_columns'), plan.names.score) | trim != 'True' -%}
+    {%- do prediction_numbers.append(prediction_checks[2]) -%}
+{%- endif -%}
+{%- set truth_numbers = [] -%}
+{%- if plan.relevance is not none and rank_metrics._is_integer_column(options.get('truth_columns'), plan.names.relevance) | trim != 'True' -%}
+    {%- do truth_numbers.append(('relevance', plan.relevance)) -%}
+{%- endif -%}
+{#- each check, (number, argument, the problem's text or NULL when there is none); the first
+    problem by number is the one reported: NULLs, then NaN, then empty input -#}
+{%- set checks = [] -%}
+{%- for table, prefix, nulls, numbers, offset in [('predictions', 'p.rm_prediction', prediction_checks, prediction_numbers, 0),
+                                                  ('truth', 't.rm_truth', truth_checks, truth_numbers, 100)] -%}
+    {%- for kind, columns, found, rule in [('nulls', nulls, 'NULL', 'must not be NULL'),
+                                           ('nonfinite', numbers, 'NaN or an infinite value', 'must be finite numbers')] -%}
+        {%- for argument, column in columns -%}
+            {%- set count = prefix ~ '_' ~ kind ~ '_' ~ loop.index -%}
+            {%- do checks.append((offset + (50 if kind == 'nonfinite' else 0) + loop.index, argument,
+                'case when ' ~ count ~ ' > 0 then ' ~ rank_metrics.string_literal(table ~ ' has ') ~ ' || cast(' ~ count ~ ' as ' ~ text ~ ') || '
+                ~ rank_metrics.string_literal(' rows with ' ~ found ~ ' in column ' ~ column ~ '; ' ~ argument ~ ' values ' ~ rule) ~ ' end')) -%}
+        {%- endfor -%}
+    {%- endfor -%}
+{%- endfor -%}
+{#- users='truth', 'judged' and 'predictions' need a row to take their users from -#}
+{%- set first_row = {'truth': ('truth', 'truth has no relevant rows, so users=\'truth\' has no user to evaluate', rank_metrics._is_relevant(plan, rank_metrics._truth_grade(plan))),
+                     'judged': ('truth', 'truth has no rows, so users=\'judged\' has no user to evaluate', none),
+                     'predictions': ('predictions', 'predictions has no rows, so users=\'predictions\' has no user to evaluate', none)}.get(plan.users) -%}
+{%- if first_row is not none -%}
+    {%- do checks.append((200, first_row[0], 'case when f.rm_rows = 0 then ' ~ rank_metrics.string_literal(first_row[1]) ~ ' end')) -%}
+{%- endif -%}
 with
-rm_prediction_counts as (
+{{ rank_metrics._problem_counts('rm_prediction_counts', 'rm_prediction', plan.predictions, prediction_checks, prediction_numbers) }},
+{{ rank_metrics._problem_counts('rm_truth_counts', 'rm_truth', plan.truth, truth_checks, truth_numbers) }},
+{%- if first_row is not none %}
+rm_first_row as (
+    -- whether the table has a row at all (a relevant one, for truth under users='truth'): one row is enough
     select count(*) as rm_rows
-        {%- for argument, column in prediction_checks %},
-        sum(case when {{ column }} is null then 1 else 0 end) as rm_nulls_{{ loop.index }}
-        {%- endfor %}
-        {%- for table, argument, column in number_checks if table == 'predictions' %},
-        sum(case when {{ column }} is not null and not ({{ column }} between -{{ largest }} and {{ largest }}) then 1 else 0 end) as rm_nonfinite_{{ argument }}
-        {%- endfor %}
-    from {{ plan.predictions }} as rm_p
+    from (
+        select 1 as rm_row
+        from {{ plan[first_row[0]] }} as rm_f
+        {%- if first_row[2] is not none %}
+        where {{ first_row[2] }}
+        {%- endif %}
+        limit 1
+    ) as rm_first
 ),
-rm_truth_counts as (
-    select count(*) as rm_rows,
-        sum(case when {{ rank_metrics._is_relevant(plan, rank_metrics._truth_grade(plan)) }} then 1 else 0 end) as rm_relevant_rows
-        {%- for argument, column in truth_checks %},
-        sum(case when {{ column }} is null then 1 else 0 end) as rm_nulls_{{ loop.index }}
-        {%- endfor %}
-        {%- for table, argument, column in number_checks if table == 'truth' %},
-        sum(case when {{ column }} is not null and not ({{ column }} between -{{ largest }} and {{ largest }}) then 1 else 0 end) as rm_nonfinite_{{ argument }}
-        {%- endfor %}
-    from {{ plan.truth }} as rm_t
-),
-rm_problems as (
-{%- for table, checks in [('predictions', prediction_checks), ('truth', truth_checks)] %}
-{%- for argument, column in checks %}
-select {{ loop.index + (0 if table == 'predictions' else 100) }} as rm_check, {{ rank_metrics.string_literal(argument) }} as argument,
-    ({{ rank_metrics.string_literal(table ~ ' has ') }} || cast(rm_nulls_{{ loop.index }} as {{ text }}) || {{ rank_metrics.string_literal(' rows with NULL in column ' ~ column ~ '; ' ~ argument ~ ' values must not be NULL') }}) as problem
-from rm_{{ 'prediction' if table == 'predictions' else 'truth' }}_counts
-where rm_nulls_{{ loop.index }} > 0
-union all
-{%- endfor %}
-{%- endfor %}
-{%- for table, argument, column in number_checks %}
-select {{ 50 + loop.index + (0 if table == 'predictions' else 100) }} as rm_check, {{ rank_metrics.string_literal(argument) }} as argument,
-    ({{ rank_metrics.string_literal(table ~ ' has ') }} || cast(rm_nonfinite_{{ argument }} as {{ text }}) || {{ rank_metrics.string_literal(' rows with NaN or an infinite value in column ' ~ column ~ '; ' ~ argument ~ ' values must be finite numbers') }}) as problem
-from rm_{{ 'prediction' if table == 'predictions' else 'truth' }}_counts
-where rm_nonfinite_{{ argument }} > 0
-union all
-{%- endfor %}
-{%- if plan.users == 'truth' %}
-select 200 as rm_check, 'truth' as argument,
-    {{ rank_metrics.string_literal("truth has no relevant rows, so users='truth' has no user to evaluate") }} as problem
-from rm_truth_counts
-where rm_relevant_rows is null or rm_relevant_rows = 0
-union all
-{%- elif plan.users == 'judged' %}
-select 200 as rm_check, 'truth' as argument,
-    {{ rank_metrics.string_literal("truth has no rows, so users='judged' has no user to evaluate") }} as problem
-from rm_truth_counts
-where rm_rows = 0
-union all
-{%- elif plan.users == 'predictions' %}
-select 200 as rm_check, 'predictions' as argument,
-    {{ rank_metrics.string_literal("predictions has no rows, so users='predictions' has no user to evaluate") }} as problem
-from rm_prediction_counts
-where rm_rows = 0
-union all
 {%- endif %}
+rm_problems as (
+    -- each count is read once: the checks meet the one row of counts (engines that inline a CTE
+    -- read by several branches would count again for every branch)
+    select rm_check, argument, problem
+    from (
+        select c.rm_check, c.argument,
+            case c.rm_check
+            {%- for number, argument, problem in checks %}
+                when {{ number }} then {{ problem }}
+            {%- endfor %}
+            end as problem
+        from rm_prediction_counts as p
+        cross join rm_truth_counts as t
+        {%- if first_row is not none %}
+        cross join rm_first_row as f
+        {%- endif %}
+        cross join (
+            {%- for number, argument, problem in checks %}
+            select {{ number }} as rm_check, {{ rank_metrics.string_literal(argument) }} as argument{{ '\n            union all' if not loop.last }}
+            {%- endfor %}
+        ) as c
+    ) as rm_found
+    where problem is not null
 {%- if plan.duplicates == 'error' %}
+union all
 select 300 as rm_check, 'duplicates' as argument, problem from (
     select ({{ rank_metrics.string_literal("duplicates='error': user ") }} || cast({{ plan.user }} as {{ text }}) || {{ rank_metrics.string_literal(' has item ') }} || cast({{ plan.item }} as {{ text }}) || {{ rank_metrics.string_literal(' more than once in predictions') }}) as problem
     from {{ plan.predictions }} as rm_p
@@ -90,12 +101,12 @@ select 300 as rm_check, 'duplicates' as argument, problem from (
     order by {{ rank_metrics._column_prefix(plan.by) }}{{ plan.user }}, {{ plan.item }}
     limit 1
 ) as rm_first_duplicate
-union all
 {%- endif %}
 {%- if baseline is not none and plan.by | length == 1 %}
 {#- the by column's first ten values, in order, then … when there are more; quoted when they are
     text (as the baseline is: a text baseline only matches a text column) -#}
 {%- set quote = rank_metrics.string_literal("'") if baseline is string else "''" %}
+union all
 select 400 as rm_check, 'baseline' as argument,
     ({{ rank_metrics.string_literal('predictions has no rows with ' ~ plan.names.by[0] ~ ' = ' ~ rank_metrics._shown(baseline) ~ '; baseline must be one of the values of by (' ~ plan.names.by[0] ~ '): ') }}
         {%- for place in range(1, 11) %}
@@ -114,14 +125,41 @@ from (
     ) as rm_ordered
 ) as rm_baseline
 where rm_rows = 0
-union all
 {%- endif %}
-select 0 as rm_check, 'none' as argument, 'none' as problem
-from rm_prediction_counts
-where 1 = 0
 )
--- the first problem found is the one reported: NULLs, then empty input, then duplicates
+-- the first problem found is the one reported: NULLs, then NaN, then empty input, then duplicates
 select argument, problem
 from rm_problems
 order by rm_check
+{%- endmacro %}
+
+
+{#- One row of counts for the checks of one table: rows with NULL in each checked column
+    (<name>_nulls_<i>) and, in each floating point column, rows with NaN or ±inf
+    (<name>_nonfinite_<i>; NaN and ±inf are never between the largest doubles, and every engine
+    sorts NaN above all numbers). Without such a column only the rows that hold a NULL are
+    counted, and engines find those from their statistics (Parquet's, Spark's cached batches')
+    without reading the rest. NaN is not left to statistics: Spark's cached batches leave NaN
+    out of their bounds, so a filter on it would skip the very batch that holds it. -#}
+{% macro _problem_counts(cte, name, relation, nulls, numbers) -%}
+{%- set largest = 'cast(1.7976931348623157e308 as ' ~ rank_metrics.type_double() ~ ')' -%}
+{{ cte }} as (
+    select
+        {%- for argument, column in nulls %}
+        count(case when {{ column }} is null then 1 end) as {{ name }}_nulls_{{ loop.index }}{{ ',' if not loop.last or numbers }}
+        {%- endfor %}
+        {%- for argument, column in numbers %}
+        count(case when not ({{ column }} between -{{ largest }} and {{ largest }}) then 1 end) as {{ name }}_nonfinite_{{ loop.index }}{{ ',' if not loop.last }}
+        {%- endfor %}
+    from {{ relation }} as rm_c
+    {%- if not numbers %}
+    where {% for argument, column in nulls %}{{ column }} is null{{ ' or ' if not loop.last }}{% endfor %}
+    {%- endif %}
+)
+{%- endmacro %}
+
+{#- True when the table's columns are known and this one holds integers. -#}
+{% macro _is_integer_column(columns, name) -%}
+    {%- set types = (columns or []) | selectattr('name', 'equalto', name) | map(attribute='data_type') | list -%}
+    {{- types | length > 0 and (rank_metrics._is_integer_type(types[0]) | trim) == 'True' -}}
 {%- endmacro %}
