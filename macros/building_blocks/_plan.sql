@@ -242,8 +242,6 @@
         {%- endfor -%}
     {%- endif -%}
 
-    {%- set rank_types = (predictions_columns or []) | selectattr('name', 'equalto', rank) | map(attribute='data_type') | list -%}
-    {%- set rank_type = rank_types[0] if rank is not none and rank_types else none -%}
     {%- set quoted_by = [] -%}
     {%- for name in by_list -%}{%- do quoted_by.append(rank_metrics.quote_identifier(name)) -%}{%- endfor -%}
     {%- set quoted_truth_by = [] -%}
@@ -255,6 +253,8 @@
         (every hit is within the largest k), where the engine counts bits -#}
     {#- ideal_from_m: every item that adds gain adds 1 when truth has no grades or gains are binary,
         and then those are the m(u) relevant items: IDCG@k needs only m(u) (up to a k of 1000) -#}
+    {#- rank_, score_ and relevance_is_integer: the column holds whole numbers (so no NaN or ±inf,
+        which the data checks then do not look for) -#}
     {%- do plan.update({
         'predictions': rank_metrics.unnest_list(predictions, quoted_by + [rank_metrics.quote_identifier(user)],
                            rank_metrics.quote_identifier(item), shapes.predictions.separator,
@@ -265,7 +265,9 @@
         'truth_user': rank_metrics.quote_identifier(truth_user), 'truth_item': rank_metrics.quote_identifier(truth_item),
         'order_by': rank_metrics.quote_identifier(rank if rank is not none else score),
         'order_direction': 'asc' if rank is not none else 'desc',
-        'rank_is_integer': shapes.predictions.list or (rank_metrics._is_integer_type(rank_type) | trim) == 'True',
+        'rank_is_integer': shapes.predictions.list or rank is not none and rank_metrics._is_integer_column(predictions_columns, rank) | trim == 'True',
+        'score_is_integer': score is not none and rank_metrics._is_integer_column(predictions_columns, score) | trim == 'True',
+        'relevance_is_integer': relevance is not none and rank_metrics._is_integer_column(truth_columns, relevance) | trim == 'True',
         'item_direction': 'desc' if plan.tie_break == 'item_desc' else 'asc',
         'relevance': none if relevance is none else rank_metrics.quote_identifier(relevance),
         'relevance_threshold': relevance_threshold,
@@ -299,6 +301,12 @@
     {%- endif -%}
 {%- endmacro %}
 
+
+{#- Whether the column of this name holds whole numbers only (false when the columns are not known). -#}
+{% macro _is_integer_column(columns, name) -%}
+    {%- set types = (columns or []) | selectattr('name', 'equalto', name) | map(attribute='data_type') | list -%}
+    {{- types | length > 0 and (rank_metrics._is_integer_type(types[0]) | trim) == 'True' -}}
+{%- endmacro %}
 
 {#- Whether a column type holds whole numbers only (false when the type is not known). -#}
 {% macro _is_integer_type(data_type) -%}

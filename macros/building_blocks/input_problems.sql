@@ -20,15 +20,9 @@
 {%- for column in plan.truth_by -%}{%- do truth_checks.append(('by', column)) -%}{%- endfor -%}
 {#- the numeric columns that can hold NaN or ±inf (not integers), (argument, column): those are
     rejected like NULL -#}
-{%- set prediction_numbers = [] -%}
-{%- if plan.order_direction == 'asc' and not plan.rank_is_integer
-       or plan.order_direction == 'desc' and rank_metrics._is_integer_column(options.get('predictions_columns'), plan.names.score) | trim != 'True' -%}
-    {%- do prediction_numbers.append(prediction_checks[2]) -%}
-{%- endif -%}
-{%- set truth_numbers = [] -%}
-{%- if plan.relevance is not none and rank_metrics._is_integer_column(options.get('truth_columns'), plan.names.relevance) | trim != 'True' -%}
-    {%- do truth_numbers.append(('relevance', plan.relevance)) -%}
-{%- endif -%}
+{%- set order_is_integer = plan.rank_is_integer if plan.order_direction == 'asc' else plan.score_is_integer -%}
+{%- set prediction_numbers = [] if order_is_integer else [prediction_checks[2]] -%}
+{%- set truth_numbers = [('relevance', plan.relevance)] if plan.relevance is not none and not plan.relevance_is_integer else [] -%}
 {#- each check, (number, argument, the problem's text or NULL when there is none); the first
     problem by number is the one reported: NULLs, then NaN, then empty input -#}
 {%- set checks = [] -%}
@@ -45,11 +39,13 @@
     {%- endfor -%}
 {%- endfor -%}
 {#- users='truth', 'judged' and 'predictions' need a row to take their users from -#}
-{%- set first_row = {'truth': ('truth', 'truth has no relevant rows, so users=\'truth\' has no user to evaluate', rank_metrics._is_relevant(plan, rank_metrics._truth_grade(plan))),
-                     'judged': ('truth', 'truth has no rows, so users=\'judged\' has no user to evaluate', none),
-                     'predictions': ('predictions', 'predictions has no rows, so users=\'predictions\' has no user to evaluate', none)}.get(plan.users) -%}
+{%- set first_row = {'truth': {'table': 'truth', 'where': rank_metrics._is_relevant(plan, rank_metrics._truth_grade(plan)),
+                                'problem': "truth has no relevant rows, so users='truth' has no user to evaluate"},
+                     'judged': {'table': 'truth', 'where': none, 'problem': "truth has no rows, so users='judged' has no user to evaluate"},
+                     'predictions': {'table': 'predictions', 'where': none,
+                                     'problem': "predictions has no rows, so users='predictions' has no user to evaluate"}}.get(plan.users) -%}
 {%- if first_row is not none -%}
-    {%- do checks.append((200, first_row[0], 'case when f.rm_rows = 0 then ' ~ rank_metrics.string_literal(first_row[1]) ~ ' end')) -%}
+    {%- do checks.append((200, first_row.table, 'case when f.rm_rows = 0 then ' ~ rank_metrics.string_literal(first_row.problem) ~ ' end')) -%}
 {%- endif -%}
 with
 {{ rank_metrics._problem_counts('rm_prediction_counts', 'rm_prediction', plan.predictions, prediction_checks, prediction_numbers) }},
@@ -60,9 +56,9 @@ rm_first_row as (
     select count(*) as rm_rows
     from (
         select 1 as rm_row
-        from {{ plan[first_row[0]] }} as rm_f
-        {%- if first_row[2] is not none %}
-        where {{ first_row[2] }}
+        from {{ plan[first_row.table] }} as rm_f
+        {%- if first_row.where is not none %}
+        where {{ first_row.where }}
         {%- endif %}
         limit 1
     ) as rm_first
@@ -158,8 +154,3 @@ order by rm_check
 )
 {%- endmacro %}
 
-{#- True when the table's columns are known and this one holds integers. -#}
-{% macro _is_integer_column(columns, name) -%}
-    {%- set types = (columns or []) | selectattr('name', 'equalto', name) | map(attribute='data_type') | list -%}
-    {{- types | length > 0 and (rank_metrics._is_integer_type(types[0]) | trim) == 'True' -}}
-{%- endmacro %}
