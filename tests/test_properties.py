@@ -74,6 +74,22 @@ def cases(draw):
     )
 
 
+@st.composite
+def hit_pattern_cases(draw):
+    """Cases whose group results count users per hit pattern (every k within the 64-bit word,
+    NDCG's gains all 1), with k often past a list's length and precision over that length: the
+    pattern then has to carry n(u) as well."""
+    case = draw(cases())
+    graded = case["graded"]
+    return {**case, "k": draw(st.lists(st.sampled_from([2, 4, 6, 9]), min_size=1, max_size=3)),
+            "convention": None, "truth_scope": None, "relevance_threshold": None,
+            "gain": "binary" if graded else case["gain"],
+            "precision_denominator": draw(st.sampled_from(["list_length", "list_length", "k"])),
+            "metrics": draw(st.one_of(st.none(), st.lists(st.sampled_from(METRICS), min_size=1, max_size=6,
+                                                         unique=True).map(lambda chosen: chosen + ["precision"]
+                                                                           if "precision" not in chosen else chosen)))}
+
+
 def dense(rows):
     """The same rows with each (model, user) list's ranks replaced by 1..n in row order."""
     counters = {}
@@ -259,6 +275,12 @@ def test_duckdb_evaluate_users_equals_reference(case):
 
 @given(case=cases())
 def test_duckdb_evaluate_equals_reference(case):
+    predictions, truth = tables(case)
+    check_evaluate(case, predictions, truth, (predictions, truth))
+
+
+@given(case=hit_pattern_cases())
+def test_duckdb_evaluate_by_hit_pattern_equals_reference(case):
     predictions, truth = tables(case)
     check_evaluate(case, predictions, truth, (predictions, truth))
 

@@ -9,3 +9,10 @@
 {% macro _equal_prefix(columns, left, right) -%}
     {%- for column in columns -%}{{ left }}.{{ column }} = {{ right }}.{{ column }} and {% endfor -%}
 {%- endmacro %}
+
+{#- `partition by sign(x)` for a window over a handful of rows that all belong together, x being
+    a column that is at least 1 in every row: Spark drops an empty or constant partition and then
+    warns, for every such window, that it moves all rows to one partition. -#}
+{% macro _one_partition(positive_column) -%}
+    partition by sign({{ positive_column }})
+{%- endmacro %}

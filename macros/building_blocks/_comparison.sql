@@ -81,8 +81,8 @@ rm_tests as (
 rm_ordered as (
     -- each p-value's place among them, smallest first, and how many there are (for the correction)
     select rm_tests.*,
-        row_number() over (order by case when p_value is null then 1 else 0 end, p_value) as rm_step,
-        count(p_value) over () as rm_tested
+        row_number() over ({{ rank_metrics._one_partition('k') }} order by case when p_value is null then 1 else 0 end, p_value) as rm_step,
+        count(p_value) over ({{ rank_metrics._one_partition('k') }}) as rm_tested
     from rm_tests
 ),
 rm_adjusted as (
@@ -156,6 +156,6 @@ from rm_adjusted
         least({{ one }}, p_value * rm_tested)
     {%- else -%}
         case when p_value is not null then least({{ one }}, max((rm_tested - rm_step + 1) * p_value)
-            over (order by rm_step rows between unbounded preceding and current row)) end
+            over ({{ rank_metrics._one_partition('k') }} order by rm_step rows between unbounded preceding and current row)) end
     {%- endif -%}
 {%- endmacro %}

@@ -8,23 +8,15 @@
 {% macro _metric_at_k(metric, predictions, truth, k, options) %}
 {%- set plan = {} -%}
 {%- do rank_metrics._plan(plan, predictions, truth, k, **dict(options, metrics=[metric])) -%}
-{%- set by = rank_metrics._column_prefix(plan.by) -%}
+{%- do plan.update({'hit_patterns': plan.patterns_suffice}) -%}
 {{ rank_metrics._one_pass(plan) }},
 {{ rank_metrics._user_values(plan) }},
-rm_group_values as (
-    select {{ by }}
-        {%- for k in plan.ks %}
-        {{ rank_metrics.mean('rm_' ~ metric ~ '_' ~ loop.index) }} as rm_value_{{ loop.index }},
-        {%- endfor %}
-        cast(count(*) as bigint) as n_users
-    from rm_user_values
-    {{ rank_metrics._group_by(plan.by) }}
-),
+{{ rank_metrics._group_means(plan, false) }},
 {{ rank_metrics._ks(plan) }}
 select {{ rank_metrics._column_prefix(plan.by, 'g') }}ks.k,
-    case {%- for k in plan.ks %} when ks.k = {{ k }} then g.rm_value_{{ loop.index }}{% endfor %} end as {{ plan.group_columns[metric] }},
+    case {%- for k in plan.ks %} when ks.k = {{ k }} then g.rm_mean_{{ metric }}_{{ loop.index }}{% endfor %} end as {{ plan.group_columns[metric] }},
     g.n_users
-from rm_group_values as g
+from rm_group_means as g
 cross join rm_ks as ks
 {%- endmacro %}
 
@@ -47,22 +39,12 @@ from rm_user_metrics
 {% macro _evaluate(predictions, truth, k, options) %}
 {%- set plan = {} -%}
 {%- do rank_metrics._plan(plan, predictions, truth, k, **options) -%}
+{%- do plan.update({'hit_patterns': plan.patterns_suffice}) -%}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
 {%- set double = rank_metrics.type_double() -%}
 {{ rank_metrics._one_pass(plan) }},
 {{ rank_metrics._user_values(plan) }},
-rm_group_means as (
-    select {{ by }}
-        {%- for k in plan.ks %}{% set at = '_' ~ loop.index %}
-        {%- for metric in plan.metrics %}
-        {{ rank_metrics.mean('rm_' ~ metric ~ at) }} as rm_mean_{{ metric }}{{ at }},
-        case when count(*) >= 2 then stddev_samp(rm_{{ metric }}{{ at }}) / sqrt(cast(count(*) as {{ double }})) end as rm_std_error_{{ metric }}{{ at }},
-        {%- endfor %}
-        {%- endfor %}
-        cast(count(*) as bigint) as n_users
-    from rm_user_values
-    {{ rank_metrics._group_by(plan.by) }}
-),
+{{ rank_metrics._group_means(plan, true) }},
 rm_rows as (
     -- a row per k and metric, in the order asked
     {%- for k in plan.ks %}{% set outer = loop %}
@@ -86,6 +68,56 @@ select {{ by }}k, metric, value, n_users, std_error,
     value - cast({{ plan.z }} as {{ double }}) * std_error as ci_low,
     value + cast({{ plan.z }} as {{ double }}) * std_error as ci_high
 from rm_metric_rows
+{%- endmacro %}
+
+{#- CTE rm_group_means: per group, every requested metric's mean at every k,
+    rm_mean_<metric>_<i>, with its standard error rm_std_error_<metric>_<i> (SPEC §7: the sample
+    standard deviation over sqrt(n), NULL under two users) when std_errors is true, and n_users.
+    Under hit_patterns the rows are patterns, each standing for rm_users users: the mean is
+    weighted, and the spread is summed around it (a window over the few pattern rows), as
+    stddev_samp would over the users. -#}
+{% macro _group_means(plan, std_errors) %}
+{%- set by = rank_metrics._column_prefix(plan.by) -%}
+{%- set double = rank_metrics.type_double() -%}
+{%- set values = [] -%}
+{%- for k in plan.ks %}{% set at = '_' ~ loop.index %}{% for metric in plan.metrics %}{% do values.append(metric ~ at) %}{% endfor %}{% endfor -%}
+rm_group_means as (
+{%- if not plan.hit_patterns %}
+    select {{ by }}
+        {%- for value in values %}
+        {{ rank_metrics.mean('rm_' ~ value) }} as rm_mean_{{ value }},
+        {%- if std_errors %}
+        case when count(*) >= 2 then stddev_samp(rm_{{ value }}) / sqrt(cast(count(*) as {{ double }})) end as rm_std_error_{{ value }},
+        {%- endif %}
+        {%- endfor %}
+        cast(count(*) as bigint) as n_users
+    from rm_user_values
+{%- elif not std_errors %}
+    select {{ by }}
+        {%- for value in values %}
+        sum(rm_users * rm_{{ value }}) / cast(sum(rm_users) as {{ double }}) as rm_mean_{{ value }},
+        {%- endfor %}
+        cast(sum(rm_users) as bigint) as n_users
+    from rm_user_values
+{%- else %}
+    {%- set n = 'cast(sum(rm_users) as ' ~ double ~ ')' %}
+    select {{ by }}
+        {%- for value in values %}
+        max(rm_mean_{{ value }}) as rm_mean_{{ value }},
+        case when {{ n }} >= 2 then sqrt(sum(rm_users * (rm_{{ value }} - rm_mean_{{ value }}) * (rm_{{ value }} - rm_mean_{{ value }})) / ({{ n }} - 1)) / sqrt({{ n }}) end as rm_std_error_{{ value }},
+        {%- endfor %}
+        cast(sum(rm_users) as bigint) as n_users
+    from (
+        {%- set group = 'over (' ~ ('partition by ' ~ plan.by | join(', ') if plan.by else rank_metrics._one_partition('rm_users')) ~ ')' %}
+        select v.*
+            {%- for value in values %},
+            sum(rm_users * rm_{{ value }}) {{ group }} / cast(sum(rm_users) {{ group }} as {{ double }}) as rm_mean_{{ value }}
+            {%- endfor %}
+        from rm_user_values as v
+    ) as v
+{%- endif %}
+    {{ rank_metrics._group_by(plan.by) }}
+)
 {%- endmacro %}
 
 {#- `group by` the by columns, or, without them, one row for all users, and none when there are

@@ -255,6 +255,13 @@
         and then those are the m(u) relevant items: IDCG@k needs only m(u) (up to a k of 1000) -#}
     {#- rank_, score_ and relevance_is_integer: the column holds whole numbers (so no NaN or ±inf,
         which the data checks then do not look for) -#}
+    {%- set ideal_from_m = (relevance is none or plan.gain == 'binary') and plan.truth_scope == 'all'
+                           and relevance_threshold is none and plan.ks | max <= 1000 -%}
+    {%- set bits_counted = plan.ks | max <= 61 and (rank_metrics.bit_count('0') | trim) != '' -%}
+    {#- patterns_suffice: every requested metric of a user is a function of the user's hit pattern
+        (the word of relevant hit positions, m(u), and n(u) where precision divides by it), so
+        group results may count users per pattern (_user_sums); hit_patterns says they do, and
+        only the macros that output groups turn it on -#}
     {%- do plan.update({
         'predictions': rank_metrics.unnest_list(predictions, quoted_by + [rank_metrics.quote_identifier(user)],
                            rank_metrics.quote_identifier(item), shapes.predictions.separator,
@@ -273,9 +280,10 @@
         'relevance_threshold': relevance_threshold,
         'metric_columns': metric_columns, 'group_columns': group_columns,
         'needs_list_length': 'precision' in plan.metrics and plan.precision_denominator == 'list_length',
-        'ideal_from_m': (relevance is none or plan.gain == 'binary') and plan.truth_scope == 'all'
-                        and relevance_threshold is none and plan.ks | max <= 1000,
-        'hits_as_bits': 'map' in plan.metrics and plan.ks | max <= 61 and (rank_metrics.bit_count('0') | trim) != '',
+        'ideal_from_m': ideal_from_m,
+        'hits_as_bits': 'map' in plan.metrics and bits_counted,
+        'patterns_suffice': bits_counted and ('ndcg' not in plan.metrics or ideal_from_m),
+        'hit_patterns': false,
         'by': quoted_by, 'truth_by': quoted_truth_by,
         'shapes': shapes,
         'names': {'user': user, 'item': item, 'truth_user': truth_user, 'truth_item': truth_item, 'rank': rank, 'score': score, 'relevance': relevance,

@@ -1,21 +1,27 @@
 {#- The per-user step of the one pass, after _ranked_hits and _evaluated_users. Each user's hits
     are summed once for every k together (one column per k; hits by count, which every engine
-    keeps as a plain integer), so every metric at every k is one expression of one row per
-    user: its _per_user_<metric> macro, in the metric's own file.
+    keeps as a plain integer), so every metric at every k is one expression of one row: its
+    _per_user_<metric> macro, in the metric's own file.
       rm_user_sums    per (by, user) with a hit: hits, AP's precision sum and DCG for each k, the
                       first hit
       rm_user_wide    per evaluated user: n_relevant, and for the i-th k the columns suffixed _i:
                       rm_n_hits_i, rm_precision_sum_i, rm_dcg_i, rm_idcg_i (0 without hits)
+    Under the plan's hit_patterns (group results whose metrics need no more than the pattern of
+    relevant hit positions, m(u) and n(u)) a user's hits are one word, users are counted per
+    pattern, and rm_user_wide holds a row per (by, pattern) with its rm_users: every sum above
+    is then taken once per pattern, a few thousand rows however many users there are.
     Group results average the wide rows (_user_values); per-user output spreads them to a row
     per k (_user_metrics). -#}
 {% macro _user_sums(plan) %}
+{%- if plan.hit_patterns -%}
+    {{ rank_metrics._pattern_sums(plan) }}
+{%- else -%}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
 {%- set double = rank_metrics.type_double() -%}
 {%- set wants = plan.metrics -%}
 {#- the ideal DCG is keyed like m(u): by truth's user, or by the list under truth_scope='listed' -#}
 {%- set ideal_keys = plan.by if plan.truth_scope == 'listed' else plan.truth_by -%}
 {%- set largest_k = plan.ks | max -%}
-{%- set count_digits = (largest_k | string) | length -%}
 rm_user_sums as (
     {%- set bits = 'map' in wants and plan.hits_as_bits %}
     {%- if bits %}
@@ -39,7 +45,7 @@ rm_user_sums as (
         min(case when rm_relevant = 1 then rm_position end) as rm_first_hit
         {%- endif %}
         {%- if bits %},
-        bit_or(case when rm_relevant = 1 then {{ rank_metrics.shift_left('cast(1 as bigint)', 'cast(rm_position as integer)') }} else 0 end) as rm_hit_bits
+        {{ rank_metrics._hit_bits() }} as rm_hit_bits
         {%- endif %}
     from rm_hits
     group by {{ by }}rm_user
@@ -48,22 +54,7 @@ rm_user_sums as (
     {%- endif %}
 ),
 {%- if 'ndcg' in wants and plan.ideal_from_m %}
-rm_ideal_by_count as (
-    -- IDCG@k when every item that adds gain adds 1 (truth without grades, or binary gain): the
-    -- sum of the first min(m, k) discounts, looked up by min(m, largest k) instead of ranking truth
-    select rm_count
-        {%- for k in plan.ks %},
-        sum(case when rm_count <= {{ k }} then 1 / {{ rank_metrics._discount('rm_count') }} else 0 end)
-            over (order by rm_count rows between unbounded preceding and current row) as rm_idcg_{{ loop.index }}
-        {%- endfor %}
-    from (
-        select {% for digit in range(count_digits) %}{{ ' + ' if not loop.first }}{{ 10 ** digit }} * d{{ digit }}.rm_digit{% endfor %} + 1 as rm_count
-        from {% for digit in range(count_digits) %}{{ ' cross join ' if not loop.first }}(
-            {%- for value in range(10) %}select {{ value }} as rm_digit{{ ' union all ' if not loop.last }}{% endfor -%}
-        ) as d{{ digit }}{% endfor %}
-    ) as counts
-    where rm_count <= {{ largest_k }}
-),
+{{ rank_metrics._ideal_by_count(plan) }},
 {%- elif 'ndcg' in wants %}
 rm_ideal_items as (
     -- the items that add gain, with their gains: all of the user's truth, or the listed truth
@@ -122,6 +113,103 @@ rm_user_wide as (
         on {{ rank_metrics._equal_prefix(plan.by, 'u', 'p') }}u.rm_user = p.rm_user
     {%- endif %}
 )
+{%- endif -%}
+{%- endmacro %}
+
+{#- _user_sums under hit_patterns. Every hit is relevant or adds no gain (ideal_from_m, when NDCG
+    is asked), so from the word of relevant hit positions alone: hits@k are its bits 1..k, AP's
+    precision sum as below, DCG@k (binary gains) the discounts of its bits 1..k, the first hit its
+    lowest bit; IDCG@k comes from m(u). -#}
+{% macro _pattern_sums(plan) %}
+{%- set by = rank_metrics._column_prefix(plan.by) -%}
+{%- set wants = plan.metrics -%}
+{%- set largest_k = plan.ks | max -%}
+{%- set bits = 's.rm_hit_bits' -%}
+{%- set list_length = 'coalesce(p.rm_list_length, 0)' -%}
+rm_user_bits as (
+    select {{ by }}rm_user, {{ rank_metrics._hit_bits() }} as rm_hit_bits
+    from rm_hits
+    group by {{ by }}rm_user
+),
+rm_patterns as (
+    -- the evaluated users counted per pattern; users without a hit have the word 0
+    select {{ rank_metrics._column_prefix(plan.by, 'u') }}u.rm_n_relevant, coalesce(b.rm_hit_bits, 0) as rm_hit_bits,
+        {%- if plan.needs_list_length %}
+        {{ list_length }} as rm_list_length,
+        {%- endif %}
+        count(*) as rm_users
+    from rm_users as u
+    left join rm_user_bits as b
+        on {{ rank_metrics._equal_prefix(plan.by, 'u', 'b') }}u.rm_user = b.rm_user
+    {%- if plan.needs_list_length %}
+    left join rm_prediction_users as p
+        on {{ rank_metrics._equal_prefix(plan.by, 'u', 'p') }}u.rm_user = p.rm_user
+    {%- endif %}
+    group by {{ rank_metrics._column_prefix(plan.by, 'u') }}u.rm_n_relevant, coalesce(b.rm_hit_bits, 0)
+        {%- if plan.needs_list_length %}, {{ list_length }}{% endif %}
+),
+{%- if 'ndcg' in wants %}
+{{ rank_metrics._ideal_by_count(plan) }},
+{%- endif %}
+rm_user_wide as (
+    select {{ rank_metrics._column_prefix(plan.by, 's') }}s.rm_users, s.rm_n_relevant
+        {%- for k in plan.ks %},
+        {{ rank_metrics.bit_count(bits ~ ' & ' ~ (2 ** (k + 1) - 2)) }} as rm_n_hits_{{ loop.index }}
+        {%- if 'map' in wants %},
+        {{ rank_metrics._precision_sum_from_bits(bits, k) }} as rm_precision_sum_{{ loop.index }}
+        {%- endif %}
+        {%- if 'ndcg' in wants %},
+        {{ rank_metrics._binary_dcg_from_bits(bits, k) }} as rm_dcg_{{ loop.index }},
+        coalesce(i.rm_idcg_{{ loop.index }}, 0) as rm_idcg_{{ loop.index }}
+        {%- endif %}
+        {%- endfor %}
+        {%- if 'mrr' in wants %},
+        {#- the lowest bit alone, less one, is as many ones as the first hit's position -#}
+        case when {{ bits }} <> 0 then {{ rank_metrics.bit_count('(' ~ bits ~ ' & -' ~ bits ~ ') - 1') }} end as rm_first_hit
+        {%- endif %}
+        {%- if plan.needs_list_length %},
+        s.rm_list_length
+        {%- endif %}
+    from rm_patterns as s
+    {%- if 'ndcg' in wants %}
+    left join rm_ideal_by_count as i
+        on i.rm_count = least(s.rm_n_relevant, {{ largest_k }})
+    {%- endif %}
+)
+{%- endmacro %}
+
+{#- A user's relevant hits as one 64-bit word, bit p for a hit at position p (an aggregate over
+    rm_hits; every hit is within the largest k, at most 61). -#}
+{% macro _hit_bits() -%}
+    bit_or(case when rm_relevant = 1 then {{ rank_metrics.shift_left('cast(1 as bigint)', 'cast(rm_position as integer)') }} else 0 end)
+{%- endmacro %}
+
+{#- CTE rm_ideal_by_count, for plans with ideal_from_m. -#}
+{% macro _ideal_by_count(plan) -%}
+{%- set largest_k = plan.ks | max -%}
+{%- set count_digits = (largest_k | string) | length -%}
+rm_ideal_by_count as (
+    -- IDCG@k when every item that adds gain adds 1 (truth without grades, or binary gain): the
+    -- sum of the first min(m, k) discounts, looked up by min(m, largest k) instead of ranking truth
+    select rm_count
+        {%- for k in plan.ks %},
+        sum(case when rm_count <= {{ k }} then 1 / {{ rank_metrics._discount('rm_count') }} else 0 end)
+            over ({{ rank_metrics._one_partition('rm_count') }} order by rm_count rows between unbounded preceding and current row) as rm_idcg_{{ loop.index }}
+        {%- endfor %}
+    from (
+        select {% for digit in range(count_digits) %}{{ ' + ' if not loop.first }}{{ 10 ** digit }} * d{{ digit }}.rm_digit{% endfor %} + 1 as rm_count
+        from {% for digit in range(count_digits) %}{{ ' cross join ' if not loop.first }}(
+            {%- for value in range(10) %}select {{ value }} as rm_digit{{ ' union all ' if not loop.last }}{% endfor -%}
+        ) as d{{ digit }}{% endfor %}
+    ) as counts
+    where rm_count <= {{ largest_k }}
+)
+{%- endmacro %}
+
+{#- DCG@k with binary gains from the word of hit positions: the discount of each bit 1..k set. -#}
+{% macro _binary_dcg_from_bits(bits, k) -%}
+    {%- for r in range(1, k + 1) %}{{ '\n            + ' if not loop.first }}case when ({{ bits }} & {{ 2 ** r }}) <> 0 then 1 / {{ rank_metrics._discount(r) }} else 0 end
+    {%- endfor -%}
 {%- endmacro %}
 
 {#- AP's precision sum within k from the word of relevant hit positions (bit p for a hit at p):
@@ -134,11 +222,12 @@ rm_user_wide as (
 {%- endmacro %}
 
 
-{#- CTE rm_user_values, after _user_sums: one row per evaluated user with every requested metric
-    at every k, rm_<metric>_<i> for the i-th k. What group results average. -#}
+{#- CTE rm_user_values, after _user_sums: one row per evaluated user (or, under hit_patterns, per
+    pattern with its rm_users) with every requested metric at every k, rm_<metric>_<i> for the
+    i-th k. What group results average. -#}
 {% macro _user_values(plan) %}
 rm_user_values as (
-    select {{ rank_metrics._column_prefix(plan.by) }}rm_user
+    select {{ rank_metrics._column_prefix(plan.by) }}{{ 'rm_users' if plan.hit_patterns else 'rm_user' }}
         {%- for k in plan.ks %}{% set at = '_' ~ loop.index %}
         {%- for metric in plan.metrics %},
         {{ rank_metrics._per_user(plan, metric, k, at) }} as rm_{{ metric }}{{ at }}

@@ -116,8 +116,13 @@ from (
         {%- endfor %}
         count(*) as rm_values
     from (
-        select rm_by, row_number() over (order by rm_by) as rm_place
-        from (select distinct {{ plan.by[0] }} as rm_by from {{ plan.predictions }} as rm_p where {{ plan.by[0] }} is not null) as rm_distinct
+        select rm_by, row_number() over ({{ rank_metrics._one_partition('rm_rows') }} order by rm_by) as rm_place
+        from (
+            select {{ plan.by[0] }} as rm_by, count(*) as rm_rows
+            from {{ plan.predictions }} as rm_p
+            where {{ plan.by[0] }} is not null
+            group by {{ plan.by[0] }}
+        ) as rm_distinct
     ) as rm_ordered
 ) as rm_baseline
 where rm_rows = 0
