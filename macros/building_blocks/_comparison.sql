@@ -81,7 +81,7 @@ rm_tests as (
 rm_ordered as (
     -- each p-value's place among them, smallest first, and how many there are (for the correction)
     select rm_tests.*,
-        row_number() over ({{ rank_metrics._one_partition('k') }} order by case when p_value is null then 1 else 0 end, p_value) as rm_step,
+        row_number() over ({{ rank_metrics._one_partition('k') }} order by case when p_value is null then 1 else 0 end, p_value, {{ model }}, k, metric) as rm_step,
         count(p_value) over ({{ rank_metrics._one_partition('k') }}) as rm_tested
     from rm_tests
 ),

@@ -249,15 +249,15 @@
     {#- a list-shaped table is read through its rows: the SQL below never knows the difference -#}
     {%- set truth_keep = [] -%}
     {%- for name in truth_by + [truth_user] -%}{%- do truth_keep.append(rank_metrics.quote_identifier(name)) -%}{%- endfor -%}
+    {%- set ideal_from_m = (relevance is none or plan.gain == 'binary') and plan.truth_scope == 'all'
+                           and relevance_threshold is none and plan.ks | max <= 1000 -%}
+    {%- set bits_counted = plan.ks | max <= 61 and (rank_metrics.bit_count('0') | trim) != '' -%}
     {#- hits_as_bits: AP's running count of hits comes from a 64-bit word of the hit positions
         (every hit is within the largest k), where the engine counts bits -#}
     {#- ideal_from_m: every item that adds gain adds 1 when truth has no grades or gains are binary,
         and then those are the m(u) relevant items: IDCG@k needs only m(u) (up to a k of 1000) -#}
     {#- rank_, score_ and relevance_is_integer: the column holds whole numbers (so no NaN or ±inf,
         which the data checks then do not look for) -#}
-    {%- set ideal_from_m = (relevance is none or plan.gain == 'binary') and plan.truth_scope == 'all'
-                           and relevance_threshold is none and plan.ks | max <= 1000 -%}
-    {%- set bits_counted = plan.ks | max <= 61 and (rank_metrics.bit_count('0') | trim) != '' -%}
     {#- patterns_suffice: every requested metric of a user is a function of the user's hit pattern
         (the word of relevant hit positions, m(u), and n(u) where precision divides by it), so
         group results may count users per pattern (_user_sums); hit_patterns says they do, and
