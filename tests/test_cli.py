@@ -68,7 +68,7 @@ def test_sql_runs_on_duckdb_tables():
 def test_errors_are_messages_not_tracebacks():
     code, _, err = run("map-at-k", RECOMMENDATIONS, PURCHASES, "-k", "12", "--user", "nobody")
     assert code == 2
-    assert err.startswith("rank-metrics: error: rank_metrics: column nobody (argument user) is not in predictions")
+    assert err.startswith("rank-metrics: error: column nobody (argument user) is not in predictions")
     code, _, err = run("map-at-k", "/tmp/missing.parquet", PURCHASES, "-k", "12")
     assert code == 2 and "predictions: no file matches" in err
     code, _, err = run("sql", "-k", "12", "--dialect", "oracle")

@@ -77,6 +77,20 @@ def test_bad_input_is_status_2():
     assert "user column k clashes with an output column" in one_line_error(err)
 
 
+@pytest.mark.parametrize("arguments, message", [
+    (["--metrics", "ndcg"], "map_at_k takes no metrics (metrics is an argument of evaluate, evaluate_users, compare); "
+                            "got metrics='ndcg'"),
+    (["--macro", "evaluate", "--baseline", "a"], "evaluate takes no baseline (baseline is an argument of compare)"),
+    (["--macro", "ndcg_at_k", "--alpha", "0.1"], "ndcg_at_k takes no alpha"),
+    (["--per-user", "--macro", "evaluate"], "--per-user is --macro average_precision_at_k; it cannot go with --macro evaluate"),
+])
+def test_sql_refuses_an_argument_its_macro_would_drop(arguments, message):
+    """`sql --metrics ndcg` printed MAP@k's query, which ignores metrics: now it fails instead."""
+    code, out, err = run("sql", "p", "t", "-k", "12", *arguments)
+    assert code == 2 and out == ""
+    assert one_line_error(err).startswith(f"rank-metrics: error: {message}")
+
+
 def test_an_engine_failure_is_one_line_with_status_1(monkeypatch):
     import duckdb
 
@@ -169,12 +183,12 @@ def test_database_lets_sql_look_the_columns_up(database):
 def test_database_that_is_missing_or_not_duckdb(command, tmp_path):
     code, _, err = run(*command, "-k", "12", "--database", str(tmp_path / "nothing.duckdb"))
     assert code == 2
-    assert f"rank_metrics: --database: no such file '{tmp_path / 'nothing.duckdb'}'" in one_line_error(err)
+    assert f"rank-metrics: error: --database: no such file '{tmp_path / 'nothing.duckdb'}'" in one_line_error(err)
     not_duckdb = tmp_path / "notes.duckdb"
     not_duckdb.write_text("just text")
     code, _, err = run(*command, "-k", "12", "--database", str(not_duckdb))
     assert code == 2
-    assert f"rank_metrics: --database: cannot open '{not_duckdb}' as a DuckDB file" in one_line_error(err)
+    assert f"rank-metrics: error: --database: cannot open '{not_duckdb}' as a DuckDB file" in one_line_error(err)
 
 
 def test_sql_help_says_which_checks_the_printed_sql_does_not_make():

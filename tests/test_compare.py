@@ -418,4 +418,4 @@ def test_missing_scipy_is_one_line_naming_the_extra(monkeypatch, tmp_path):
     TRUTH.to_csv(tmp_path / "t.csv", index=False)
     code, out, err = run("compare", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "4", "--by", "model",
                          "--baseline", "b")
-    assert (code, out, err) == (2, "", f"rank-metrics: error: {MISSING_SCIPY}\n")
+    assert (code, out, err) == (2, "", f"rank-metrics: error: {MISSING_SCIPY.removeprefix('rank_metrics: ')}\n")

@@ -28,7 +28,7 @@ TRUTH = pa.table({"user_id": [1, 2], "item_id": ["a", "b"]})
 def test_nan_and_infinite_scores(load, value):
     put, con = load
     predictions = pa.table({"user_id": [1, 1, 2], "item_id": ["a", "b", "a"], "score": [0.5, value, 0.1]})
-    with pytest.raises(RankMetricsError, match=r'score: predictions has 1 rows with NaN or an infinite value in '
+    with pytest.raises(RankMetricsError, match=r'score: predictions has 1 row with NaN or an infinite value in '
                                                r'column ["`]score["`]; score values must be finite numbers'):
         rank_metrics.map_at_k(put("nan_predictions", predictions), put("nan_truth", TRUTH), k=3, con=con)
 
@@ -37,7 +37,7 @@ def test_nan_relevance(load):
     put, con = load
     predictions = pa.table({"user_id": [1, 1, 2], "item_id": ["a", "b", "a"], "rank": [1, 2, 1]})
     truth = pa.table({"user_id": [1, 2], "item_id": ["a", "b"], "relevance": [1.0, float("nan")]})
-    with pytest.raises(RankMetricsError, match=r"relevance: truth has 1 rows with NaN or an infinite value"):
+    with pytest.raises(RankMetricsError, match=r"relevance: truth has 1 row with NaN or an infinite value"):
         rank_metrics.map_at_k(put("nan_predictions", predictions), put("nan_truth", truth), k=3, con=con)
     # finite grades pass, and the numbers are the reference's
     finite = pa.table({"user_id": [1, 2], "item_id": ["a", "b"], "relevance": [1.0, 2.0]})
@@ -78,12 +78,12 @@ def test_checks_on_cached_spark_inputs(spark):
     nan_scores = pa.table({"user_id": [1, 1, 2], "item_id": ["a", "b", "a"], "score": [0.5, float("nan"), 0.1]})
     cached = to_spark(spark, nan_scores).coalesce(1).cache()
     assert cached.count() == 3
-    with pytest.raises(RankMetricsError, match=r"score: predictions has 1 rows with NaN or an infinite value"):
+    with pytest.raises(RankMetricsError, match=r"score: predictions has 1 row with NaN or an infinite value"):
         rank_metrics.map_at_k(cached, to_spark(spark, TRUTH), k=3)
     null_user = pa.table({"user_id": [1, None, 2], "item_id": ["a", "b", "a"], "rank": [1, 2, 1]})
     cached = to_spark(spark, null_user).coalesce(1).cache()
     assert cached.count() == 3
-    with pytest.raises(RankMetricsError, match=r"user: predictions has 1 rows with NULL in column `user_id`"):
+    with pytest.raises(RankMetricsError, match=r"user: predictions has 1 row with NULL in column `user_id`"):
         rank_metrics.map_at_k(cached, to_spark(spark, TRUTH), k=3)
     fit = pa.table({"user_id": [1, 1, 2], "item_id": ["a", "b", "a"], "rank": [1, 2, 1]})
     cached = to_spark(spark, fit).coalesce(1).cache()

@@ -220,7 +220,7 @@ def test_truth_user_of_another_type_is_named_with_both_columns():
 def test_null_in_truths_own_user_column_names_it():
     predictions = pd.DataFrame({"customer_id": [1], "article_id": ["a"], "rank": [1]})
     truth = pd.DataFrame({"buyer": [1, None], "article": ["a", "b"]}).astype({"buyer": "Int64"})
-    with pytest.raises(rank_metrics.RankMetricsError, match=r'truth_user: truth has 1 rows with NULL in column "buyer"'):
+    with pytest.raises(rank_metrics.RankMetricsError, match=r'truth_user: truth has 1 row with NULL in column "buyer"'):
         rank_metrics.map_at_k(predictions, truth, k=2, user="customer_id", item="article_id",
                               truth_user="buyer", truth_item="article")
 

@@ -66,3 +66,28 @@ def test_license_is_apache_2():
     text = (ROOT / "LICENSE").read_text()
     assert "Apache License" in text and "Version 2.0, January 2004" in text
     assert "Copyright 2026 The rank_metrics authors" in text
+
+
+def test_dbt_docs_document_every_public_macro_and_argument():
+    """macros/dbt/macros.yml is what `dbt docs` shows: every public macro and release gate, each
+    with a description and every argument it takes (the README promises it)."""
+    import re
+
+    import yaml
+
+    from rank_metrics.api import OPTIONS
+
+    dbt_macros = ROOT / "macros" / "dbt"
+    public = re.findall(r"{% macro ([a-z]\w*)\(", (dbt_macros / "entry_points.sql").read_text())
+    gates = ["test_" + name for name in re.findall(r"{% test (\w+)\(", (dbt_macros / "gates.sql").read_text())]
+    documented = {entry["name"]: entry for entry in yaml.safe_load((dbt_macros / "macros.yml").read_text())["macros"]}
+    assert sorted(documented) == sorted(public + gates)
+    own = {"evaluate": {"metrics", "confidence"}, "evaluate_users": {"metrics"},
+           "compare": {"metrics", "baseline", "test", "correction", "alpha"},
+           "test_metric_at_least": {"model", "metric", "min_value"},
+           "test_no_significant_regression": {"model", "metric", "baseline", "alpha"}}
+    for name, entry in documented.items():
+        arguments = {argument["name"]: argument["description"] for argument in entry["arguments"]}
+        inputs = {"truth", "k"} | ({"model"} if name.startswith("test_") else {"predictions"})
+        assert set(arguments) == inputs | set(OPTIONS) | {"validate"} | own.get(name, set()), name
+        assert entry["description"] and all(arguments.values()), name

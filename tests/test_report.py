@@ -164,6 +164,6 @@ def test_cli_report_with_a_baseline_names_by(tmp_path, by, said):
     code, out, err = run("report", RECOMMENDATIONS, PURCHASES, "-k", "4", "--user", "customer_id", "--item", "article_id",
                          *(["--by", *by] if by else []), "--baseline", "popularity", "-o", str(tmp_path / "x.html"))
     assert (code, out) == (2, "")
-    assert err == ("rank-metrics: error: rank_metrics: report: --by must name one column, the one whose values are "
+    assert err == ("rank-metrics: error: report: --by must name one column, the one whose values are "
                    f"the models (--baseline is one of them); {said}\n")
     assert not (tmp_path / "x.html").exists()

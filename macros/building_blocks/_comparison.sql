@@ -7,6 +7,7 @@
     approximation 2 (1 - Phi(|t|)) (engines have no t distribution; df is beside it); the
     correction is over every row of the result. -#}
 {% macro _compare(predictions, truth, k, options) %}
+{%- do rank_metrics._macro_arguments('compare', options) -%}
 {%- set comparison = {} -%}
 {%- do rank_metrics._comparison_options(comparison, options) -%}
 {%- set plan = {} -%}

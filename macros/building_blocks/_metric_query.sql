@@ -6,6 +6,7 @@
 
 {#- One metric per group and k: <by columns>, k, <metric>_at_k, n_users. -#}
 {% macro _metric_at_k(metric, predictions, truth, k, options) %}
+{%- do rank_metrics._macro_arguments(metric ~ '_at_k', options) -%}
 {%- set plan = {} -%}
 {%- do rank_metrics._plan(plan, predictions, truth, k, **dict(options, metrics=[metric])) -%}
 {%- do plan.update({'hit_patterns': plan.patterns_suffice}) -%}
@@ -22,6 +23,7 @@ cross join rm_ks as ks
 
 {#- Every requested metric per evaluated user and k. -#}
 {% macro _evaluate_users(predictions, truth, k, options) %}
+{%- do rank_metrics._macro_arguments('evaluate_users', options) -%}
 {%- set plan = {} -%}
 {%- do rank_metrics._plan(plan, predictions, truth, k, **options) -%}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
@@ -37,6 +39,7 @@ from rm_user_metrics
     fewer than two users; the interval value -/+ z std_error). The means are taken once per
     group, for every k and metric together, then spread to a row per k and metric. -#}
 {% macro _evaluate(predictions, truth, k, options) %}
+{%- do rank_metrics._macro_arguments('evaluate', options) -%}
 {%- set plan = {} -%}
 {%- do rank_metrics._plan(plan, predictions, truth, k, **options) -%}
 {%- do plan.update({'hit_patterns': plan.patterns_suffice}) -%}

@@ -10,6 +10,16 @@
                precision_denominator=none, recall_denominator=none, truth_scope=none,
                relevance_threshold=none, truth_user=none, truth_item=none, predictions_shape=none,
                truth_shape=none, item_separator=none, confidence=none) %}
+    {#- a misspelt keyword lands in kwargs (a macro that reads kwargs takes any keyword): named
+        here rather than by Jinja's "takes no keyword argument" about an internal macro -#}
+    {%- for name in kwargs | list | sort -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: unknown argument " ~ rank_metrics._shown(name)
+            ~ "; the arguments after (predictions, truth, k) are user, item, rank, score, relevance, by, truth_by, "
+            ~ "truth_user, truth_item, normalization, users, duplicates, tie_break, convention, gain, gain_from, "
+            ~ "precision_denominator, recall_denominator, truth_scope, relevance_threshold, predictions_shape, "
+            ~ "truth_shape, item_separator, metrics and confidence (evaluate), baseline, test, correction and alpha "
+            ~ "(compare), validate (dbt)") }}
+    {%- endfor -%}
     {#- each peer's preset (SPEC §1 and §6): every option, so that a convention means one thing -#}
     {%- set family = {'gain': 'linear', 'gain_from': 'graded', 'precision_denominator': 'k', 'recall_denominator': 'm', 'truth_scope': 'all'} -%}
     {%- set conventions = {
@@ -339,6 +349,19 @@
 
 
 {#- A value as a message shows it: text in quotes, a list item by item, anything else as is. -#}
+{#- The arguments that only some public macros take: given to another, they would be dropped
+    without a word (map_at_k(metrics=['ndcg']) would still be MAP), so they fail instead. -#}
+{% macro _macro_arguments(macro, options) %}
+    {%- set taken_by = {'metrics': ['evaluate', 'evaluate_users', 'compare'], 'confidence': ['evaluate'],
+                        'baseline': ['compare'], 'test': ['compare'], 'correction': ['compare'], 'alpha': ['compare']} -%}
+    {%- for name, macros in taken_by.items() -%}
+        {%- if options.get(name) is not none and macro not in macros -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: " ~ macro ~ " takes no " ~ name ~ " (" ~ name ~ " is an argument of "
+                ~ macros | join(', ') ~ "); got " ~ name ~ "=" ~ rank_metrics._shown(options[name])) }}
+        {%- endif -%}
+    {%- endfor -%}
+{% endmacro %}
+
 {% macro _shown(value) -%}
     {%- if value is string -%}'{{ value }}'
     {%- elif value is iterable and value is not mapping -%}

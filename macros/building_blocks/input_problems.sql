@@ -34,7 +34,8 @@
             {%- set count = prefix ~ '_' ~ kind ~ '_' ~ loop.index -%}
             {%- do checks.append((offset + (50 if kind == 'nonfinite' else 0) + loop.index, argument,
                 'case when ' ~ count ~ ' > 0 then ' ~ rank_metrics.string_literal(table ~ ' has ') ~ ' || cast(' ~ count ~ ' as ' ~ text ~ ') || '
-                ~ rank_metrics.string_literal(' rows with ' ~ found ~ ' in column ' ~ column ~ '; ' ~ argument ~ ' values ' ~ rule) ~ ' end')) -%}
+                ~ 'case when ' ~ count ~ ' = 1 then ' ~ rank_metrics.string_literal(' row') ~ ' else ' ~ rank_metrics.string_literal(' rows') ~ ' end || '
+                ~ rank_metrics.string_literal(' with ' ~ found ~ ' in column ' ~ column ~ '; ' ~ argument ~ ' values ' ~ rule) ~ ' end')) -%}
         {%- endfor -%}
     {%- endfor -%}
 {%- endfor -%}

@@ -24,9 +24,13 @@ if TYPE_CHECKING:   # imported where a result is made, so `import rank_metrics` 
 
 # file suffix -> DuckDB reader and its options. The delimiter of .csv and .tsv is fixed, so that a
 # ragged file fails instead of being sniffed into a single column of whole lines.
+# CSV files are read from their first line: left to itself DuckDB's sniffer would skip lines
+# that have fewer fields than a later one (a header and a good row before a row with a stray
+# comma), take the wider row for the header and drop the rows before it without a word
 _FILE_READERS = {".parquet": ("read_parquet", {}), ".pq": ("read_parquet", {}),
-                 ".csv": ("read_csv", {"delimiter": ","}), ".tsv": ("read_csv", {"delimiter": "\t"}),
-                 ".txt": ("read_csv", {})}
+                 ".csv": ("read_csv", {"delimiter": ",", "skiprows": 0}),
+                 ".tsv": ("read_csv", {"delimiter": "\t", "skiprows": 0}),
+                 ".txt": ("read_csv", {"skiprows": 0})}
 _COUNT_COLUMNS = ("k", "n_users", "n_relevant", "n_hits")
 # Columns that hold a number or NULL: an engine returns a column of only NULLs (one user, no
 # standard error) as objects, so they are made float64 (NULL as NaN) on every engine alike.

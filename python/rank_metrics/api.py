@@ -97,8 +97,7 @@ def _resolved_plan(arguments: dict, tables: dict, engine: str) -> tuple[dict, di
     """The column names as the macro resolves them (rank or score, relevance, truth_by), and the
     shape of each table (long, or list-shaped with its separator)."""
     plan = {}
-    _render_namespace(engine)._plan(plan=plan, **{name: value for name, value in arguments.items() if name != "metrics"},
-                                    **tables)
+    _render_namespace(engine)._plan(plan=plan, k=arguments["k"], **{name: arguments[name] for name in OPTIONS}, **tables)
     return dict(plan["names"]), dict(plan["shapes"])
 
 
@@ -312,13 +311,10 @@ def sql(predictions, truth, k, *, con=None, dialect="duckdb", macro="map_at_k", 
     for argument, value in (("predictions", predictions), ("truth", truth)):
         if not isinstance(value, str) or not value:
             raise RankMetricsError(f"rank_metrics: {argument}: expected a table name; got {value!r}")
-    arguments = _metric_arguments(k, options)
-    if macro in ("evaluate", "evaluate_users", "compare"):
-        arguments["metrics"] = _metrics_argument(metrics)
-    if macro == "evaluate":
-        arguments["confidence"] = confidence
-    if macro == "compare":
-        arguments.update(baseline=baseline, test=test, correction=correction, alpha=alpha)
+    # the macro says which of these it takes: one given to a macro that does not take it fails
+    given = dict(metrics=_metrics_argument(metrics), confidence=confidence, baseline=baseline, test=test,
+                 correction=correction, alpha=alpha)
+    arguments = dict(_metric_arguments(k, options), **{name: value for name, value in given.items() if value is not None})
     render_as, source_dialect = DIALECTS[dialect]
     if con is not None:
         engine = engine_for(con)

@@ -164,10 +164,13 @@ def _add_comparison_options(command: argparse.ArgumentParser, baseline_required:
     """--baseline, --test, --correction, --alpha and, where the tests run in Python, --seed."""
     command.add_argument("--baseline", required=baseline_required,
                          help="the value of the --by column that names the baseline model")
-    command.add_argument("--test", default="t", help="t (default), permutation or bootstrap" if resampling
+    # `sql` (no resampling) leaves them unset, so that its macro can refuse them unless it is compare
+    command.add_argument("--test", default="t" if resampling else None,
+                         help="t (default), permutation or bootstrap" if resampling
                          else "t only (its normal-approximation p-value): SQL has no resampling test")
-    command.add_argument("--correction", default="holm", help="holm (default), bonferroni or none")
-    command.add_argument("--alpha", type=_number, default=0.05, help="significance level (default 0.05)")
+    command.add_argument("--correction", default="holm" if resampling else None, help="holm (default), bonferroni or none")
+    command.add_argument("--alpha", type=_number, default=0.05 if resampling else None,
+                         help="significance level (default 0.05)")
     if resampling:
         command.add_argument("--seed", type=int, help="for --test permutation and bootstrap")
 
@@ -241,7 +244,8 @@ def _silence_stdout() -> None:
 
 def _fail(message: str, status: int) -> int:
     lines = [line.strip() for line in message.splitlines() if line.strip()]
-    print("rank-metrics: error: " + " | ".join(lines), file=sys.stderr)
+    # the API's messages start "rank_metrics: "; after the command's own prefix that says it twice
+    print("rank-metrics: error: " + " | ".join(lines).removeprefix("rank_metrics: "), file=sys.stderr)
     return status
 
 
@@ -251,6 +255,9 @@ def _main(argv: list[str] | None) -> int:
     try:
         keywords = _metric_keywords(arguments)
         if arguments.command == "sql":
+            if arguments.per_user and arguments.macro not in ("map_at_k", "average_precision_at_k"):
+                raise RankMetricsError(f"rank_metrics: --per-user is --macro average_precision_at_k; it cannot go with "
+                                       f"--macro {arguments.macro} (evaluate_users is the per-user query of evaluate)")
             print(api.sql(arguments.predictions, arguments.truth, dialect=arguments.dialect,
                           macro="average_precision_at_k" if arguments.per_user else arguments.macro,
                           metrics=arguments.metrics, baseline=arguments.baseline, test=arguments.test,
