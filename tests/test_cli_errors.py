@@ -198,3 +198,16 @@ def test_sql_help_says_which_checks_the_printed_sql_does_not_make():
     assert "Without --database no table is read, so nothing is detected" in text
     assert ("The printed SQL makes none of the data checks the metric commands make first: NULL users, items, "
             "ranks, scores or grades; NaN or infinite ranks, scores or grades") in text
+
+
+def test_a_warning_is_one_line_and_the_numbers_still_print(tmp_path):
+    (tmp_path / "p.csv").write_text("user_id,item_id,rank\n1,a,1\n2,b,1\n")
+    (tmp_path / "t.csv").write_text("user_id,item_id\n11,a\n12,b\n")
+    code, out, err = run("map-at-k", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "3", "--format", "csv")
+    assert (code, out) == (0, "k,map_at_k,n_users\n3,0.0,2\n")
+    assert err == ("rank-metrics: warning: no evaluated user has a relevant item within the first 3 items of their list, "
+                   "so every value is 0; if that is unexpected, check that 'user_id' and 'item_id' hold the same ids in "
+                   "predictions and truth (same type and formatting: '00123' is not 123)\n")
+    # no user evaluated: the table is its header alone (not pandas' "Empty DataFrame")
+    code, out, err = run("map-at-k", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "3", "--users", "both")
+    assert (code, out) == (0, "k map_at_k n_users\n") and err.startswith("rank-metrics: warning: no user is evaluated")

@@ -1,6 +1,8 @@
 """SPEC §4: bad input is rejected before any metric is computed, with a message that names the
 argument, column or value at fault."""
 
+import math
+
 import duckdb
 import pandas as pd
 import pytest
@@ -337,4 +339,25 @@ def test_an_empty_parquet_file_with_columns_is_data_not_a_broken_file(tmp_path, 
     path = tmp_path / "p.parquet"
     duckdb.connect().from_df(predictions.iloc[0:0]).write_parquet(str(path))
     # no predictions: every truth user is evaluated with AP 0
-    assert rank_metrics.map_at_k(str(path), truth, k=3) == 0.0
+    with pytest.warns(rank_metrics.RankMetricsWarning, match="every value is 0"):
+        assert rank_metrics.map_at_k(str(path), truth, k=3) == 0.0
+
+
+def test_no_hit_at_all_warns_that_the_ids_may_not_match(predictions, truth):
+    """Every value 0, or no user evaluated, is right by the definitions, but most often the two
+    tables' ids do not match: the number alone would not say so (a new user's report)."""
+    import warnings
+
+    offset = truth.assign(user_id=truth["user_id"] + 1000)
+    with pytest.warns(rank_metrics.RankMetricsWarning, match=r"no evaluated user has a relevant item within the first 3 "
+                      r"items of their list, so every value is 0; if that is unexpected, check that 'user_id' and "
+                      r"'item_id' hold the same ids in predictions and truth"):
+        assert rank_metrics.map_at_k(predictions, offset, k=3) == 0.0
+    with pytest.warns(rank_metrics.RankMetricsWarning, match="no user is evaluated, so there is no number"):
+        assert math.isnan(rank_metrics.map_at_k(predictions, offset, k=3, users="both"))
+    with pytest.warns(rank_metrics.RankMetricsWarning, match="every value is 0"):
+        rank_metrics.evaluate(predictions, offset, k=[1, 3])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")   # a result with a hit: no warning
+        assert rank_metrics.map_at_k(predictions, truth, k=3) > 0
+        rank_metrics.evaluate_users(predictions, truth, k=[1, 3])

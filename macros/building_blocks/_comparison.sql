@@ -25,9 +25,9 @@ rm_paired as (
         count(*) as rm_n
         {%- for metric in plan.metrics %}
         {%- set column = plan.metric_columns[metric] %},
-        avg(b.{{ column }}) as rm_baseline_{{ loop.index }},
-        avg(m.{{ column }}) as rm_value_{{ loop.index }},
-        avg(m.{{ column }} - b.{{ column }}) as rm_difference_{{ loop.index }},
+        {{ rank_metrics.mean('b.' ~ column) }} as rm_baseline_{{ loop.index }},
+        {{ rank_metrics.mean('m.' ~ column) }} as rm_value_{{ loop.index }},
+        {{ rank_metrics.mean('m.' ~ column ~ ' - b.' ~ column) }} as rm_difference_{{ loop.index }},
         stddev_samp(m.{{ column }} - b.{{ column }}) as rm_sd_{{ loop.index }}
         {%- endfor %}
     from rm_user_metrics as m

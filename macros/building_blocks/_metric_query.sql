@@ -98,7 +98,7 @@ rm_group_means as (
 {%- elif not std_errors %}
     select {{ by }}
         {%- for value in values %}
-        sum(rm_users * rm_{{ value }}) / cast(sum(rm_users) as {{ double }}) as rm_mean_{{ value }},
+        {{ rank_metrics.sum_of_values('rm_users * rm_' ~ value) }} / cast(sum(rm_users) as {{ double }}) as rm_mean_{{ value }},
         {%- endfor %}
         cast(sum(rm_users) as bigint) as n_users
     from rm_user_values
@@ -107,14 +107,15 @@ rm_group_means as (
     select {{ by }}
         {%- for value in values %}
         max(rm_mean_{{ value }}) as rm_mean_{{ value }},
-        case when {{ n }} >= 2 then sqrt(sum(rm_users * (rm_{{ value }} - rm_mean_{{ value }}) * (rm_{{ value }} - rm_mean_{{ value }})) / ({{ n }} - 1)) / sqrt({{ n }}) end as rm_std_error_{{ value }},
+        {%- set deviation = '(rm_' ~ value ~ ' - rm_mean_' ~ value ~ ')' %}
+        case when {{ n }} >= 2 then sqrt({{ rank_metrics.sum_of_values('rm_users * ' ~ deviation ~ ' * ' ~ deviation) }} / ({{ n }} - 1)) / sqrt({{ n }}) end as rm_std_error_{{ value }},
         {%- endfor %}
         cast(sum(rm_users) as bigint) as n_users
     from (
         {%- set group = 'over (' ~ ('partition by ' ~ plan.by | join(', ') if plan.by else rank_metrics._one_partition('rm_users')) ~ ')' %}
         select v.*
             {%- for value in values %},
-            sum(rm_users * rm_{{ value }}) {{ group }} / cast(sum(rm_users) {{ group }} as {{ double }}) as rm_mean_{{ value }}
+            {{ rank_metrics.sum_of_values('rm_users * rm_' ~ value, group) }} / cast(sum(rm_users) {{ group }} as {{ double }}) as rm_mean_{{ value }}
             {%- endfor %}
         from rm_user_values as v
     ) as v

@@ -10,3 +10,4 @@
 {% macro bit_count(value) %}{{ return(adapter.dispatch('bit_count', 'rank_metrics')(value)) }}{% endmacro %}
 {% macro renumbered_rows(plan, cut) %}{{ return(adapter.dispatch('renumbered_rows', 'rank_metrics')(plan, cut)) }}{% endmacro %}
 {% macro mean(column) %}{{ return(adapter.dispatch('mean', 'rank_metrics')(column)) }}{% endmacro %}
+{% macro sum_of_values(expression, over=none) %}{{ return(adapter.dispatch('sum_of_values', 'rank_metrics')(expression, over)) }}{% endmacro %}

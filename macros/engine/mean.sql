@@ -13,3 +13,9 @@
 {% macro spark__mean(column) -%}
     sum({{ column }}) / count(*)
 {%- endmacro %}
+
+{#- DuckDB's avg, like its sum, depends on the order its threads finish (sum_of_values): the
+    exact sum over the count instead. -#}
+{% macro duckdb__mean(column) -%}
+    {{ rank_metrics.sum_of_values(column) }} / count(*)
+{%- endmacro %}

@@ -8,10 +8,10 @@ from ._version import __version__
 from .api import (average_precision_at_k, evaluate, evaluate_users, hit_rate_at_k, map_at_k,
                   mrr_at_k, ndcg_at_k, precision_at_k, recall_at_k, sql)
 from .comparison import compare
-from .errors import CheckFailed, RankMetricsError
+from .errors import CheckFailed, RankMetricsError, RankMetricsWarning
 from .lists import apk, mapk
 from ._report import plot, report
 
 __all__ = ["__version__", "apk", "mapk", "map_at_k", "average_precision_at_k", "ndcg_at_k",
            "precision_at_k", "recall_at_k", "mrr_at_k", "hit_rate_at_k", "evaluate", "evaluate_users", "compare", "plot", "report", "sql",
-           "RankMetricsError", "CheckFailed"]
+           "RankMetricsError", "RankMetricsWarning", "CheckFailed"]

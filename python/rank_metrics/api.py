@@ -6,6 +6,7 @@ import contextlib
 import inspect
 import math
 import numbers
+import warnings
 from typing import TYPE_CHECKING, Sequence
 
 from . import reference
@@ -13,7 +14,7 @@ from ._engines import engine_for
 from ._optional import load
 from ._render import namespace as _render_namespace
 from ._render import render
-from .errors import CheckFailed, RankMetricsError
+from .errors import CheckFailed, RankMetricsError, RankMetricsWarning
 
 if TYPE_CHECKING:   # pandas is imported where a result is made, so `import rank_metrics` stays fast
     import pandas as pd
@@ -193,7 +194,30 @@ def _run(macro: str, predictions, truth, arguments: dict, con, check: bool) -> p
         result = engine.result(render(macro, engine.name, **tables, **arguments))
         if check:
             _check(result, macro, arguments, tables, engine, predictions_view, truth_view)
+    _warn_if_nothing_met(macro, result, arguments)
     return result
+
+
+def _warn_if_nothing_met(macro: str, result: pd.DataFrame, arguments: dict) -> None:
+    """A RankMetricsWarning when no evaluated user has a relevant item within the largest k
+    (every value 0) or no user is evaluated at all. Both can be right, but most often the two
+    tables' ids do not match (123 against '00123', ids offset by a join), and the numbers alone
+    would not say so. From the result only: no query more."""
+    if macro == "compare":
+        return
+    user, item = arguments["user"], arguments["item"]
+    ids = (f"if that is unexpected, check that {user!r} and {item!r} hold the same ids in predictions and "
+           "truth (same type and formatting: '00123' is not 123)")
+    if not len(result) or ("n_users" in result and (result["n_users"] == 0).all()):
+        warnings.warn(f"rank_metrics: no user is evaluated, so there is no number; {ids}", RankMetricsWarning, stacklevel=4)
+        return
+    columns = [column for column in ["value", *(c for _, group, user_column in METRICS.values() for c in (group, user_column))]
+               if column in result]
+    values = result[columns]
+    if columns and values.notna().all().all() and (values == 0).all().all():
+        largest = max(arguments["k"]) if isinstance(arguments["k"], list) else arguments["k"]
+        warnings.warn(f"rank_metrics: no evaluated user has a relevant item within the first {largest} items of their list, "
+                      f"so every value is 0; {ids}", RankMetricsWarning, stacklevel=4)
 
 
 def _as_list(by) -> list:

@@ -10,12 +10,13 @@ import argparse
 import os
 import re
 import sys
+import warnings
 
 from . import __version__, _engines, api, reference
 from ._optional import missing
 from ._tables import BETTER, WORSE
 from .comparison import compare as api_compare
-from .errors import CheckFailed, RankMetricsError
+from .errors import CheckFailed, RankMetricsError, RankMetricsWarning
 
 EXIT_BAD_INPUT = 2
 EXIT_CHECK_FAILED = 3
@@ -223,7 +224,16 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None, show=warnings.showwarning):
+    """rank_metrics' own warnings as one line, like its errors; any other the usual way."""
+    if issubclass(category, RankMetricsWarning):
+        print("rank-metrics: warning: " + str(message).removeprefix("rank_metrics: "), file=sys.stderr)
+    else:
+        show(message, category, filename, lineno, file, line)
+
+
 def main(argv: list[str] | None = None) -> int:
+    warnings.showwarning = _show_warning
     try:
         return _main(argv)
     except BrokenPipeError:
@@ -294,6 +304,8 @@ def _main(argv: list[str] | None) -> int:
         sys.stdout.write(result.to_csv(index=False))
     elif arguments.format == "json":
         sys.stdout.write(result.to_json(orient="records", double_precision=15) + "\n")
+    elif not len(result):   # the header alone, not pandas' "Empty DataFrame"
+        sys.stdout.write(" ".join(result.columns) + "\n")
     else:
         sys.stdout.write(result.to_string(index=False) + "\n")
     return 0
