@@ -176,7 +176,9 @@ def test_with_con_a_name_is_a_table_and_a_file_only_when_no_table_has_that_name(
     assert rank_metrics.map_at_k("hits.csv", truth, k=1, con=con) == 1.0           # no such table: the file
     for name in ("recs", "read_csv('hits.csv')", "s.nothing"):
         with pytest.raises(rank_metrics.RankMetricsError,
-                           match=rf"predictions: {re.escape(repr(name))} is neither a table or view on the connection \(con\) nor a file path"):
+                           match=rf"predictions: {re.escape(repr(name))} is neither a table or view on the "
+                                 r"connection \(con; --database on the command line\) nor a file path \(a name "
+                                 r"ending in"):
             rank_metrics.map_at_k(name, truth, k=1, con=con)
 
 

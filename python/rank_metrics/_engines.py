@@ -135,8 +135,9 @@ class DuckDBEngine(Engine):
                 return self.con.table(text)
         if isinstance(value, str) and not (reader or os.sep in text or "*" in text):
             raise RankMetricsError(
-                f"rank_metrics: {argument}: {text!r} is neither a table or view on the connection (con) "
-                "nor a file path (a name ending in " + ", ".join(sorted(_FILE_READERS)) + ", or a pathlib.Path)")
+                f"rank_metrics: {argument}: {text!r} is neither a table or view on the connection (con; "
+                "--database on the command line) nor a file path (a name ending in " + ", ".join(sorted(_FILE_READERS))
+                + f", a folder as {text + '/'!r}, a glob with *, or a pathlib.Path)")
         matches = sorted(glob.glob(text))
         if not matches:
             raise RankMetricsError(f"rank_metrics: {argument}: no file matches {text!r}")

@@ -80,10 +80,14 @@ def _add_metric_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--truth-shape", help="long or list, as --predictions-shape")
     parser.add_argument("--item-separator", help="the separator of items in a text column of a list-shaped "
                         "table (' ' for a Kaggle submission file: customer_id,prediction)")
-    parser.add_argument("--normalization", choices=reference.NORMALIZATIONS)
-    parser.add_argument("--users", choices=reference.USERS)
-    parser.add_argument("--duplicates", choices=reference.DUPLICATES)
-    parser.add_argument("--tie-break", choices=reference.TIE_BREAKS)
+    parser.add_argument("--normalization", choices=reference.NORMALIZATIONS,
+                        help="AP's denominator: min(m, k) (default), m, or the hits within k")
+    parser.add_argument("--users", choices=reference.USERS,
+                        help="who is averaged (default truth: every user with a relevant item)")
+    parser.add_argument("--duplicates", choices=reference.DUPLICATES,
+                        help="a repeated item in a list (default first: keeps its place, never a hit again)")
+    parser.add_argument("--tie-break", choices=reference.TIE_BREAKS,
+                        help="equal rank or score (default item: the lower item first)")
     parser.add_argument("--convention", help="a peer's preset: " + ", ".join(sorted(reference.CONVENTIONS)))
     # the family's options (SPEC §6); the macros check their values and name the allowed ones
     parser.add_argument("--gain", help="NDCG's gain: linear, exponential or binary")
@@ -216,7 +220,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_metric_options(command)
     command.add_argument("--database", metavar="FILE.duckdb",
                          help="look the tables' columns up in this DuckDB file (opened read-only)")
-    command.add_argument("--dialect", default="duckdb")
+    command.add_argument("--dialect", default="duckdb", help="one of " + ", ".join(api.DIALECTS) + " (default duckdb)")
     command.add_argument("--macro", default="map_at_k", help="the query: " + ", ".join(api.MACROS))
     command.add_argument("--metrics", nargs="+", help="for --macro evaluate/evaluate_users: among " + ", ".join(api.METRICS))
     command.add_argument("--per-user", action="store_true", help="the per-user AP@k query (--macro average_precision_at_k)")
