@@ -126,6 +126,8 @@ def test_cli_compare_formats_mark_significant_results(tmp_path, table_format):
     line_c = next(line for line in out.splitlines() if " c " in f" {line} " or line.startswith("c"))
     assert "▼" in line_c or "\\triangledown" in line_c
     assert "significantly" in out
+    if table_format == "latex":
+        assert out.startswith(r"\begin{tabular}{lrlrrrrrrr}")
 
 
 def test_cli_compare_escapes_latex_and_markdown(tmp_path):

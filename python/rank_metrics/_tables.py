@@ -32,7 +32,8 @@ def comparison_text(result, model: str, form: str, legend: str) -> str:
         lines += ["| " + " | ".join(cells) + " |" for cells in rows]
         return "\n".join(lines) + f"\n\n{legend}\n"
     if form == "latex":
-        lines = [r"\begin{tabular}{" + "l" * 3 + "r" * (len(header) - 3) + "}", r"\hline",
+        # the model and the metric are text, left; k and the numbers right
+        lines = [r"\begin{tabular}{" + "lrl" + "r" * (len(header) - 3) + "}", r"\hline",
                  " & ".join(header) + r" \\", r"\hline"]
         lines += [" & ".join(cells) + r" \\" for cells in rows]
         lines += [r"\hline", r"\end{tabular}", "% " + legend]
