@@ -348,7 +348,6 @@
 {%- endmacro %}
 
 
-{#- A value as a message shows it: text in quotes, a list item by item, anything else as is. -#}
 {#- The arguments that only some public macros take: given to another, they would be dropped
     without a word (map_at_k(metrics=['ndcg']) would still be MAP), so they fail instead. -#}
 {% macro _macro_arguments(macro, options) %}
@@ -362,6 +361,7 @@
     {%- endfor -%}
 {% endmacro %}
 
+{#- A value as a message shows it: text in quotes, a list item by item, anything else as is. -#}
 {% macro _shown(value) -%}
     {%- if value is string -%}'{{ value }}'
     {%- elif value is iterable and value is not mapping -%}

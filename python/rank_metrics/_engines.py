@@ -23,10 +23,10 @@ if TYPE_CHECKING:   # imported where a result is made, so `import rank_metrics` 
     import pandas as pd
 
 # file suffix -> DuckDB reader and its options. The delimiter of .csv and .tsv is fixed, so that a
-# ragged file fails instead of being sniffed into a single column of whole lines.
-# CSV files are read from their first line: left to itself DuckDB's sniffer would skip lines
-# that have fewer fields than a later one (a header and a good row before a row with a stray
-# comma), take the wider row for the header and drop the rows before it without a word
+# ragged file fails instead of being sniffed into a single column of whole lines, and CSV files
+# are read from their first line: left to itself DuckDB's sniffer skips lines that have fewer
+# fields than a later one (a header and a good row above a row with an extra field), takes the
+# wider row for the header and drops the rows above it without a word.
 _FILE_READERS = {".parquet": ("read_parquet", {}), ".pq": ("read_parquet", {}),
                  ".csv": ("read_csv", {"delimiter": ",", "skiprows": 0}),
                  ".tsv": ("read_csv", {"delimiter": "\t", "skiprows": 0}),

@@ -237,7 +237,7 @@ def _show_warning(message, category, filename, lineno, file=None, line=None, sho
 
 
 def main(argv: list[str] | None = None) -> int:
-    warnings.showwarning = _show_warning
+    shown_before, warnings.showwarning = warnings.showwarning, _show_warning
     try:
         return _main(argv)
     except BrokenPipeError:
@@ -246,6 +246,8 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BROKEN_PIPE
     except KeyboardInterrupt:
         return 130
+    finally:
+        warnings.showwarning = shown_before
 
 
 def _silence_stdout() -> None:
