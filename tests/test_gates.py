@@ -6,6 +6,7 @@ with one row that names c."""
 import pytest
 
 from conftest import DbtProject
+from test_dbt_inputs import messages
 
 FAILING = "{rank_metrics_failing_gates: true, rank_metrics_examples: false}"
 
@@ -41,7 +42,10 @@ def assert_gates_name_the_regressed_model(gates):
     # b's AP@4 per user: 0.5, 0.5, 0, 0, 1; c's: 0 everywhere
     assert float(worse["difference"]) == pytest.approx(-0.4)
     assert float(worse["std_error"]) == pytest.approx((0.175 / 5) ** 0.5)
-    assert float(worse["p_value_one_sided"]) < 0.05
+    assert float(worse["p_value_one_sided"]) < 0.05 and float(worse["alpha"]) == pytest.approx(0.05)
+    assert float(worse["p_value_two_sided"]) == pytest.approx(2 * float(worse["p_value_one_sided"]))
+    # compare's own verdict is two-sided: a failing row must not carry significant = 0
+    assert "significant" not in worse and "p_value_adjusted" not in worse
 
 
 def test_gates_fail_with_a_row_per_offending_model(dbt_project):
@@ -54,3 +58,13 @@ def test_gates_fail_on_the_engine(target, request, tmp_path_factory):
     project = DbtProject(tmp_path_factory.mktemp(f"dbt_gates_{target}"), target)
     assert project.invoke("deps").success
     assert_gates_name_the_regressed_model(failed_gates(project))
+
+
+def test_a_gate_checks_its_inputs_under_dbt_test(dbt_project):
+    """`dbt test` runs the gates without building anything: a misspelt baseline must fail its
+    gate, not leave it with no failing row to report (it passed green: a new user's report)."""
+    misspelt = "{rank_metrics_misspelt_gate: true, rank_metrics_examples: false}"
+    assert dbt_project.invoke("seed", "-s", "compare_predictions", "compare_truth", "--vars", misspelt).success
+    result = dbt_project.invoke("test", "-s", "compare_predictions", "--vars", misspelt)
+    assert not result.success
+    assert "rank_metrics: baseline: predictions has no rows with model = 'bb'" in messages(result)

@@ -19,12 +19,14 @@
 {% endmacro %}
 
 {#- The data checks read both tables, so they run only when the model itself runs (dbt run or
-    build, without --empty): never at parse, compile, docs generate or show. They need inputs
+    build, without --empty), or a release gate (dbt test, or build: a gate over a misspelt
+    baseline or an empty truth would otherwise find no failing row and pass): never at parse,
+    compile, docs generate or show. They need inputs
     that can be queried on their own: relations. Ephemeral models, CTE names, subqueries and the
     fixtures of dbt unit tests exist only inside the model's own query, so for those the model
     runs without them (as `rank_metrics.sql` does). -#}
 {% macro _data_checks_run(arguments) %}
-    {{ return(execute and flags.WHICH in ('run', 'build') and not flags.EMPTY
+    {{ return(execute and flags.WHICH in ('run', 'build', 'test') and not flags.EMPTY
               and arguments.predictions_columns is not none and arguments.truth_columns is not none) }}
 {% endmacro %}
 

@@ -19,7 +19,12 @@
     approximation) below alpha, each comparison on its own (no correction). -#}
 {% test no_significant_regression(model, truth, k, metric, by, baseline, alpha=0.05) %}
     {%- set options = dict(kwargs, by=by, metrics=[metric], baseline=baseline, correction='none', alpha=alpha) -%}
-    select rm_comparison.*, p_value / 2 as p_value_one_sided
+    {#- compare's p_value is two-sided, and its significant and p_value_adjusted columns judge
+        that at alpha: a failing row would say significant = 0. They are left out; the row has
+        the one-sided p-value the gate judges and the alpha it judges it at. -#}
+    select {{ rank_metrics.quote_identifier(by if by is string else by[0]) }}, k, metric, baseline_value, value,
+        difference, relative_difference, std_error, t, df, p_value as p_value_two_sided,
+        p_value / 2 as p_value_one_sided, {{ alpha }} as alpha, n_users, n_only_model, n_only_baseline
     from (
         {{ rank_metrics.compare(predictions=model, truth=truth, k=k, **options) }}
     ) as rm_comparison
