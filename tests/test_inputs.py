@@ -38,6 +38,10 @@ def test_polars_and_pyarrow(frames, expected):
     predictions, truth = frames
     pd.testing.assert_frame_equal(rank_metrics.map_at_k(pl.from_pandas(predictions), pa.Table.from_pandas(truth),
                                                         k=[5, 12], **COLUMNS), expected)
+    # a stream reads once, and the data checks read it before the metric query does
+    table = pa.Table.from_pandas(predictions)
+    stream = pa.RecordBatchReader.from_batches(table.schema, table.to_batches())
+    pd.testing.assert_frame_equal(rank_metrics.map_at_k(stream, truth, k=[5, 12], **COLUMNS), expected)
 
 
 def test_csv_and_parquet_paths_and_globs(tmp_path, frames, expected):

@@ -167,3 +167,13 @@ def test_cli_report_with_a_baseline_names_by(tmp_path, by, said):
     assert err == ("rank-metrics: error: report: --by must name one column, the one whose values are "
                    f"the models (--baseline is one of them); {said}\n")
     assert not (tmp_path / "x.html").exists()
+
+
+def test_the_same_input_gives_the_same_page(page, tmp_path):
+    """No date and no random ids in the inline SVG, and exact means (tests/test_repeatable.py):
+    a report written again is the same file, so it can be kept in version control and diffed."""
+    code, _, err = run("report", RECOMMENDATIONS, PURCHASES, "-k", *map(str, KS), "--metrics", *METRICS,
+                       "--user", "customer_id", "--item", "article_id", "--by", "model", "--baseline", "popularity",
+                       "-o", str(tmp_path / "again.html"))
+    assert code == 0, err
+    assert (tmp_path / "again.html").read_bytes() == page.read_bytes()

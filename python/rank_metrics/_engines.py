@@ -205,6 +205,9 @@ class DuckDBEngine(Engine):
                         rows = relation.df()
                     self.con.register(name, rows)
             else:
+                if _module(value).startswith("pyarrow") and type(value).__name__ == "RecordBatchReader":
+                    # a stream reads once, and the data checks read before the metric does
+                    value = value.read_all()
                 try:
                     self.con.register(name, value)   # pandas, polars, pyarrow and the like
                 except (duckdb.Error, TypeError, ValueError):

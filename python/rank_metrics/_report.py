@@ -68,7 +68,13 @@ def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test=
                              correction=correction, alpha=alpha, seed=seed, con=con, **options)
     users = _users(predictions, truth, k, by_columns, con, options)
     buffer = io.StringIO()
-    _figure(values, by_columns).savefig(buffer, format="svg")
+    figure = _figure(values, by_columns)
+    import matplotlib
+
+    # the same page for the same input: no date in the SVG, and its element ids hashed with a
+    # fixed salt instead of a random one
+    with matplotlib.rc_context({"svg.hashsalt": "rank_metrics"}):
+        figure.savefig(buffer, format="svg", metadata={"Date": None})
     chart = buffer.getvalue()
     chart = chart[chart.index("<svg"):]   # inline: no XML prologue inside HTML
     parts = [f"<h1>{html.escape(title)}</h1>"]
