@@ -6,11 +6,10 @@ and compare on SPEC §7's five users two in twelve, differing in the last digit.
 import duckdb
 
 import rank_metrics
-from conftest import ROOT
+from conftest import INTEGRATION
+from test_cli import PURCHASES, RECOMMENDATIONS
 
-RECOMMENDATIONS = str(ROOT / "seeds" / "example_recommendations.csv")
-PURCHASES = str(ROOT / "seeds" / "example_purchases.csv")
-SEEDS = ROOT / "integration_tests" / "seeds"
+SEEDS = INTEGRATION / "seeds"
 
 
 def distinct_results(call, runs):

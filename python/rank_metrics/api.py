@@ -211,8 +211,8 @@ def _warn_if_nothing_met(macro: str, result: pd.DataFrame, arguments: dict) -> N
     if not len(result) or ("n_users" in result and (result["n_users"] == 0).all()):
         warnings.warn(f"rank_metrics: no user is evaluated, so there is no number; {ids}", RankMetricsWarning, stacklevel=4)
         return
-    columns = [column for column in ["value", *(c for _, group, user_column in METRICS.values() for c in (group, user_column))]
-               if column in result]
+    value_columns = ["value"] + [column for _, group, per_user in METRICS.values() for column in (group, per_user)]
+    columns = [column for column in value_columns if column in result]
     values = result[columns]
     if columns and values.notna().all().all() and (values == 0).all().all():
         largest = max(arguments["k"]) if isinstance(arguments["k"], list) else arguments["k"]
