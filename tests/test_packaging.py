@@ -91,3 +91,22 @@ def test_dbt_docs_document_every_public_macro_and_argument():
         inputs = {"truth", "k"} | ({"model"} if name.startswith("test_") else {"predictions"})
         assert set(arguments) == inputs | set(OPTIONS) | {"validate"} | own.get(name, set()), name
         assert entry["description"] and all(arguments.values()), name
+
+
+def test_the_unknown_argument_message_lists_every_argument():
+    """_plan names the arguments in its message by hand (Jinja cannot read a macro's signature,
+    and dbt's macros are not Jinja's): that list must match _plan's own signature and the Python
+    API's OPTIONS, with the arguments only evaluate, compare and dbt take."""
+    import re
+
+    from rank_metrics import _render
+    from rank_metrics.api import OPTIONS
+    from rank_metrics.errors import RankMetricsError
+
+    plan = _render.namespace("duckdb")._macros["_plan"]
+    with pytest.raises(RankMetricsError) as raised:
+        plan({}, "p", "t", 3, normalisation="m")
+    listed = set(re.findall(r"\b[a-z_]+\b", str(raised.value).split(" are ", 1)[1])) - {"and", "evaluate", "compare", "dbt"}
+    internal = {"plan", "predictions", "truth", "k", "predictions_columns", "truth_columns"}
+    assert listed == set(plan.arguments) - internal | {"baseline", "test", "correction", "alpha", "validate"}
+    assert listed == set(OPTIONS) | {"metrics", "confidence", "baseline", "test", "correction", "alpha", "validate"}
