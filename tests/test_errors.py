@@ -318,6 +318,11 @@ def read_error(folder, argument, broken):
     # read the wide row as the header, so the file's own columns would be 'missing'
     ("an extra field in a short file", ("user_id,item_id,rank", ["1,a,1", "2,b,1,9"]),
      "do its lines have different numbers of fields?"),
+    # a .csv file is read with commas: another separator would leave one column named after the header
+    ("semicolons", ("user_id;item_id;rank", ["1;a;1", "2;b;1"]),
+     "it reads as one column, 'user_id;item_id;rank': a .csv file is read with commas between fields, "
+     "and this one has ';' between them; save it with commas, or name it .txt"),
+    ("tabs", ("user_id\titem_id\trank", ["1\ta\t1"]), "and this one has '\\t' between them"),
 ])
 def test_broken_files_say_what_is_wrong_with_the_file(tmp_path, argument, case, contents, problem):
     message = read_error(tmp_path, argument, csv_file(tmp_path, "broken.csv", *contents))

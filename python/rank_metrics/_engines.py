@@ -156,6 +156,9 @@ class DuckDBEngine(Engine):
                        if column in text_columns and str(data_type) != "VARCHAR"}
             if reader_name == "read_csv" and retyped:
                 relation = self.con.read_csv(text, **options, dtype=retyped)
+            # a .csv file is read with commas: a file of semicolons or tabs comes out one column
+            if reader_name == "read_csv" and "delimiter" in options and len(relation.columns) == 1:
+                _refuse_one_column(argument, text, relation.columns[0], options["delimiter"])
             # a CSV file's types come from its rows: with none, every column would be text
             if reader_name == "read_csv" and not relation.limit(1).fetchall():
                 raise RankMetricsError(f"rank_metrics: {argument}: cannot read {text!r}: "
@@ -348,6 +351,17 @@ def _file_reader(text: str) -> tuple[str, dict] | None:
     for suffix in (".gz", ".zst"):
         lowered = lowered.removesuffix(suffix)
     return _FILE_READERS.get(os.path.splitext(lowered)[1])
+
+
+def _refuse_one_column(argument: str, text: str, column: str, delimiter: str) -> None:
+    """A file of another separator read as one column: say so, rather than miss its columns later."""
+    others = [separator for separator in (",", ";", "\t", "|") if separator != delimiter and separator in column]
+    if others:
+        names = {",": "commas", "\t": "tabs"}
+        raise RankMetricsError(
+            f"rank_metrics: {argument}: cannot read {text!r}: it reads as one column, {column!r}: a {os.path.splitext(text)[1]} "
+            f"file is read with {names[delimiter]} between fields, and this one has {others[0]!r} between them; "
+            f"save it with {names[delimiter]}, or name it .txt to have its separator detected")
 
 
 def _one_line(error: Exception, limit: int = 400) -> str:
