@@ -366,3 +366,25 @@ def test_no_hit_at_all_warns_that_the_ids_may_not_match(predictions, truth):
         warnings.simplefilter("error")   # a result with a hit: no warning
         assert rank_metrics.map_at_k(predictions, truth, k=3) > 0
         rank_metrics.evaluate_users(predictions, truth, k=[1, 3])
+
+
+@pytest.mark.parametrize("name", ["rel", "label", "Grade", "rating"])
+def test_a_grade_column_that_is_not_read_warns(predictions, truth, name):
+    """Truth with a grade column not named `relevance` and no relevance= counts every row as
+    relevant, grade 0 too: a trec qrels file read as (query, doc, rel) gave P@10 1.0 against
+    trec_eval's 0.3 with no word (a new user's report). Only names that grades go by warn."""
+    import warnings
+
+    graded = truth.assign(**{name: [0] * len(truth)})
+    with pytest.warns(rank_metrics.RankMetricsWarning,
+                      match=rf"truth has a column '{name}' that is not read: every truth row counts as relevant, "
+                            rf"whatever '{name}' holds; if it holds relevance grades \(0 or less: not relevant\), "
+                            rf"pass relevance='{name}' \(--relevance {name} on the command line\)"):
+        everything = rank_metrics.map_at_k(predictions, graded, k=3)
+    assert everything == rank_metrics.map_at_k(predictions, truth, k=3) > 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")   # named, read as grades: no warning (and every row graded 0: no user)
+        with pytest.raises(RankMetricsError, match="truth has no relevant rows"):
+            rank_metrics.map_at_k(predictions, graded, k=3, relevance=name)
+        rank_metrics.map_at_k(predictions, truth.assign(quantity=1, **{name: ["x"] * len(truth)}), k=3)   # not numbers
+        rank_metrics.map_at_k(predictions, truth.assign(relevance=1, **{name: 1}), k=3)   # 'relevance' is read

@@ -6,6 +6,7 @@ import contextlib
 import inspect
 import math
 import numbers
+import re
 import warnings
 from typing import TYPE_CHECKING, Sequence
 
@@ -191,11 +192,38 @@ def _check(result: pd.DataFrame, macro: str, arguments: dict, tables: dict, engi
 
 def _run(macro: str, predictions, truth, arguments: dict, con, check: bool) -> pd.DataFrame:
     with _prepared(predictions, truth, con, arguments) as (engine, tables, predictions_view, truth_view):
+        _warn_if_grades_unread(arguments, truth_view.columns)
         result = engine.result(render(macro, engine.name, **tables, **arguments))
         if check:
             _check(result, macro, arguments, tables, engine, predictions_view, truth_view)
     _warn_if_nothing_met(macro, result, arguments)
     return result
+
+
+# names a column of relevance grades goes by (a column named `relevance` is read as grades)
+_GRADE_NAMES = ("rel", "relevancy", "grade", "grades", "label", "judgment", "judgement", "qrel", "rating", "gain", "score")
+
+
+def _warn_if_grades_unread(arguments: dict, truth_columns: list[dict]) -> None:
+    """A RankMetricsWarning when truth has a numeric column named like grades (rel, label,
+    rating, ...) and no relevance= names it: every truth row then counts as relevant, those
+    graded 0 too (trec qrels, click logs), and the numbers alone would not say so. From the
+    column names only: no query more."""
+    if arguments.get("relevance") is not None:
+        return
+    names = {column["name"] for column in truth_columns}
+    if "relevance" in names:   # read as grades without being named
+        return
+    used = {arguments[name] for name in ("user", "item", "truth_user", "truth_item")} | set(_as_list(arguments["by"]))
+    numeric = re.compile(r"int|decimal|numeric|double|float|real", re.IGNORECASE)
+    for column in truth_columns:
+        if column["name"].lower() in _GRADE_NAMES and column["name"] not in used and numeric.search(column["data_type"]):
+            name = column["name"]
+            warnings.warn(f"rank_metrics: truth has a column {name!r} that is not read: every truth row counts as "
+                          f"relevant, whatever {name!r} holds; if it holds relevance grades (0 or less: not relevant), "
+                          f"pass relevance={name!r} (--relevance {name} on the command line)",
+                          RankMetricsWarning, stacklevel=4)
+            return
 
 
 def _warn_if_nothing_met(macro: str, result: pd.DataFrame, arguments: dict) -> None:

@@ -228,16 +228,22 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+_shown_warnings: set[str] = set()   # a command that runs several queries (report) warns once
+
+
 def _show_warning(message, category, filename, lineno, file=None, line=None, show=warnings.showwarning):
-    """rank_metrics' own warnings as one line, like its errors; any other the usual way."""
+    """rank_metrics' own warnings as one line, like its errors, each once; any other the usual way."""
     if issubclass(category, RankMetricsWarning):
-        print("rank-metrics: warning: " + str(message).removeprefix("rank_metrics: "), file=sys.stderr)
+        if str(message) not in _shown_warnings:
+            _shown_warnings.add(str(message))
+            print("rank-metrics: warning: " + str(message).removeprefix("rank_metrics: "), file=sys.stderr)
     else:
         show(message, category, filename, lineno, file, line)
 
 
 def main(argv: list[str] | None = None) -> int:
     shown_before, warnings.showwarning = warnings.showwarning, _show_warning
+    _shown_warnings.clear()
     try:
         return _main(argv)
     except BrokenPipeError:
