@@ -41,7 +41,20 @@ def test_map_at_k_table_csv_json():
     code, json_text, _ = run("map-at-k", RECOMMENDATIONS, PURCHASES, "-k", "5", "12", "--by", "model",
                              *COLUMNS, "--format", "json")
     rows = json.loads(json_text)
-    assert [row["map_at_k"] for row in rows] == pytest.approx(list(expected.map_at_k), rel=1e-12)
+    # every digit, as in csv (pandas' own to_json would keep 15): the same doubles as Python's
+    assert [row["map_at_k"] for row in rows] == list(expected.map_at_k)
+    assert [row["n_users"] for row in rows] == [1042] * 6
+
+
+def test_json_gives_null_for_a_missing_value(tmp_path):
+    """One user has no standard error (SPEC §7): NULL in csv, null in JSON, never NaN."""
+    predictions, truth = tmp_path / "p.csv", tmp_path / "t.csv"
+    predictions.write_text("user_id,item_id,rank\n1,a,1\n")
+    truth.write_text("user_id,item_id\n1,a\n")
+    code, json_text, _ = run("evaluate", str(predictions), str(truth), "-k", "1", "--metrics", "map", "--format", "json")
+    assert code == 0
+    assert json.loads(json_text) == [{"k": 1, "metric": "map", "value": 1.0, "n_users": 1,
+                                      "std_error": None, "ci_low": None, "ci_high": None}]
 
 
 def test_average_precision_per_user():
@@ -141,3 +154,16 @@ def test_progress_bar_only_on_a_terminal(tmp_path):
         finally:
             _engines.SHOW_PROGRESS = False
         assert setting is wanted
+
+
+def test_every_option_of_every_command_has_help():
+    """`--help` explains each option (a new user found --format, --title and -o without a word)."""
+    import argparse
+
+    from rank_metrics.cli import _parser
+
+    commands = next(action for action in _parser()._actions if isinstance(action, argparse._SubParsersAction))
+    unexplained = [f"{name} {action.option_strings[-1] if action.option_strings else action.dest}"
+                   for name, command in commands.choices.items() for action in command._actions
+                   if not action.help and not isinstance(action, argparse._HelpAction)]
+    assert unexplained == []

@@ -191,14 +191,16 @@ def _parser() -> argparse.ArgumentParser:
         if function == "evaluate":
             command.add_argument("--confidence", type=_number,
                                  help="of the interval ci_low..ci_high around each value (default 0.95)")
-        command.add_argument("--format", choices=("table", "csv", "json"), default="table")
+        command.add_argument("--format", choices=("table", "csv", "json"), default="table",
+                             help="table (default: rounded for reading), or csv or json with every digit")
         command.add_argument("--check", action="store_true",
                              help="also run the reference implementation and fail if it disagrees")
 
     command = _table_command(commands, "compare", "each model (--by) against --baseline: paired tests per k and metric")
     _add_comparison_options(command, baseline_required=True)
     command.add_argument("--resamples", type=int, default=10_000, help="sign flips or bootstrap resamples (default 10000)")
-    command.add_argument("--format", choices=("table", "markdown", "latex", "csv", "json"), default="table")
+    command.add_argument("--format", choices=("table", "markdown", "latex", "csv", "json"), default="table",
+                         help="table (default), markdown or latex for a document, csv or json with every digit")
     command.add_argument("--check", action="store_true",
                          help="also check the pairs and differences against the reference implementation")
 
@@ -207,10 +209,10 @@ def _parser() -> argparse.ArgumentParser:
         command = _table_command(commands, name, help_text)
         command.add_argument("--confidence", type=_number, help="of the bands (default 0.95)")
         command.add_argument("-o", "--output", required=True,
-                             help="the file to write (.html for report; .png, .svg or .pdf for plot)")
+                             help="the file to write: " + ("an .html page" if name == "report" else ".png, .svg or .pdf"))
         if name == "report":
             _add_comparison_options(command, baseline_required=False)
-            command.add_argument("--title", default="Ranking metrics")
+            command.add_argument("--title", default="Ranking metrics", help="the page's heading (default: Ranking metrics)")
 
     command = commands.add_parser(
         "sql", help="print the SQL for tables named PREDICTIONS and TRUTH", description=SQL_DESCRIPTION,
@@ -315,7 +317,7 @@ def _main(argv: list[str] | None) -> int:
     if arguments.format == "csv":
         sys.stdout.write(result.to_csv(index=False))
     elif arguments.format == "json":
-        sys.stdout.write(result.to_json(orient="records", double_precision=15) + "\n")
+        sys.stdout.write(_json(result) + "\n")
     elif not len(result):   # the header alone, not pandas' "Empty DataFrame"
         sys.stdout.write(" ".join(result.columns) + "\n")
     else:
@@ -345,12 +347,20 @@ def _compare(arguments: argparse.Namespace, keywords: dict) -> int:
     if arguments.format == "csv":
         sys.stdout.write(result.to_csv(index=False))
     elif arguments.format == "json":
-        sys.stdout.write(result.to_json(orient="records", double_precision=15) + "\n")
+        sys.stdout.write(_json(result) + "\n")
     else:
         legend = (f"{BETTER} / {WORSE}: significantly better / worse than {arguments.baseline!r} "
                   f"(adjusted p < {arguments.alpha}; test {arguments.test}, correction {arguments.correction})")
         sys.stdout.write(comparison_text(result, model, arguments.format, legend))
     return 0
+
+
+def _json(result) -> str:
+    """The rows as JSON records with every digit (pandas' to_json keeps at most 15), NaN as null."""
+    import json
+
+    records = result.astype(object).where(result.notna(), None).to_dict(orient="records")
+    return json.dumps(records, default=lambda value: value.item() if hasattr(value, "item") else str(value))
 
 
 def _require_one_by(command: str, by: list | None) -> None:
