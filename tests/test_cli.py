@@ -167,3 +167,29 @@ def test_every_option_of_every_command_has_help():
                    for name, command in commands.choices.items() for action in command._actions
                    if not action.help and not isinstance(action, argparse._HelpAction)]
     assert unexplained == []
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (("map-at-k", "--gain", "exponential"), "--gain changes ndcg only (ndcg-at-k, or evaluate with ndcg); map-at-k does not read it"),
+    (("ndcg-at-k", "--normalization", "m"), "--normalization changes map only (map-at-k, or evaluate with map); ndcg-at-k"),
+    (("precision-at-k", "--recall-denominator", "min_m_k"), "--recall-denominator changes recall only"),
+    (("average-precision-at-k", "--precision-denominator", "k"), "average-precision-at-k does not read it"),
+    (("sql", "--gain", "exponential"), "--gain changes ndcg only (ndcg-at-k, or evaluate with ndcg); --macro map_at_k does not read it"),
+])
+def test_a_single_metric_command_refuses_what_it_would_not_read(arguments, message):
+    """A new user passed --gain to map-at-k and got MAP unchanged, exit 0: each single-metric
+    command now refuses the options of another metric (and its --help leaves them out)."""
+    command, *options = arguments
+    files = () if command == "sql" else (RECOMMENDATIONS, PURCHASES)
+    code, _, err = run(command, *files, "-k", "5", *COLUMNS, *options)
+    assert code == 2 and message in err
+
+
+def test_the_options_a_command_reads_still_work():
+    code, out, _ = run("ndcg-at-k", RECOMMENDATIONS, PURCHASES, "-k", "5", *COLUMNS, "--gain", "exponential", "--format", "csv")
+    assert code == 0 and out.startswith("k,ndcg_at_k,n_users")
+    code, out, _ = run("evaluate", RECOMMENDATIONS, PURCHASES, "-k", "5", *COLUMNS, "--metrics", "map", "ndcg",
+                       "--gain", "exponential", "--normalization", "m", "--format", "csv")
+    assert code == 0 and len(out.splitlines()) == 3
+    code, out, _ = run("sql", "-k", "5", "--macro", "ndcg_at_k", "--gain", "exponential")
+    assert code == 0 and out.startswith("with")

@@ -62,7 +62,28 @@ def _k_values(text: str) -> int:
     return value
 
 
-def _add_metric_options(parser: argparse.ArgumentParser) -> None:
+# options that change one metric only (SPEC §1 and §6); a command of another single metric
+# refuses them (the Python API takes them everywhere, so that one set of options fits each)
+_ONE_METRIC_OPTIONS = {"normalization": "map", "gain": "ndcg", "gain_from": "ndcg",
+                       "precision_denominator": "precision", "recall_denominator": "recall"}
+
+
+def _single_metric(function: str) -> str | None:
+    """The one metric a command or macro computes (map for AP per user), or None for several."""
+    if function == "average_precision_at_k":
+        return "map"
+    return next((metric for metric, (name, _, _) in api.METRICS.items() if name == function), None)
+
+
+def _refuse_unread_options(arguments: argparse.Namespace, metric: str | None, what: str) -> None:
+    for option, reader in _ONE_METRIC_OPTIONS.items():
+        if metric is not None and reader != metric and getattr(arguments, option) is not None:
+            flag = "--" + option.replace("_", "-")
+            raise RankMetricsError(f"rank_metrics: {flag} changes {reader} only ({api.METRICS[reader][0].replace('_', '-')}, "
+                                   f"or evaluate with {reader}); {what} does not read it")
+
+
+def _add_metric_options(parser: argparse.ArgumentParser, metric: str | None = None) -> None:
     parser.add_argument("-k", dest="k", type=_k_values, action="append", required=True,
                         help="the cutoff; several values (-k 5 10 20) give a row per k")
     parser.add_argument("--user", default="user_id", help="user column (default: user_id)")
@@ -80,8 +101,11 @@ def _add_metric_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--truth-shape", help="long or list, as --predictions-shape")
     parser.add_argument("--item-separator", help="the separator of items in a text column of a list-shaped "
                         "table (' ' for a Kaggle submission file: customer_id,prediction)")
+    def shown(option: str, text: str) -> str:   # not in the help of a command that would refuse it
+        return argparse.SUPPRESS if metric is not None and _ONE_METRIC_OPTIONS[option] != metric else text
+
     parser.add_argument("--normalization", choices=reference.NORMALIZATIONS,
-                        help="AP's denominator: min(m, k) (default), m, or the hits within k")
+                        help=shown("normalization", "AP's denominator: min(m, k) (default), m, or the hits within k"))
     parser.add_argument("--users", choices=reference.USERS,
                         help="who is averaged (default truth: every user with a relevant item)")
     parser.add_argument("--duplicates", choices=reference.DUPLICATES,
@@ -90,10 +114,10 @@ def _add_metric_options(parser: argparse.ArgumentParser) -> None:
                         help="equal rank or score (default item: the lower item first)")
     parser.add_argument("--convention", help="a peer's preset: " + ", ".join(sorted(reference.CONVENTIONS)))
     # the family's options (SPEC §6); the macros check their values and name the allowed ones
-    parser.add_argument("--gain", help="NDCG's gain: linear, exponential or binary")
-    parser.add_argument("--gain-from", help="which items add gain: graded or relevant")
-    parser.add_argument("--precision-denominator", help="k or list_length")
-    parser.add_argument("--recall-denominator", help="m or min_m_k")
+    parser.add_argument("--gain", help=shown("gain", "NDCG's gain: linear, exponential or binary"))
+    parser.add_argument("--gain-from", help=shown("gain_from", "which items add gain: graded or relevant"))
+    parser.add_argument("--precision-denominator", help=shown("precision_denominator", "k or list_length"))
+    parser.add_argument("--recall-denominator", help=shown("recall_denominator", "m or min_m_k"))
     parser.add_argument("--truth-scope", help="all or listed")
     parser.add_argument("--relevance-threshold", type=_number, help="relevant = grade >= this number (trec_eval -l)")
 
@@ -152,12 +176,13 @@ def _connection(path: str | None):
                                f"{str(error).splitlines()[0]}") from None
 
 
-def _table_command(commands, name: str, help_text: str, metrics: bool = True) -> argparse.ArgumentParser:
+def _table_command(commands, name: str, help_text: str, metrics: bool = True,
+                   metric: str | None = None) -> argparse.ArgumentParser:
     """A command reading PREDICTIONS and TRUTH (files, or tables of --database) with the metric options."""
     command = commands.add_parser(name, help=help_text)
     command.add_argument("predictions", help="Parquet or CSV file or glob, or with --database a table in it")
     command.add_argument("truth", help="Parquet or CSV file or glob, or with --database a table in it")
-    _add_metric_options(command)
+    _add_metric_options(command, metric)
     command.add_argument("--database", metavar="FILE.duckdb",
                          help="a DuckDB file whose tables PREDICTIONS and TRUTH name (opened read-only)")
     if metrics:
@@ -187,7 +212,8 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     for name, (function, help_text) in _COMMANDS.items():
-        command = _table_command(commands, name, help_text, metrics=function.startswith("evaluate"))
+        command = _table_command(commands, name, help_text, metrics=function.startswith("evaluate"),
+                                 metric=_single_metric(function))
         if function == "evaluate":
             command.add_argument("--confidence", type=_number,
                                  help="of the interval ci_low..ci_high around each value (default 0.95)")
@@ -282,8 +308,9 @@ def _main(argv: list[str] | None) -> int:
             if arguments.per_user and arguments.macro not in ("map_at_k", "average_precision_at_k"):
                 raise RankMetricsError(f"rank_metrics: --per-user is --macro average_precision_at_k; it cannot go with "
                                        f"--macro {arguments.macro} (evaluate_users is the per-user query of evaluate)")
-            print(api.sql(arguments.predictions, arguments.truth, dialect=arguments.dialect,
-                          macro="average_precision_at_k" if arguments.per_user else arguments.macro,
+            macro = "average_precision_at_k" if arguments.per_user else arguments.macro
+            _refuse_unread_options(arguments, _single_metric(macro), f"--macro {macro}")
+            print(api.sql(arguments.predictions, arguments.truth, dialect=arguments.dialect, macro=macro,
                           metrics=arguments.metrics, baseline=arguments.baseline, test=arguments.test,
                           correction=arguments.correction, alpha=arguments.alpha,
                           con=_connection(arguments.database), **keywords))
@@ -293,6 +320,7 @@ def _main(argv: list[str] | None) -> int:
         if arguments.command in ("report", "plot"):
             return _picture(arguments, keywords)
         function_name = _COMMANDS[arguments.command][0]
+        _refuse_unread_options(arguments, _single_metric(function_name), arguments.command)
         if function_name.startswith("evaluate"):
             keywords["metrics"] = arguments.metrics
         if function_name == "evaluate":
