@@ -81,7 +81,7 @@ def test_sql_runs_on_duckdb_tables():
 def test_errors_are_messages_not_tracebacks():
     code, _, err = run("map-at-k", RECOMMENDATIONS, PURCHASES, "-k", "12", "--user", "nobody")
     assert code == 2
-    assert err.startswith("rank-metrics: error: column nobody (argument user) is not in predictions")
+    assert err.startswith("rank-metrics: error: column nobody (--user) is not in predictions")
     code, _, err = run("map-at-k", "/tmp/missing.parquet", PURCHASES, "-k", "12")
     assert code == 2 and "predictions: no file matches" in err
     code, _, err = run("sql", "-k", "12", "--dialect", "oracle")
@@ -193,3 +193,16 @@ def test_the_options_a_command_reads_still_work():
     assert code == 0 and len(out.splitlines()) == 3
     code, out, _ = run("sql", "-k", "5", "--macro", "ndcg_at_k", "--gain", "exponential")
     assert code == 0 and out.startswith("with")
+
+
+def test_messages_name_the_command_line_flags(tmp_path):
+    """The API's messages say rank= and (argument user); the command line says --rank and --user."""
+    truth = tmp_path / "t.csv"
+    truth.write_text("user_id,item_id\n1,a\n")
+    code, _, err = run("map-at-k", str(truth), RECOMMENDATIONS, "-k", "5")
+    assert code == 2 and "name one with --rank or --score (its columns are: user_id, item_id); truth has rank: " \
+                          "are predictions and truth the other way round?" in err
+    code, _, err = run("map-at-k", RECOMMENDATIONS, PURCHASES, "-k", "5", "--user", "customer", "--item", "article_id")
+    assert code == 2 and "column customer (--user) is not in predictions" in err
+    code, _, err = run("map-at-k", RECOMMENDATIONS, PURCHASES, "-k", "5", *COLUMNS, "--truth-user", "buyer")
+    assert code == 2 and "column buyer (--truth-user) is not in truth" in err

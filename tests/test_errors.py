@@ -70,6 +70,14 @@ def test_neither_rank_nor_score_column(predictions, truth):
         rank_metrics.map_at_k(predictions.rename(columns={"rank": "position"}), truth, k=3)
 
 
+def test_the_tables_given_the_other_way_round(predictions, truth):
+    """A new user passed the truth file first: the message says what that looks like."""
+    with pytest.raises(RankMetricsError, match=r"neither a rank nor a score column; name one with rank= or score= "
+                                               r"\(its columns are: user_id, item_id\); truth has rank: are predictions "
+                                               r"and truth the other way round\?"):
+        rank_metrics.map_at_k(truth, predictions, k=3)
+
+
 @pytest.mark.parametrize("table, column, argument", [
     ("predictions", "user_id", "user"), ("predictions", "item_id", "item"),
     ("predictions", "rank", "rank"), ("truth", "user_id", "user"), ("truth", "item_id", "item")])

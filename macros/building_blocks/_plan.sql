@@ -172,7 +172,9 @@
         {%- elif 'score' in predictions_names -%}
             {%- set score = 'score' -%}
         {%- else -%}
-            {{ exceptions.raise_compiler_error("rank_metrics: predictions has neither a rank nor a score column; name one with rank= or score= (its columns are: " ~ predictions_names | join(', ') ~ ")") }}
+            {%- set in_truth = (truth_names or []) | select('in', ['rank', 'score']) | list -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: predictions has neither a rank nor a score column; name one with rank= or score= (its columns are: " ~ predictions_names | join(', ') ~ ")"
+                ~ ("; truth has " ~ in_truth[0] ~ ": are predictions and truth the other way round?" if in_truth else "")) }}
         {%- endif -%}
     {%- endif -%}
 

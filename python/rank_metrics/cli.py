@@ -292,7 +292,15 @@ def _silence_stdout() -> None:
             pass
 
 
+def _as_flags(message: str) -> str:
+    """The API's names for arguments, as its messages give them, in the command line's spelling:
+    '(argument truth_user)' as '(--truth-user)', 'with rank= or score=' as 'with --rank or --score'."""
+    message = re.sub(r"\(argument (\w+)\)", lambda found: f"(--{found.group(1).replace('_', '-')})", message)
+    return re.sub(r"\b(\w+)=(?=[ ,;)]|$)", lambda found: "--" + found.group(1).replace("_", "-"), message)
+
+
 def _fail(message: str, status: int) -> int:
+    message = _as_flags(message)
     lines = [line.strip() for line in message.splitlines() if line.strip()]
     # the API's messages start "rank_metrics: "; after the command's own prefix that says it twice
     print("rank-metrics: error: " + " | ".join(lines).removeprefix("rank_metrics: "), file=sys.stderr)
