@@ -8,6 +8,9 @@
     {%- set arguments = dict(options, predictions=predictions, truth=truth, k=k,
                              predictions_columns=rank_metrics._relation_columns(predictions),
                              truth_columns=rank_metrics._relation_columns(truth)) -%}
+    {%- for name in ['predictions', 'truth'] -%}
+        {%- do arguments.update({name: rank_metrics._aliasable(arguments[name])}) -%}
+    {%- endfor -%}
     {%- set validate = arguments.pop('validate', true) -%}
     {%- if validate and rank_metrics._data_checks_run(arguments) -%}
         {%- set problems = run_query(adapter.dispatch('input_problems', 'rank_metrics')(**arguments)) -%}
@@ -30,12 +33,26 @@
               and arguments.predictions_columns is not none and arguments.truth_columns is not none) }}
 {% endmacro %}
 
+{#- A relation as the macros can alias it (`from … as rm_p`). Under `dbt build --empty` (and
+    dbt's sampling) a relation renders as a subquery with dbt's own alias,
+    `(select … limit 0) _dbt_limit_subq_x`, and a second alias after that is a syntax error on
+    PostgreSQL (DuckDB lets it pass), so such a relation is read through one more subquery. -#}
+{% macro _aliasable(relation) %}
+    {%- if relation is mapping and relation.get('metadata', {}).get('type', '').endswith('Relation')
+            and (relation | string).strip().startswith('(') -%}
+        {{ return('(select * from ' ~ relation ~ ')') }}
+    {%- endif -%}
+    {{ return(relation) }}
+{% endmacro %}
+
 {#- The columns (name, data_type) of a relation, or none for anything else (an ephemeral model,
     a CTE name, SQL text) and at parse time, when nothing can be looked up. -#}
 {% macro _relation_columns(relation) %}
     {%- if execute and relation is mapping and relation.get('metadata', {}).get('type', '').endswith('Relation')
             and not relation.is_cte -%}
-        {{ return(adapter.get_columns_in_relation(relation)) }}
+        {#- the table itself, not the subquery that --empty or sampling renders (dbt-spark's
+            `describe` cannot read that) -#}
+        {{ return(adapter.get_columns_in_relation(relation.incorporate(limit=none, event_time_filter=none))) }}
     {%- endif -%}
     {{ return(none) }}
 {% endmacro %}
