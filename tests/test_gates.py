@@ -68,3 +68,58 @@ def test_a_gate_checks_its_inputs_under_dbt_test(dbt_project):
     result = dbt_project.invoke("test", "-s", "compare_predictions", "--vars", misspelt)
     assert not result.success
     assert "rank_metrics: baseline: predictions has no rows with model = 'bb'" in messages(result)
+
+
+def test_gates_on_empty_predictions_fail(dbt_project):
+    """An empty predictions model left both gates without a failing row, so they passed (a new
+    user's report): metric_at_least now fails with a row that says why, and compare's data
+    checks fail no_significant_regression (the baseline has no rows)."""
+    empty = "{rank_metrics_empty_gates: true, rank_metrics_examples: false}"
+    build = dbt_project.invoke("build", "-s", "+gate_empty_predictions", "compare_truth", "--indirect-selection",
+                               "cautious", "--vars", empty)
+    assert not build.success
+    gates = {result.node.test_metadata.name: result for result in build.result.results
+             if result.node.resource_type == "test" and "gate_empty_predictions" in result.node.name}
+    assert sorted(gates) == ["metric_at_least", "no_significant_regression"]
+    assert str(gates["metric_at_least"].status) == "fail" and gates["metric_at_least"].failures == 1
+    shown = dbt_project.invoke("show", "--inline", f"select * from {gates['metric_at_least'].node.relation_name}",
+                               "--vars", empty)
+    table = shown.result.results[0].agate_table
+    (row,) = [dict(zip(table.column_names, values)) for values in table.rows]
+    assert row["problem"] == "no user is evaluated, so there is no value to judge" and row["value"] is None
+    assert str(gates["no_significant_regression"].status) == "error"
+    assert ("rank_metrics: baseline: predictions has no rows, so none with model = 'b' to compare with"
+            in gates["no_significant_regression"].message)
+
+
+@pytest.mark.parametrize("arguments, message", [
+    ("metric='ndgc', min_value=0.3", "rank_metrics: metric_at_least: metric must name one metric, one of 'map', 'ndcg', "
+                                     "'precision', 'recall', 'mrr', 'hit_rate'; got 'ndgc'"),
+    ("min_value=0.3", "rank_metrics: metric_at_least: metric must name one metric, one of 'map'"),
+    ("metric='map'", "rank_metrics: metric_at_least: min_value must be a number (min_value: 0.3); got none"),
+    ("metric='map', min_value='0.2'", "min_value must be a number (min_value: 0.3); got '0.2'"),
+    ("metric='map', min_value=0.3, baseline='b'", "rank_metrics: metric_at_least takes no baseline (no_significant_regression takes it)"),
+])
+def test_metric_at_least_names_its_own_arguments(dbt_project, arguments, message):
+    """A new user's misspelt `metric: ndgc` read `metrics: unknown metric`, and `baseline:` read
+    `evaluate takes no baseline`: names of the macros under the gate, not the gate's."""
+    from test_dbt import compile_inline
+
+    ok, text = compile_inline(dbt_project, "{{ rank_metrics.test_metric_at_least(model=ref('compare_predictions'), "
+                                           f"truth=ref('compare_truth'), k=4, by='model', {arguments}) }}}}")
+    assert not ok and message in text
+
+
+@pytest.mark.parametrize("arguments, message", [
+    ("metric='map', baseline='b'", "rank_metrics: no_significant_regression: by must name the column of models and "
+                                   "baseline the model to compare with (by: model, baseline: popularity); got by none, baseline 'b'"),
+    ("metric='map', by='model'", "got by 'model', baseline none"),
+    ("metric='mapp', by='model', baseline='b'", "rank_metrics: no_significant_regression: metric must name one metric"),
+    ("metric='map', by='model', baseline='b', test='t'", "no_significant_regression takes no test (the gate is the one-sided t test)"),
+])
+def test_no_significant_regression_names_its_own_arguments(dbt_project, arguments, message):
+    from test_dbt import compile_inline
+
+    ok, text = compile_inline(dbt_project, "{{ rank_metrics.test_no_significant_regression(model=ref('compare_predictions'), "
+                                           f"truth=ref('compare_truth'), k=4, {arguments}) }}}}")
+    assert not ok and message in text

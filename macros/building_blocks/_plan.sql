@@ -75,7 +75,7 @@
     {%- do plan.update({'ks': k_list | unique | sort | list}) -%}
 
     {#- metrics: the family's names (SPEC §6), each computed once, in this order -#}
-    {%- set known_metrics = ['map', 'ndcg', 'precision', 'recall', 'mrr', 'hit_rate'] -%}
+    {%- set known_metrics = (rank_metrics._metric_names() | trim).split(' ') -%}
     {%- set metric_list = known_metrics if metrics is none else ([metrics] if metrics is string else metrics | list) -%}
     {%- if metric_list | length == 0 -%}
         {{ exceptions.raise_compiler_error("rank_metrics: metrics must name at least one of " ~ rank_metrics._shown(known_metrics) ~ "; got an empty list") }}
@@ -362,6 +362,12 @@
         {%- endif -%}
     {%- endfor -%}
 {% endmacro %}
+
+{#- The family's metric names (SPEC §6), in the order results list them, as words: a macro
+    returns only text in plain Jinja. The release gates check their `metric` against them. -#}
+{% macro _metric_names() -%}
+    map ndcg precision recall mrr hit_rate
+{%- endmacro %}
 
 {#- A value as a message shows it: text in quotes, a list item by item, anything else as is. -#}
 {% macro _shown(value) -%}

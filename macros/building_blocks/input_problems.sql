@@ -105,11 +105,12 @@ select 300 as rm_check, 'duplicates' as argument, problem from (
 {%- set quote = rank_metrics.string_literal("'") if baseline is string else "''" %}
 union all
 select 400 as rm_check, 'baseline' as argument,
-    ({{ rank_metrics.string_literal('predictions has no rows with ' ~ plan.names.by[0] ~ ' = ' ~ rank_metrics._shown(baseline) ~ '; baseline must be one of the values of by (' ~ plan.names.by[0] ~ '): ') }}
+    case when rm_values = 0 then {{ rank_metrics.string_literal('predictions has no rows, so none with ' ~ plan.names.by[0] ~ ' = ' ~ rank_metrics._shown(baseline) ~ ' to compare with') }}
+    else {{ rank_metrics.string_literal('predictions has no rows with ' ~ plan.names.by[0] ~ ' = ' ~ rank_metrics._shown(baseline) ~ '; baseline must be one of the values of by (' ~ plan.names.by[0] ~ '): ') }}
         {%- for place in range(1, 11) %}
         || coalesce({{ rank_metrics.string_literal(', ') ~ ' || ' if place > 1 }}rm_value_{{ place }}, '')
         {%- endfor %}
-        || case when rm_values > 10 then {{ rank_metrics.string_literal(', …') }} else '' end) as problem
+        || case when rm_values > 10 then {{ rank_metrics.string_literal(', …') }} else '' end end as problem
 from (
     select sum(case when rm_by = {{ rank_metrics._literal(baseline, 'baseline') }} then 1 else 0 end) as rm_rows,
         {%- for place in range(1, 11) %}
@@ -126,7 +127,8 @@ from (
         ) as rm_distinct
     ) as rm_ordered
 ) as rm_baseline
-where rm_rows = 0
+{#- over no rows at all (predictions empty) sum is NULL #}
+where coalesce(rm_rows, 0) = 0
 {%- endif %}
 )
 -- the first problem found is the one reported: NULLs, then NaN, then empty input, then duplicates

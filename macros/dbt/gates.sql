@@ -1,23 +1,55 @@
 {#- Release gates (SPEC §7): dbt generic tests on a predictions model. Each fails the build
     with one row per offending group, which says what it scored and against what. -#}
 
-{#- Fails for each group (of `by`) and k whose metric is below min_value. -#}
-{% test metric_at_least(model, truth, k, metric, min_value, by=none) %}
+{#- The gate's own arguments, checked with the gate's names for them (the macros it calls
+    would name theirs: `metrics`, `evaluate`). -#}
+{% macro _gate_arguments(gate, metric, options, taken_elsewhere) %}
+    {%- set names = (rank_metrics._metric_names() | trim).split(' ') -%}
+    {%- if metric is not string or metric not in names -%}
+        {%- do exceptions.raise_compiler_error("rank_metrics: " ~ gate ~ ": metric must name one metric, one of "
+            ~ rank_metrics._shown(names) ~ "; got " ~ (rank_metrics._shown(metric) if metric is not none else "none")) -%}
+    {%- endif -%}
+    {%- for name, where in taken_elsewhere.items() if options.get(name) is not none -%}
+        {%- do exceptions.raise_compiler_error("rank_metrics: " ~ gate ~ " takes no " ~ name ~ " (" ~ where ~ ")") -%}
+    {%- endfor -%}
+{% endmacro %}
+
+{#- Fails for each group (of `by`) and k whose metric is below min_value, and with one row when
+    there is no value to judge (no user evaluated: an empty predictions table, say), which
+    would otherwise leave no failing row and pass. -#}
+{% test metric_at_least(model, truth, k, metric=none, min_value=none, by=none) %}
+    {%- do rank_metrics._gate_arguments('metric_at_least', metric, kwargs, {
+        'metrics': 'a gate judges one metric: metric', 'baseline': 'no_significant_regression takes it',
+        'alpha': 'no_significant_regression takes it', 'test': 'a compare argument', 'correction': 'a compare argument',
+        'confidence': 'an evaluate argument'}) -%}
     {%- if min_value is not number or min_value is boolean -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: metric_at_least: min_value must be a number; got " ~ min_value) }}
+        {{ exceptions.raise_compiler_error("rank_metrics: metric_at_least: min_value must be a number (min_value: 0.3); got "
+            ~ (rank_metrics._shown(min_value) if min_value is not none else "none")) }}
     {%- endif -%}
     {%- set options = dict(kwargs, by=by, metrics=[metric]) -%}
-    select rm_values.*, {{ min_value }} as min_value
-    from (
+    select rm_values.*, {{ min_value }} as min_value,
+        case when rm_values.k is null then 'no user is evaluated, so there is no value to judge' end as problem
+    from (select 1 as rm_one) as rm_gate
+    left join (
         {{ rank_metrics.evaluate(predictions=model, truth=truth, k=k, **options) }}
     ) as rm_values
-    where value < {{ min_value }}
+        on 1 = 1
+    where rm_values.value < {{ min_value }} or rm_values.k is null
 {% endtest %}
 
 {#- Fails for each model (a value of `by`) significantly worse than the baseline at some k:
     difference < 0 with the one-sided p-value (half the two-sided t test's, normal
-    approximation) below alpha, each comparison on its own (no correction). -#}
-{% test no_significant_regression(model, truth, k, metric, by, baseline, alpha=0.05) %}
+    approximation) below alpha, each comparison on its own (no correction). A baseline with no
+    rows (misspelt, or predictions empty) fails in compare's data checks. -#}
+{% test no_significant_regression(model, truth, k, metric=none, by=none, baseline=none, alpha=0.05) %}
+    {%- do rank_metrics._gate_arguments('no_significant_regression', metric, kwargs, {
+        'metrics': 'a gate judges one metric: metric', 'test': 'the gate is the one-sided t test',
+        'correction': 'each model is judged on its own', 'confidence': 'an evaluate argument', 'min_value': 'metric_at_least takes it'}) -%}
+    {%- if by is none or baseline is none -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: no_significant_regression: by must name the column of models and "
+            ~ "baseline the model to compare with (by: model, baseline: popularity); got by " ~ (rank_metrics._shown(by) if by is not none else "none")
+            ~ ", baseline " ~ (rank_metrics._shown(baseline) if baseline is not none else "none")) }}
+    {%- endif -%}
     {%- set options = dict(kwargs, by=by, metrics=[metric], baseline=baseline, correction='none', alpha=alpha) -%}
     {#- compare's p_value is two-sided, and its significant and p_value_adjusted columns judge
         that at alpha: a failing row would say significant = 0. They are left out; the row has
