@@ -149,7 +149,7 @@ def test_users_judged_counts_users_whose_truth_is_all_non_relevant():
 def test_users_judged_needs_a_truth_row():
     predictions = pd.DataFrame({"user_id": [1], "item_id": ["a"], "rank": [1]})
     with pytest.raises(rank_metrics.RankMetricsError,
-                       match="truth: truth has no rows, so users='judged' has no user to evaluate"):
+                       match="users: truth has no rows, so users='judged' has no user to evaluate"):
         rank_metrics.map_at_k(predictions, pd.DataFrame({"user_id": [], "item_id": []}).astype(
             {"user_id": "int64", "item_id": "str"}), k=3, users="judged")
     # a truth of only non-relevant rows is data under judged: every judged user scores 0

@@ -46,7 +46,8 @@
                      'predictions': {'table': 'predictions', 'where': none,
                                      'problem': "predictions has no rows, so users='predictions' has no user to evaluate"}}.get(plan.users) -%}
 {%- if first_row is not none -%}
-    {%- do checks.append((200, first_row.table, 'case when f.rm_rows = 0 then ' ~ rank_metrics.string_literal(first_row.problem) ~ ' end')) -%}
+    {#- named by the users rule that needs the row: 'truth: truth has …' would say truth twice -#}
+    {%- do checks.append((200, 'users', 'case when f.rm_rows = 0 then ' ~ rank_metrics.string_literal(first_row.problem) ~ ' end')) -%}
 {%- endif -%}
 with
 {{ rank_metrics._problem_counts('rm_prediction_counts', 'rm_prediction', plan.predictions, prediction_checks, prediction_numbers) }},
