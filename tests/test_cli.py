@@ -206,3 +206,15 @@ def test_messages_name_the_command_line_flags(tmp_path):
     assert code == 2 and "column customer (--user) is not in predictions" in err
     code, _, err = run("map-at-k", RECOMMENDATIONS, PURCHASES, "-k", "5", *COLUMNS, "--truth-user", "buyer")
     assert code == 2 and "column buyer (--truth-user) is not in truth" in err
+
+
+def test_a_command_of_several_queries_warns_once(tmp_path):
+    """report runs evaluate and more on the same inputs: each warning is printed once."""
+    predictions, truth = tmp_path / "p.csv", tmp_path / "t.csv"
+    predictions.write_text("user_id,item_id,rank\n1,a,1\n1,b,2\n")
+    truth.write_text("user_id,item_id,rel\n1,a,0\n1,b,1\n")
+    code, _, err = run("report", str(predictions), str(truth), "-k", "2", "-o", str(tmp_path / "r.html"))
+    assert code == 0
+    assert err.splitlines()[:-1] == ["rank-metrics: warning: truth has a column 'rel' that is not read: every truth row counts as "
+                                "relevant, whatever 'rel' holds; if it holds relevance grades (0 or less: not relevant), "
+                                "pass relevance='rel' (--relevance rel on the command line)"]
