@@ -16,7 +16,8 @@
 
 {#- Fails for each group (of `by`) and k whose metric is below min_value, and with one row when
     there is no value to judge (no user evaluated: an empty predictions table, say), which
-    would otherwise leave no failing row and pass. -#}
+    would otherwise leave no failing row and pass; but not under `dbt build --empty`, whose
+    inputs are empty on purpose (its checks of the data are skipped too). -#}
 {% test metric_at_least(model, truth, k, metric=none, min_value=none, by=none) %}
     {%- do rank_metrics._gate_arguments('metric_at_least', metric, kwargs, {
         'metrics': 'a gate judges one metric: metric', 'baseline': 'no_significant_regression takes it',
@@ -34,7 +35,7 @@
         {{ rank_metrics.evaluate(predictions=model, truth=truth, k=k, **options) }}
     ) as rm_values
         on 1 = 1
-    where rm_values.value < {{ min_value }} or rm_values.k is null
+    where rm_values.value < {{ min_value }}{{ ' or rm_values.k is null' if not flags.EMPTY }}
 {% endtest %}
 
 {#- Fails for each model (a value of `by`) significantly worse than the baseline at some k:
