@@ -1,5 +1,7 @@
 {#- The sum of per-user metric values (doubles, each in [0, 1], or such a value times a count of
-    users) for a group's mean; `over` is a window clause, or none for a plain aggregate.
+    users) for a group's mean, and of a user's own terms (DCG, the ideal DCG, AP's precision
+    sum: one user's rows too may be added in two threads); `over` is a window clause, or none
+    for a plain aggregate.
     default__ is sum. DuckDB adds its threads' partial sums in whatever order they finish, so the
     same query gave means that differ in the last digit from one run to the next (evaluate on the
     example data: two results in ten runs; avg over five users likewise). There the values are
