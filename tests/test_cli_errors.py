@@ -1,6 +1,7 @@
 """The command line never shows a traceback: bad input and usage are one line with exit status 2,
 a --check disagreement exits 3, any other failure one line with exit 1, a closed pipe quietly."""
 
+import contextlib
 import io
 import re
 import subprocess
@@ -184,11 +185,20 @@ def test_database_that_is_missing_or_not_duckdb(command, tmp_path):
     code, _, err = run(*command, "-k", "12", "--database", str(tmp_path / "nothing.duckdb"))
     assert code == 2
     assert f"rank-metrics: error: --database: no such file '{tmp_path / 'nothing.duckdb'}'" in one_line_error(err)
-    not_duckdb = tmp_path / "notes.duckdb"
-    not_duckdb.write_text("just text")
-    code, _, err = run(*command, "-k", "12", "--database", str(not_duckdb))
-    assert code == 2
-    assert f"rank-metrics: error: --database: cannot open '{not_duckdb}' as a DuckDB file" in one_line_error(err)
+    # text, a CSV, a SQLite file (DuckDB would fetch its sqlite extension over the network), a folder
+    import sqlite3
+
+    (tmp_path / "notes.duckdb").write_text("just text")
+    (tmp_path / "recs.csv").write_text("user_id,item_id,rank\n1,a,1\n")
+    with contextlib.closing(sqlite3.connect(tmp_path / "shop.db")) as lite:
+        lite.execute("create table recs (user_id)")
+        lite.commit()
+    for name in ("notes.duckdb", "recs.csv", "shop.db"):
+        code, _, err = run(*command, "-k", "12", "--database", str(tmp_path / name))
+        assert code == 2
+        assert f"rank-metrics: error: --database: '{tmp_path / name}' is not a DuckDB database file" in one_line_error(err)
+    code, _, err = run(*command, "-k", "12", "--database", str(tmp_path))
+    assert code == 2 and f"--database: '{tmp_path}' is a folder, not a DuckDB database file" in one_line_error(err)
 
 
 def test_sql_help_says_which_checks_the_printed_sql_does_not_make():

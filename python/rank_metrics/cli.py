@@ -165,8 +165,17 @@ def _connection(path: str | None):
     """The DuckDB file of --database, read-only, or None."""
     if path is None:
         return None
+    if os.path.isdir(path):
+        raise RankMetricsError(f"rank_metrics: --database: {path!r} is a folder, not a DuckDB database file")
     if not os.path.isfile(path):
         raise RankMetricsError(f"rank_metrics: --database: no such file {path!r}")
+    # a DuckDB file says DUCK at byte 8; anything else DuckDB would try to read with an extension
+    # (SQLite's, fetched over the network) or fail on with a message about read-only mode
+    with open(path, "rb") as file:
+        header = file.read(12)
+    if header[8:12] != b"DUCK":
+        raise RankMetricsError(f"rank_metrics: --database: {path!r} is not a DuckDB database file (for a Parquet "
+                               "or CSV file, pass it as PREDICTIONS or TRUTH without --database)")
     import duckdb
 
     try:
