@@ -102,3 +102,16 @@ def test_docs_show_the_public_macros(dbt_project):
         arguments = {argument["name"]: argument["description"] for argument in macro["arguments"]}
         assert {"predictions", "truth", "k", "user", "item", "gain", "truth_scope", "validate"} <= set(arguments)
         assert ("metrics" in arguments) == name.startswith("evaluate")
+
+
+def test_a_relation_that_does_not_exist_is_named_as_such(dbt_project):
+    """The adapters list no columns for a relation that does not exist (not built or seeded yet):
+    that read `column user_id (argument user) is not in predictions; its columns are: ` (a new
+    user's report)."""
+    from test_dbt import compile_inline
+
+    ok, text = compile_inline(dbt_project, "{{ rank_metrics.map_at_k(predictions=api.Relation.create(database=target.database, "
+                                           "schema=target.schema, identifier='not_built_yet'), truth=ref('spec_truth'), k=3) }}")
+    assert not ok
+    assert "rank_metrics: predictions: " in text and "not_built_yet" in text
+    assert "has no columns: it does not exist yet (build or seed it first" in text

@@ -6,8 +6,8 @@
 {% macro _dbt_arguments(predictions, truth, k, options) %}
     {%- do rank_metrics._supported_adapter(adapter.type()) -%}
     {%- set arguments = dict(options, predictions=predictions, truth=truth, k=k,
-                             predictions_columns=rank_metrics._relation_columns(predictions),
-                             truth_columns=rank_metrics._relation_columns(truth)) -%}
+                             predictions_columns=rank_metrics._relation_columns(predictions, 'predictions'),
+                             truth_columns=rank_metrics._relation_columns(truth, 'truth')) -%}
     {%- for name in ['predictions', 'truth'] -%}
         {%- do arguments.update({name: rank_metrics._aliasable(arguments[name])}) -%}
     {%- endfor -%}
@@ -47,12 +47,20 @@
 
 {#- The columns (name, data_type) of a relation, or none for anything else (an ephemeral model,
     a CTE name, SQL text) and at parse time, when nothing can be looked up. -#}
-{% macro _relation_columns(relation) %}
+{% macro _relation_columns(relation, argument) %}
     {%- if execute and relation is mapping and relation.get('metadata', {}).get('type', '').endswith('Relation')
             and not relation.is_cte -%}
         {#- the table itself, not the subquery that --empty or sampling renders (dbt-spark's
             `describe` cannot read that) -#}
-        {{ return(adapter.get_columns_in_relation(relation.incorporate(limit=none, event_time_filter=none))) }}
+        {%- set table = relation.incorporate(limit=none, event_time_filter=none) -%}
+        {%- set columns = adapter.get_columns_in_relation(table) -%}
+        {#- the adapters return no column for a relation that does not exist: say that, rather
+            than name a missing column among none -#}
+        {%- if columns | length == 0 -%}
+            {%- do exceptions.raise_compiler_error("rank_metrics: " ~ argument ~ ": " ~ table ~ " has no columns: it does not exist yet (build or seed it first: "
+                ~ "dbt build runs what a model refers to before the model) or cannot be read") -%}
+        {%- endif -%}
+        {{ return(columns) }}
     {%- endif -%}
     {{ return(none) }}
 {% endmacro %}
