@@ -11,9 +11,9 @@ import math
 
 from . import api, reference
 from ._optional import load
-from ._tables import BETTER, WORSE
+from ._tables import BETTER, WORSE, p_value_text
 from ._version import __version__
-from .comparison import compare
+from .comparison import RESAMPLES, compare
 
 
 def plot(predictions, truth, k, *, by=None, metrics=None, confidence=None, con=None, **options):
@@ -128,6 +128,7 @@ def _users(predictions, truth, k, by, con, options) -> list[dict]:
 
 
 def _comparison_table(comparison, model: str, alpha: float, test: str, correction: str) -> str:
+    resamples = None if test == "t" else RESAMPLES   # compare's default: the report passes none
     head = [model, "k", "metric", "baseline", "value", "difference", "relative", "p", "p adjusted", "users paired",
             "unpaired (model / baseline)"]
     lines = ["<table class='comparison'><thead><tr>" + "".join(f"<th>{html.escape(cell)}</th>" for cell in head)
@@ -140,7 +141,8 @@ def _comparison_table(comparison, model: str, alpha: float, test: str, correctio
                  _number(row["value"]) + (f" <span class='mark'>{mark}</span>" if mark else ""),
                  _number(row["difference"], signed=True),
                  "-" if _missing(row["relative_difference"]) else f"{row['relative_difference']:+.1%}",
-                 _number(row["p_value"], digits=4), _number(row["p_value_adjusted"], digits=4), row["n_users"],
+                 *(p_value_text(row[name], resamples, _number(row[name], digits=4)) for name in ("p_value", "p_value_adjusted")),
+                 row["n_users"],
                  f"{row['n_only_model']} / {row['n_only_baseline']}"]
         lines.append("<tr>" + "".join(f"<td>{cell if isinstance(cell, str) and '<span' in cell else html.escape(str(cell))}</td>"
                                       for cell in cells) + "</tr>")

@@ -13,14 +13,21 @@ SHOWN = ["k", "metric", "baseline_value", "value", "difference", "relative_diffe
          "p_value_adjusted", "n_users"]
 
 
-def comparison_text(result, model: str, form: str, legend: str) -> str:
+def p_value_text(value: float, resamples: int | None, shown: str) -> str:
+    """A p-value of 0 from a resampling test as what it means, p < 1/resamples (SPEC §7 counts the
+    resamples at least as extreme, and none was); `shown` is how any other p-value reads."""
+    return f"<{1 / resamples:g}" if resamples and value == 0 else shown
+
+
+def comparison_text(result, model: str, form: str, legend: str, resamples: int | None = None) -> str:
+    """`resamples`: of the permutation or bootstrap test, None for the t test."""
     escape = {"latex": _latex, "markdown": _markdown}.get(form, str)
     rows = []
     for row in result.to_dict("records"):
         mark = ""
         if row["significant"]:
             mark = BETTER if row["difference"] > 0 else WORSE
-        cells = [str(row[model])] + [_cell(name, row[name]) for name in SHOWN]
+        cells = [str(row[model])] + [_cell(name, row[name], resamples) for name in SHOWN]
         if row["n_only_model"] or row["n_only_baseline"]:
             cells[-1] += f" (+{row['n_only_model']} model only, +{row['n_only_baseline']} baseline only)"
         cells = [escape(cell) for cell in cells]
@@ -57,14 +64,16 @@ def _markdown(text: str) -> str:
     return text.replace("|", r"\|")
 
 
-def _cell(name: str, value) -> str:
+def _cell(name: str, value, resamples: int | None) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "-"
+    if name.startswith("p_value"):
+        # four significant digits, trailing zeros kept so that a column lines up
+        return p_value_text(value, resamples, f"{value:#.4g}")
     if name == "relative_difference":
         return f"{value:+.1%}"
     if name == "difference":
         return f"{value:+.6f}"
     if isinstance(value, float):
-        # p-values: four significant digits, trailing zeros kept so that a column lines up
-        return f"{value:.6f}" if not name.startswith("p_value") else f"{value:#.4g}"
+        return f"{value:.6f}"
     return str(value)

@@ -15,6 +15,7 @@ import warnings
 from . import __version__, _engines, api, reference
 from ._optional import missing
 from ._tables import BETTER, WORSE
+from .comparison import RESAMPLES
 from .comparison import compare as api_compare
 from .errors import CheckFailed, RankMetricsError, RankMetricsWarning
 
@@ -233,7 +234,8 @@ def _parser() -> argparse.ArgumentParser:
 
     command = _table_command(commands, "compare", "each model (--by) against --baseline: paired tests per k and metric")
     _add_comparison_options(command, baseline_required=True)
-    command.add_argument("--resamples", type=int, default=10_000, help="sign flips or bootstrap resamples (default 10000)")
+    command.add_argument("--resamples", type=int, default=RESAMPLES,
+                         help=f"sign flips or bootstrap resamples (default {RESAMPLES})")
     command.add_argument("--format", choices=("table", "markdown", "latex", "csv", "json"), default="table",
                          help="table (default), markdown or latex for a document, csv or json with every digit")
     command.add_argument("--check", action="store_true",
@@ -396,7 +398,8 @@ def _compare(arguments: argparse.Namespace, keywords: dict) -> int:
     else:
         legend = (f"{BETTER} / {WORSE}: significantly better / worse than {arguments.baseline!r} "
                   f"(adjusted p < {arguments.alpha}; test {arguments.test}, correction {arguments.correction})")
-        sys.stdout.write(comparison_text(result, model, arguments.format, legend))
+        resamples = None if arguments.test == "t" else arguments.resamples
+        sys.stdout.write(comparison_text(result, model, arguments.format, legend, resamples))
     return 0
 
 

@@ -16,10 +16,11 @@ COLUMNS = ["k", "metric", "baseline_value", "value", "difference", "relative_dif
            "df", "p_value", "p_value_adjusted", "significant", "n_users", "n_only_model", "n_only_baseline"]
 # a number or none (no pair, one pair, no spread): float64 with NaN whichever test made them
 NUMBERS = COLUMNS[2:11]
+RESAMPLES = 10_000   # of the permutation and bootstrap tests, unless asked otherwise
 
 
 def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", correction="holm", alpha=0.05,
-            seed=None, resamples=10_000, con=None, check=False, **options):
+            seed=None, resamples=RESAMPLES, con=None, check=False, **options):
     """Each group of `by` against the `baseline` group: a DataFrame with a row per model, k and
     metric: <by>, k, metric, baseline_value, value, difference, relative_difference, std_error,
     t, df, p_value, p_value_adjusted, significant, n_users, n_only_model, n_only_baseline.
