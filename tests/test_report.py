@@ -149,6 +149,20 @@ def test_cli_plot_writes_an_image_and_names_a_bad_output(tmp_path):
     code, _, err = run("plot", RECOMMENDATIONS, PURCHASES, "-k", "1", "--user", "customer_id",
                        "--item", "article_id", "-o", str(tmp_path / "no" / "such" / "curve.png"))
     assert code == 2 and "--output: cannot write" in err and len(err.strip().splitlines()) == 1
+    code, _, err = run("plot", RECOMMENDATIONS, PURCHASES, "-k", "1", "--user", "customer_id",
+                       "--item", "article_id", "-o", str(tmp_path / "curve.jpg"))
+    assert code == 2 and "--output: expected a name ending in .png, .svg or .pdf; got" in err
+
+
+def test_cli_plot_writes_the_same_file_for_the_same_input(tmp_path):
+    """An SVG had its date and random element ids, a PDF its creation date (a new user's report)."""
+    for form in ("svg", "pdf", "png"):
+        files = [tmp_path / f"curve{run_number}.{form}" for run_number in (1, 2)]
+        for path in files:
+            code, _, err = run("plot", RECOMMENDATIONS, PURCHASES, "-k", "1", "5", "--user", "customer_id",
+                               "--item", "article_id", "--by", "model", "-o", str(path))
+            assert code == 0, err
+        assert files[0].read_bytes() == files[1].read_bytes(), form
 
 
 def test_missing_matplotlib_names_the_extra(monkeypatch):

@@ -68,13 +68,7 @@ def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test=
                              correction=correction, alpha=alpha, seed=seed, con=con, **options)
     users = _users(predictions, truth, k, by_columns, con, options)
     buffer = io.StringIO()
-    figure = _figure(values, by_columns)
-    import matplotlib
-
-    # the same page for the same input: no date in the SVG, and its element ids hashed with a
-    # fixed salt instead of a random one
-    with matplotlib.rc_context({"svg.hashsalt": "rank_metrics"}):
-        figure.savefig(buffer, format="svg", metadata={"Date": None})
+    save_figure(_figure(values, by_columns), buffer, "svg")
     chart = buffer.getvalue()
     chart = chart[chart.index("<svg"):]   # inline: no XML prologue inside HTML
     parts = [f"<h1>{html.escape(title)}</h1>"]
@@ -125,6 +119,16 @@ def _users(predictions, truth, k, by, con, options) -> list[dict]:
                      "with a list, not evaluated": len(lists - mine),
                      "judged in truth, not evaluated": len(judges - mine)})
     return rows
+
+
+def save_figure(figure, target, form: str) -> None:
+    """The same file for the same input: no date in an SVG or a PDF, and the SVG's element ids
+    hashed with a fixed salt instead of a random one. `form` is svg, pdf or png."""
+    import matplotlib
+
+    metadata = {"svg": {"Date": None}, "pdf": {"CreationDate": None}}.get(form)
+    with matplotlib.rc_context({"svg.hashsalt": "rank_metrics"}):
+        figure.savefig(target, format=form, dpi=120, metadata=metadata)
 
 
 def _comparison_table(comparison, model: str, alpha: float, test: str, correction: str) -> str:

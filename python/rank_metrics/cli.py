@@ -427,8 +427,11 @@ def _picture(arguments: argparse.Namespace, keywords: dict) -> int:
                   **keywords)
     if arguments.command == "plot":
         figure = report.plot(arguments.predictions, arguments.truth, **common)
+        form = os.path.splitext(arguments.output)[1].lower().lstrip(".")
+        if form not in ("png", "svg", "pdf"):
+            raise RankMetricsError(f"rank_metrics: --output: expected a name ending in .png, .svg or .pdf; got {arguments.output!r}")
         try:
-            figure.savefig(arguments.output, dpi=120)
+            report.save_figure(figure, arguments.output, form)
         except (ValueError, OSError) as error:
             raise RankMetricsError(f"rank_metrics: --output: cannot write {arguments.output!r}: {error}") from None
     else:
