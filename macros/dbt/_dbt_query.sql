@@ -33,13 +33,17 @@
               and arguments.predictions_columns is not none and arguments.truth_columns is not none) }}
 {% endmacro %}
 
+{#- Whether an input is a dbt relation (ref, source), not SQL text or a CTE's name. -#}
+{% macro _is_relation(value) %}
+    {{ return(value is mapping and value.get('metadata', {}).get('type', '').endswith('Relation')) }}
+{% endmacro %}
+
 {#- A relation as the macros can alias it (`from … as rm_p`). Under `dbt build --empty` (and
     dbt's sampling) a relation renders as a subquery with dbt's own alias,
     `(select … limit 0) _dbt_limit_subq_x`, and a second alias after that is a syntax error on
     PostgreSQL (DuckDB lets it pass), so such a relation is read through one more subquery. -#}
 {% macro _aliasable(relation) %}
-    {%- if relation is mapping and relation.get('metadata', {}).get('type', '').endswith('Relation')
-            and (relation | string).strip().startswith('(') -%}
+    {%- if rank_metrics._is_relation(relation) and (relation | string).strip().startswith('(') -%}
         {{ return('(select * from ' ~ relation ~ ')') }}
     {%- endif -%}
     {{ return(relation) }}
@@ -48,8 +52,7 @@
 {#- The columns (name, data_type) of a relation, or none for anything else (an ephemeral model,
     a CTE name, SQL text) and at parse time, when nothing can be looked up. -#}
 {% macro _relation_columns(relation, argument) %}
-    {%- if execute and relation is mapping and relation.get('metadata', {}).get('type', '').endswith('Relation')
-            and not relation.is_cte -%}
+    {%- if execute and rank_metrics._is_relation(relation) and not relation.is_cte -%}
         {#- the table itself, not the subquery that --empty or sampling renders (dbt-spark's
             `describe` cannot read that) -#}
         {%- set table = relation.incorporate(limit=none, event_time_filter=none) -%}
