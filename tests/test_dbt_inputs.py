@@ -3,6 +3,7 @@ message, as they do in Python."""
 
 import pytest
 
+from conftest import DbtProject
 from test_dbt import compile_inline
 
 
@@ -48,8 +49,11 @@ def test_the_data_checks_fail_the_run(dbt_project):
     assert "rank_metrics: duplicates: duplicates='error': user u1 has item a more than once in predictions" in messages(result)
 
 
-def test_build_empty_builds_every_model_without_data(dbt_project):
-    result = dbt_project.invoke("build", "--empty", "--vars", "{rank_metrics_examples: false}")
+def test_build_empty_builds_every_model_without_data(dbt_project, tmp_path):
+    # a database and target folder of its own: --empty rebuilds every model with no rows and
+    # recompiles it with limit 0, and the other tests read the session project's models
+    empty = DbtProject(tmp_path)
+    result = empty.invoke("build", "--empty", "--vars", "{rank_metrics_examples: false}")
     assert result.success, messages(result)
     statuses = {node.node.name: str(node.status) for node in result.result.results}
     assert statuses["spec_map_from_cte"] == "success" and statuses["parity_map_at_k"] == "success"
@@ -108,8 +112,6 @@ def test_a_relation_that_does_not_exist_is_named_as_such(dbt_project):
     """The adapters list no columns for a relation that does not exist (not built or seeded yet):
     that read `column user_id (argument user) is not in predictions; its columns are: ` (a new
     user's report)."""
-    from test_dbt import compile_inline
-
     ok, text = compile_inline(dbt_project, "{{ rank_metrics.map_at_k(predictions=api.Relation.create(database=target.database, "
                                            "schema=target.schema, identifier='not_built_yet'), truth=ref('spec_truth'), k=3) }}")
     assert not ok
