@@ -105,6 +105,20 @@ def test_every_test_gives_float64_columns_with_nan_where_there_is_no_value():
                                       got["t"].drop(columns=["p_value", "p_value_adjusted", "significant"]))
 
 
+def test_equal_differences_keep_each_tests_own_p_value():
+    """Every user gains exactly 1 (s_d = 0): SPEC §7's rule gives the t test p = 0; the
+    permutation test enumerates its 2^3 sign flips, two of which reach |mean| 1 (p = 0.25); the
+    centred bootstrap draws only means of 0 (p = 0). A statistician's trial found the permutation
+    test at 0, the t test's rule applied to it."""
+    predictions = pd.DataFrame({"model": ["a"] * 3 + ["b"] * 3, "user_id": [1, 2, 3] * 2,
+                                "item_id": [10, 20, 30, 99, 99, 99], "rank": 1})
+    truth = pd.DataFrame({"user_id": [1, 2, 3], "item_id": [10, 20, 30]})
+    got = {test: rank_metrics.compare(predictions, truth, k=1, metrics="hit_rate", by="model", baseline="b",
+                                      test=test, seed=1).iloc[0] for test in ("t", "permutation", "bootstrap")}
+    assert {test: row.p_value for test, row in got.items()} == {"t": 0.0, "permutation": 0.25, "bootstrap": 0.0}
+    assert all(row.difference == 1 and row.std_error == 0 and math.isnan(row.t) for row in got.values())
+
+
 @pytest.mark.parametrize("table_format", ["table", "markdown", "latex", "csv"])
 def test_cli_compare_formats_mark_significant_results(tmp_path, table_format):
     # 30 users; b finds each one's item at rank 1 or 2, a does the same, c never: c is
@@ -351,6 +365,8 @@ def test_agrees_with_ranx_student_and_fisher():
     (dict(baseline="b", test="wilcoxon"), "compare: test must be one of 't', 'permutation', 'bootstrap'"),
     (dict(baseline="b", correction="fdr"), "compare: correction must be one of 'holm', 'bonferroni', 'none'"),
     (dict(baseline="b", alpha=1.5), "compare: alpha must be a number between 0 and 1"),
+    (dict(baseline="b", test="bootstrap", seed=-1), "seed must be an integer of 0 or more (or None); got -1$"),
+    (dict(baseline="b", test="permutation", seed=1.5), "seed must be an integer of 0 or more (or None); got 1.5$"),
     (dict(baseline="b", metrics=["auc"]), "metrics: unknown metric 'auc'"),
 ])
 def test_bad_compare_arguments_name_the_culprit(arguments, message):

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 import rank_metrics
 from rank_metrics import RankMetricsError
 
+from engine_tables import to_postgres, to_spark
 from test_cli import run
 
 LONG = pd.DataFrame({"user_id": [1, 1, 1, 2, 2, 3], "item_id": ["c", "x", "a", "b", "a", "q"], "rank": [1, 2, 3, 1, 2, 1]})
@@ -256,3 +257,109 @@ def test_kaggle_sql_for_spark_and_databricks_splits_on_an_escaped_pattern_and_pa
 def test_list_shaped_sql_for_redshift_is_an_error():
     with pytest.raises(RankMetricsError, match="list-shaped inputs are not supported on Redshift"):
         rank_metrics.sql("recs", "purchases", dialect="redshift", **KAGGLE_SQL)
+
+
+# Mistakes a new user's trial made with list-shaped data (2026-11-25), each of which gave a wrong
+# number with no error: now data checks, run where the data is (so on every engine).
+TEXT_LISTS = pd.DataFrame({"user_id": [1, 2, 3], "item_id": ["c x a", "b a", "q"]})
+
+
+@pytest.fixture(params=["duckdb", "postgres", "spark"])
+def put(request):
+    """(a function giving a table as the engine's input, con) for the Python API."""
+    if request.param == "duckdb":
+        return (lambda name, table: table), None
+    if request.param == "postgres":
+        con = request.getfixturevalue("postgres")
+        return (lambda name, table: to_postgres(con, name, table)), con
+    spark = request.getfixturevalue("spark")
+    return (lambda name, table: to_spark(spark, table)), None
+
+
+@pytest.mark.parametrize("predictions, truth, options, argument, message", [
+    # a row per item read as a list per row: each user's items all at position 1
+    (LONG.drop(columns="rank"), TRUTH, dict(predictions_shape="list", item_separator=" "), "predictions_shape",
+     "predictions_shape='list' reads a row as a user's whole list, but user 1 has 3 rows in predictions; "
+     "a row per item is long form: pass its rank or score, not a list shape"),
+    # the wrong separator: each whole text one item, so nothing would ever be hit
+    (TEXT_LISTS, TRUTH, dict(predictions_shape="list", item_separator=","), "item_separator",
+     "',' is in no value of column item_id of predictions, so each whole text would be one item, but ' ' is: "
+     "name the separator its lists use"),
+    # truth's lists left in long form: each whole text one item
+    (TEXT_LISTS, TEXT_LISTS, dict(predictions_shape="list", item_separator=" "), "truth_shape",
+     "values of column item_id of truth hold the item separator ' ', so each is a list of items, which long form "
+     "would read as one item: pass truth_shape='list'"),
+])
+def test_list_shape_mistakes_in_the_data_are_errors(put, predictions, truth, options, argument, message):
+    load, con = put
+    with pytest.raises(RankMetricsError) as error:
+        rank_metrics.map_at_k(load("mistake_recs", predictions), load("mistake_truth", truth), k=3, con=con, **options)
+    assert f"rank_metrics: {argument}: {message}" in str(error.value)
+
+
+def test_lists_of_one_item_need_no_separator_in_their_text():
+    """A separator no text holds is an error only when the texts hold another one: lists of one
+    item each are lists all the same."""
+    one_each = pd.DataFrame({"user_id": [1, 2], "item_id": ["c", "b"]})
+    assert rank_metrics.map_at_k(one_each, TRUTH, k=3, predictions_shape="list", item_separator=" ",
+                                 check=True) == pytest.approx((1 / 2 + 0 + 0) / 3)   # users 1, 2 and 4 of truth
+
+
+@pytest.mark.parametrize("kind", ["polars Array", "arrow fixed_size_list", "duckdb VARCHAR[3]"])
+def test_fixed_size_arrays_are_list_columns(kind):
+    fixed = pd.DataFrame({"user_id": [1, 2], "item_id": [["c", "x", "a"], ["b", "a", "q"]]})
+    if kind == "polars Array":
+        frame = pl.from_pandas(fixed).with_columns(pl.col("item_id").cast(pl.Array(pl.String, 3)))
+    elif kind == "arrow fixed_size_list":
+        frame = pa.table({"user_id": fixed.user_id, "item_id": pa.array(fixed.item_id.tolist(), pa.list_(pa.string(), 3))})
+    else:
+        frame = duckdb.sql("select user_id, item_id::VARCHAR[3] as item_id from fixed")
+    assert rank_metrics.evaluate(frame, TRUTH, k=[1, 2, 3], check=True).equals(
+        rank_metrics.evaluate(fixed, TRUTH, k=[1, 2, 3], check=True))
+
+
+def test_numpy_arrays_of_text_in_pandas_are_named_with_the_fix():
+    """What `items[np.argsort(-scores)[:12]]` gives: DuckDB reads lists, not numpy text arrays."""
+    import numpy as np
+
+    frame = pd.DataFrame({"user_id": [1, 2], "item_id": [np.array(["c", "x"]), np.array(["b"])]})
+    with pytest.raises(RankMetricsError, match=r"predictions: DuckDB cannot read this DataFrame: .*Data type '<U1' not "
+                                               r"recognized \(column 'item_id' holds numpy arrays of text: make each a "
+                                               r"list, e.g. df\['item_id'\].map\(list\)\)"):
+        rank_metrics.map_at_k(frame, TRUTH, k=3)
+
+
+def test_a_spent_record_batch_reader_is_named_in_a_warning():
+    table = pa.Table.from_pandas(LISTS)
+    reader = pa.RecordBatchReader.from_batches(table.schema, table.to_batches())
+    assert rank_metrics.map_at_k(reader, TRUTH, k=3) == rank_metrics.map_at_k(LISTS, TRUTH, k=3)
+    with pytest.warns(rank_metrics.RankMetricsWarning, match="predictions: the RecordBatchReader gave no rows; a reader "
+                                                             "reads once"):
+        assert rank_metrics.map_at_k(reader, TRUTH, k=3) == 0
+
+
+@pytest.mark.parametrize("predictions, truth, options, message", [
+    (LISTS, TRUTH, dict(item_separator=" "),
+     "item_separator splits the items of a list-shaped table out of text, but the item column of predictions holds "
+     "lists already: pass no item_separator"),
+    (TEXT_LISTS, TRUTH, {},
+     "predictions has neither a rank nor a score column; name one with rank= or score= (its columns are: user_id, "
+     "item_id); or, if each row holds a user's whole list in column item_id, pass predictions_shape='list' (with "
+     "item_separator= for items in text: ' ' in a Kaggle submission)"),
+    (TRUTH, TEXT_LISTS, dict(truth_shape="list", item_separator=" "),
+     "predictions has neither a rank nor a score column; name one with rank= or score= (its columns are: user_id, "
+     "item_id); truth is list-shaped: are predictions and truth the other way round?"),
+])
+def test_list_shape_hints(predictions, truth, options, message):
+    with pytest.raises(RankMetricsError) as error:
+        rank_metrics.map_at_k(predictions, truth, k=3, **options)
+    assert str(error.value) == "rank_metrics: " + message
+
+
+def test_the_command_line_names_the_shape_options_as_flags(tmp_path):
+    TEXT_LISTS.to_csv(tmp_path / "recs.csv", index=False)
+    TEXT_LISTS.to_csv(tmp_path / "truth.csv", index=False)
+    code, _, err = run("map-at-k", str(tmp_path / "recs.csv"), str(tmp_path / "truth.csv"), "-k", "3",
+                       "--predictions-shape", "list", "--item-separator", " ")
+    assert code == 2
+    assert "which long form would read as one item: pass --truth-shape list" in err

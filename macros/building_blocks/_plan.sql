@@ -139,6 +139,7 @@
             {{ exceptions.raise_compiler_error("rank_metrics: item_separator splits text, but item column " ~ item_name ~ " of " ~ table ~ " is " ~ item_type) }}
         {%- endif -%}
         {%- do shapes.update({table: {'list': resolved == 'list', 'separator': item_separator if separated else none,
+                                      'text_items': item_type is not none and rank_metrics._type_family(item_type) == 'string',
                                       'element_type': none if item_type is none else ('varchar' if separated else rank_metrics._element_type(item_type) | replace('array', '') or none)}}) -%}
     {%- endfor -%}
     {%- if item_separator is not none and (item_separator is not string or item_separator == '') -%}
@@ -146,6 +147,12 @@
     {%- endif -%}
     {#- a separator that splits nothing would leave each whole text as one item: a silent miss -#}
     {%- if item_separator is not none and shapes.predictions.separator is none and shapes.truth.separator is none -%}
+        {%- set typed = [] -%}
+        {%- for table in ['predictions', 'truth'] if shapes[table].list -%}{%- do typed.append(table) -%}{%- endfor -%}
+        {%- if typed -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: item_separator splits the items of a list-shaped table out of text, but the item column of "
+            ~ typed | join(' and ') ~ " holds lists already: pass no item_separator") }}
+        {%- endif -%}
         {{ exceptions.raise_compiler_error("rank_metrics: item_separator splits the text item column of a list-shaped table, but neither table is one;"
             ~ " pass predictions_shape='list' (and truth_shape='list' for truth in the same form)") }}
     {%- endif -%}
@@ -173,8 +180,12 @@
             {%- set score = 'score' -%}
         {%- else -%}
             {%- set in_truth = (truth_names or []) | select('in', ['rank', 'score']) | list -%}
+            {#- a text item column may hold each user's whole list, as a Kaggle submission does -#}
+            {%- set as_list = "; or, if each row holds a user's whole list in column " ~ item ~ ", pass predictions_shape='list'"
+                ~ " (with item_separator= for items in text: ' ' in a Kaggle submission)" if shapes.predictions.text_items else "" -%}
             {{ exceptions.raise_compiler_error("rank_metrics: predictions has neither a rank nor a score column; name one with rank= or score= (its columns are: " ~ predictions_names | join(', ') ~ ")"
-                ~ ("; truth has " ~ in_truth[0] ~ ": are predictions and truth the other way round?" if in_truth else "")) }}
+                ~ ("; truth has " ~ in_truth[0] ~ ": are predictions and truth the other way round?" if in_truth
+                   else "; truth is list-shaped: are predictions and truth the other way round?" if shapes.truth.list else as_list)) }}
         {%- endif -%}
     {%- endif -%}
 
@@ -337,11 +348,14 @@
 {%- endmacro %}
 
 
-{#- The type of a list's items ('VARCHAR[]', 'array<string>' -> 'VARCHAR', 'string'), or the
-    type itself when it is not a list; PostgreSQL's information schema says only 'ARRAY' (none). -#}
+{#- The type of a list's items ('VARCHAR[]', DuckDB's fixed-size 'VARCHAR[12]', 'array<string>'
+    -> 'VARCHAR', 'string'), or the type itself when it is not a list; PostgreSQL's information
+    schema says only 'ARRAY' (none). -#}
 {% macro _element_type(data_type) -%}
     {%- set text = data_type | string | trim -%}
+    {%- set size = text.split('[') | last if text.endswith(']') else '' -%}
     {%- if text.endswith('[]') -%}{{ text[:-2] }}
+    {%- elif size[:-1].isdigit() -%}{{ text[:-(size | length) - 1] }}
     {%- elif text | lower in ['array', '_text', '_varchar', '_int4', '_int8'] -%}{{ 'array' }}
     {%- elif (text | lower).startswith('array<') and text.endswith('>') -%}{{ text[6:-1] }}
     {%- elif (text | lower).startswith('list<') and text.endswith('>') -%}{{ text[5:-1] }}

@@ -100,6 +100,55 @@ select 300 as rm_check, 'duplicates' as argument, problem from (
     limit 1
 ) as rm_first_duplicate
 {%- endif %}
+{%- if plan.shapes.predictions.list %}
+union all
+select 310 as rm_check, 'predictions_shape' as argument, problem from (
+    select ({{ rank_metrics.string_literal("predictions_shape='list' reads a row as a user's whole list, but user ") }} || cast({{ plan.user }} as {{ text }})
+        || {{ rank_metrics.string_literal(' has ') }} || cast(count(*) as {{ text }}) || {{ rank_metrics.string_literal(' rows in predictions; a row per item is long form: pass its rank or score, not a list shape') }}) as problem
+    from {{ predictions }} as rm_p
+    group by {{ rank_metrics._column_prefix(plan.by) }}{{ plan.user }}
+    having count(*) > 1
+    order by {{ rank_metrics._column_prefix(plan.by) }}{{ plan.user }}
+    limit 1
+) as rm_first_repeated_list
+{%- endif %}
+{#- A separator that no text holds leaves each whole text as one item (a wrong separator, when
+    the texts hold another that lists use; a list of one item holds none), and long-form items
+    that hold it are lists: both silent misses. `length(replace(…))` finds a text on every engine
+    (Spark's `replace` takes the text itself, not a pattern). -#}
+{%- for table, relation, item, name, number in [('predictions', predictions, plan.item, plan.names.item, 320),
+                                               ('truth', truth, plan.truth_item, plan.names.truth_item, 330)] %}
+{%- set shape = plan.shapes[table] %}
+{#- the item separator, when one table's text is split by it -#}
+{%- set separator = plan.shapes.predictions.separator or plan.shapes.truth.separator %}
+{%- if shape.separator is not none or (separator and not shape.list and shape.text_items) %}
+{%- set others = [' ', ',', ';', '|', '\t'] | reject('equalto', separator) | list %}
+union all
+select {{ number }} as rm_check, {{ rank_metrics.string_literal('item_separator' if shape.list else table ~ '_shape') }} as argument,
+    {%- if shape.list %}
+    {{ rank_metrics.string_literal(rank_metrics._shown(separator) ~ ' is in no value of column ' ~ name ~ ' of ' ~ table ~ ', so each whole text would be one item, but ') }}
+        || case {%- for other in others %} when rm_other_{{ loop.index }} > 0 then {{ rank_metrics.string_literal(rank_metrics._shown(other) | replace('\t', '\\t')) }}{% endfor %} end
+        || {{ rank_metrics.string_literal(' is: name the separator its lists use') }} as problem
+    {%- else %}
+    {{ rank_metrics.string_literal('values of column ' ~ name ~ ' of ' ~ table ~ ' hold the item separator ' ~ rank_metrics._shown(separator)
+        ~ ", so each is a list of items, which long form would read as one item: pass " ~ table ~ "_shape='list'") }} as problem
+    {%- endif %}
+from (
+    select count(case when {{ rank_metrics._holds(item, separator) }} then 1 end) as rm_holding
+        {%- if shape.list %}
+        {%- for other in others %},
+        count(case when {{ rank_metrics._holds(item, other) }} then 1 end) as rm_other_{{ loop.index }}
+        {%- endfor %}
+        {%- endif %}
+    from {{ relation }} as rm_s
+) as rm_separators
+{%- if shape.list %}
+where rm_holding = 0 and ({% for other in others %}rm_other_{{ loop.index }} > 0{{ ' or ' if not loop.last }}{% endfor %})
+{%- else %}
+where rm_holding > 0
+{%- endif %}
+{%- endif %}
+{%- endfor %}
 {%- if baseline is not none and plan.by | length == 1 %}
 {#- the by column's first ten values, in order, then … when there are more; quoted when they are
     text (as the baseline is: a text baseline only matches a text column) -#}
@@ -132,7 +181,8 @@ from (
 where coalesce(rm_rows, 0) = 0
 {%- endif %}
 )
--- the first problem found is the one reported: NULLs, then NaN, then empty input, then duplicates
+-- the first problem found is the one reported: NULLs, then NaN, then empty input, then duplicates,
+-- then list shapes
 select argument, problem
 from rm_problems
 order by rm_check
@@ -163,3 +213,8 @@ order by rm_check
 )
 {%- endmacro %}
 
+
+{#- Whether text `column` holds `part` (a string), on every engine: removing it shortens it. -#}
+{% macro _holds(column, part) -%}
+    length(replace({{ column }}, {{ rank_metrics.string_literal(part) }}, '')) < length({{ column }})
+{%- endmacro %}

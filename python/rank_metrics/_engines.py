@@ -13,11 +13,12 @@ import contextlib
 import glob
 import os
 import uuid
+import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ._render import render
-from .errors import RankMetricsError
+from .errors import RankMetricsError, RankMetricsWarning
 
 if TYPE_CHECKING:   # imported where a result is made, so `import rank_metrics` stays fast
     import pandas as pd
@@ -211,9 +212,18 @@ class DuckDBEngine(Engine):
                 if _module(value).startswith("pyarrow") and type(value).__name__ == "RecordBatchReader":
                     # a stream reads once, and the data checks read before the metric does
                     value = value.read_all()
+                    if value.num_rows == 0:
+                        warnings.warn(f"rank_metrics: {argument}: the RecordBatchReader gave no rows; a reader reads "
+                                      "once, so one read before (by an earlier call) gives none the second time: "
+                                      "pass a pyarrow Table to read it again", RankMetricsWarning, stacklevel=7)
                 try:
                     self.con.register(name, value)   # pandas, polars, pyarrow and the like
-                except (duckdb.Error, TypeError, ValueError):
+                except (duckdb.Error, TypeError, ValueError) as error:
+                    if isinstance(error, duckdb.Error) and _module(value).split(".")[0] in ("pandas", "polars", "pyarrow"):
+                        # a frame of a kind DuckDB reads, with a column it cannot
+                        hint = _numpy_text_hint(value) if "Data type '<U" in str(error) else ""
+                        raise RankMetricsError(f"rank_metrics: {argument}: DuckDB cannot read this {type(value).__name__}: "
+                                               f"{_one_line(error)}{hint}") from None
                     raise RankMetricsError(
                         f"rank_metrics: {argument}: expected a pandas or polars DataFrame, a pyarrow "
                         "Table, a DuckDB relation, a Parquet/CSV path or glob, or a table name in con; "
@@ -362,6 +372,16 @@ def _refuse_one_column(argument: str, text: str, column: str, delimiter: str) ->
             f"rank_metrics: {argument}: cannot read {text!r}: it reads as one column, {column!r}: a {os.path.splitext(text)[1]} "
             f"file is read with {names[delimiter]} between fields, and this one has {others[0]!r} between them; "
             f"save it with {names[delimiter]}, or name it .txt to have its separator detected")
+
+
+def _numpy_text_hint(frame) -> str:
+    """DuckDB reads a column of lists, not a pandas column of numpy arrays of text (dtype '<U…',
+    what `items[np.argsort(-scores)[:12]]` gives): which column, and the fix."""
+    found = [column for column in frame.columns
+             if frame[column].dtype == object and len(frame[column])
+             and getattr(getattr(frame[column].iloc[0], "dtype", None), "kind", None) == "U"]
+    column = repr(found[0]) if found else "column"
+    return f" ({'column ' + column if found else 'a column'} holds numpy arrays of text: make each a list, e.g. df[{column}].map(list))"
 
 
 def _one_line(error: Exception, limit: int = 400) -> str:

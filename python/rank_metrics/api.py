@@ -233,8 +233,11 @@ def _warn_if_nothing_met(macro: str, result: pd.DataFrame, arguments: dict) -> N
     would not say so. From the result only: no query more."""
     if macro == "compare":
         return
-    user, item = arguments["user"], arguments["item"]
-    ids = (f"if that is unexpected, check that {user!r} and {item!r} hold the same ids in predictions and "
+    columns = {"user": arguments["user"], "item": arguments["item"]}
+    in_truth = {name: arguments.get(f"truth_{name}") or column for name, column in columns.items()}
+    named = " and ".join(repr(column) if column == in_truth[name] else f"{column!r} (in truth {in_truth[name]!r})"
+                         for name, column in columns.items())
+    ids = (f"if that is unexpected, check that {named} hold the same ids in predictions and "
            "truth (same type and formatting: '00123' is not 123)")
     if not len(result) or ("n_users" in result and (result["n_users"] == 0).all()):
         warnings.warn(f"rank_metrics: no user is evaluated, so there is no number; {ids}", RankMetricsWarning, stacklevel=4)

@@ -305,9 +305,18 @@ def _silence_stdout() -> None:
 
 def _as_flags(message: str) -> str:
     """The API's names for arguments, as its messages give them, in the command line's spelling:
-    '(argument truth_user)' as '(--truth-user)', 'with rank= or score=' as 'with --rank or --score'."""
+    '(argument truth_user)' as '(--truth-user)', 'with rank= or score=' as 'with --rank or --score',
+    and an option with its value, "pass predictions_shape='list'", as 'pass --predictions-shape list'."""
     message = re.sub(r"\(argument (\w+)\)", lambda found: f"(--{found.group(1).replace('_', '-')})", message)
-    return re.sub(r"\b(\w+)=(?=[ ,;)]|$)", lambda found: "--" + found.group(1).replace("_", "-"), message)
+    message = re.sub(r"\b(\w+)=(?=[ ,;)]|$)", lambda found: "--" + found.group(1).replace("_", "-"), message)
+
+    def with_value(found):
+        value = found.group(2)
+        shown = value if re.fullmatch(r"[\w.]+", value) else f"'{value}'"
+        return f"--{found.group(1).replace('_', '-')} {shown}"
+
+    # only the options (a message's own text, "model = 'b'", has spaces around its =)
+    return re.sub(r"\b(" + "|".join(api.OPTIONS) + r")='([^']*)'", with_value, message)
 
 
 def _fail(message: str, status: int) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import numbers
 from typing import Sequence
 
 from ._optional import load
@@ -19,13 +20,17 @@ def paired(model: Sequence[float], baseline: Sequence[float], *, test: str = "t"
            resamples: int = 10_000) -> dict:
     """SPEC §7's paired comparison of aligned per-user values: difference (the mean of
     d = model - baseline), relative_difference (over the baseline's mean; None when that is 0),
-    std_error (s_d / sqrt n), t, df (n - 1) and the two-sided p_value of `test`. With s_d = 0,
-    t is None and p_value is 1 when the difference is 0, else 0; with fewer than two users
-    every statistic is None."""
+    std_error (s_d / sqrt n), t, df (n - 1) and the two-sided p_value of `test`. With s_d = 0, t
+    is None and the t test's p_value is 1 when the difference is 0, else 0 (SPEC §7); the
+    resampled tests keep their own definitions, by which d = 1, 1, 1 gives the permutation test
+    p = 2/8 (two of the eight sign flips reach |mean| 1), not 0. With fewer than two users every
+    statistic is None. seed: None or an integer of 0 or more."""
     if test not in TESTS:
         raise RankMetricsError(f"rank_metrics: test must be one of {', '.join(map(repr, TESTS))}; got {test!r}")
     if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 1:
         raise RankMetricsError(f"rank_metrics: resamples must be a positive integer; got {resamples!r}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0):
+        raise RankMetricsError(f"rank_metrics: seed must be an integer of 0 or more (or None); got {seed!r}")
     if len(model) != len(baseline):
         raise RankMetricsError(f"rank_metrics: paired values must be as many on both sides; got "
                                f"{len(model)} and {len(baseline)}")
@@ -39,10 +44,11 @@ def paired(model: Sequence[float], baseline: Sequence[float], *, test: str = "t"
         return result
     sd = math.sqrt(math.fsum((d - difference) ** 2 for d in differences) / (n - 1))
     result["std_error"] = sd / math.sqrt(n)
-    if sd == 0:
+    if sd == 0 and test == "t":
         result["p_value"] = 1.0 if difference == 0 else 0.0
         return result
-    result["t"] = difference / result["std_error"]
+    if sd > 0:
+        result["t"] = difference / result["std_error"]
     if test == "t":
         result["p_value"] = student_p_value(result["t"], n - 1)
     elif test == "permutation":
