@@ -8,6 +8,7 @@ import duckdb
 import pandas as pd
 import polars as pl
 import pyarrow as pa
+import pyarrow.parquet  # noqa: F401  (pa.parquet)
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -363,3 +364,20 @@ def test_the_command_line_names_the_shape_options_as_flags(tmp_path):
                        "--predictions-shape", "list", "--item-separator", " ")
     assert code == 2
     assert "which long form would read as one item: pass --truth-shape list" in err
+
+
+def test_a_csv_files_ids_are_text_when_the_predictions_ids_are(tmp_path):
+    """H&M's transactions file holds article ids that the CSV reader takes for numbers; against a
+    Parquet submission of text ids they are read as text (before: a type mismatch, which the
+    command line had no way to cast)."""
+    pa.parquet.write_table(pa.table({"customer_id": ["c1", "c2"],
+                                     "prediction": [["706016001", "372860001"], ["610776002"]]}),
+                           tmp_path / "submission.parquet")
+    (tmp_path / "transactions.csv").write_text("customer_id,article_id\nc1,372860001\nc1,706016002\nc2,5\n")
+    # c1: a hit at 2 of 2 relevant -> (1/2) / 2; c2: none
+    options = dict(user="customer_id", item="prediction", truth_item="article_id")
+    assert rank_metrics.map_at_k(str(tmp_path / "submission.parquet"), str(tmp_path / "transactions.csv"), k=12,
+                                 check=True, **options) == pytest.approx(0.25 / 2)
+    code, out, _ = run("map-at-k", str(tmp_path / "submission.parquet"), str(tmp_path / "transactions.csv"), "-k", "12",
+                       "--user", "customer_id", "--item", "prediction", "--truth-item", "article_id", "--format", "csv")
+    assert (code, out.splitlines()[1]) == (0, "12,0.125,2")

@@ -73,8 +73,13 @@ def _prepared(predictions, truth, con, arguments):
     text_predictions = [arguments["item"]] if separated else []
     text_truth = [arguments.get("truth_item") or arguments["item"]] if separated else []
     try:
-        with engine.registered(predictions, "predictions", text_predictions) as predictions_view, \
-                engine.registered(truth, "truth", text_truth) as truth_view:
+        with contextlib.ExitStack() as stack:
+            predictions_view = stack.enter_context(engine.registered(predictions, "predictions", text_predictions))
+            # and a CSV file's ids are read as text when predictions' ids are text (a Parquet
+            # submission of article ids against H&M's transactions, whose ids look like numbers)
+            if not text_truth and _text_items(predictions_view.columns, arguments["item"], engine.name):
+                text_truth = [arguments.get("truth_item") or arguments["item"]]
+            truth_view = stack.enter_context(engine.registered(truth, "truth", text_truth))
             tables = dict(predictions=predictions_view.quoted, truth=truth_view.quoted,
                           predictions_columns=predictions_view.columns,
                           truth_columns=truth_view.columns)
@@ -93,6 +98,13 @@ def _prepared(predictions, truth, con, arguments):
         raise unreadable from None
     finally:
         engine.close()
+
+
+def _text_items(columns: list[dict], item: str, engine: str) -> bool:
+    """Whether the item column holds text, or lists of text (the macros' own type families)."""
+    names = _render_namespace(engine)
+    found = [column["data_type"] for column in columns if column["name"] == item]
+    return bool(found) and str(names._type_family(str(names._element_type(found[0])).strip())).strip() == "string"
 
 
 def _resolved_plan(arguments: dict, tables: dict, engine: str) -> tuple[dict, dict]:
