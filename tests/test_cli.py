@@ -55,6 +55,9 @@ def test_json_gives_null_for_a_missing_value(tmp_path):
     assert code == 0
     assert json.loads(json_text) == [{"k": 1, "metric": "map", "value": 1.0, "n_users": 1,
                                       "std_error": None, "ci_low": None, "ci_high": None}]
+    # and the table a -, as compare's does
+    code, table_text, _ = run("evaluate", str(predictions), str(truth), "-k", "1", "--metrics", "map")
+    assert table_text.splitlines()[1].split() == ["1", "map", "1.0", "1", "-", "-", "-"]
 
 
 def test_average_precision_per_user():

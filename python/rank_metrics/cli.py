@@ -377,7 +377,8 @@ def _main(argv: list[str] | None) -> int:
     elif not len(result):   # the header alone, not pandas' "Empty DataFrame"
         sys.stdout.write(" ".join(result.columns) + "\n")
     else:
-        sys.stdout.write(result.to_string(index=False) + "\n")
+        # a missing value as the comparison table shows it, not pandas' NaN
+        sys.stdout.write(result.to_string(index=False, na_rep="-") + "\n")
     return 0
 
 
