@@ -116,11 +116,11 @@ select 310 as rm_check, 'predictions_shape' as argument, problem from (
     the texts hold another that lists use; a list of one item holds none), and long-form items
     that hold it are lists: both silent misses. `length(replace(…))` finds a text on every engine
     (Spark's `replace` takes the text itself, not a pattern). -#}
+{#- the item separator, when one table's text is split by it -#}
+{%- set separator = plan.shapes.predictions.separator or plan.shapes.truth.separator %}
 {%- for table, relation, item, name, number in [('predictions', predictions, plan.item, plan.names.item, 320),
                                                ('truth', truth, plan.truth_item, plan.names.truth_item, 330)] %}
 {%- set shape = plan.shapes[table] %}
-{#- the item separator, when one table's text is split by it -#}
-{%- set separator = plan.shapes.predictions.separator or plan.shapes.truth.separator %}
 {%- if shape.separator is not none or (separator and not shape.list and shape.text_items) %}
 {%- set others = [' ', ',', ';', '|', '\t'] | reject('equalto', separator) | list %}
 union all
