@@ -102,6 +102,28 @@ def test_sql_for_a_warehouse_dialect():
     assert sqlglot.parse_one(sql_text, read="snowflake").find(sqlglot.exp.Window) is not None
 
 
+def test_sql_for_a_dashboard_as_a_new_users_trial_wrote_it(tmp_path):
+    """What an analytics engineer's trial of `rank-metrics sql` (2026-11-25) found missing: the
+    grade warning with --database, --confidence, dialects spelt as their makers do, and a
+    BigQuery translation that wrote a line of its own on stderr."""
+    database = tmp_path / "wh.duckdb"
+    with duckdb.connect(str(database)) as con:
+        con.execute("create table recs as select * from read_csv(?)", [RECOMMENDATIONS])
+        con.execute("create table graded as select customer_id, article_id, 1 as rating from read_csv(?)", [PURCHASES])
+    code, sql_text, err = run("sql", "recs", "graded", "-k", "12", *COLUMNS, "--by", "model", "--database", str(database))
+    assert code == 0 and "select" in sql_text
+    assert err.startswith("rank-metrics: warning: truth has a column 'rating' that is not read") and len(err.splitlines()) == 1
+    code, sql_text, _ = run("sql", "recs", "graded", "-k", "12", "--macro", "evaluate", "--confidence", "0.9", *COLUMNS)
+    assert code == 0 and "1.644853" in sql_text
+    for spelt, dialect in (("BigQuery", "bigquery"), ("postgresql", "postgres"), ("Snowflake", "snowflake")):
+        code, sql_text, err = run("sql", "recs", "graded", "-k", "12", "--macro", "evaluate", *COLUMNS, "--dialect", spelt)
+        assert (code, err) == (0, ""), spelt
+        assert sql_text == run("sql", "recs", "graded", "-k", "12", "--macro", "evaluate", *COLUMNS, "--dialect", dialect)[1]
+    code, _, err = run("sql", "recs", "graded", "-k", "12", "--baseline", "x")
+    assert err.strip() == ("rank-metrics: error: map_at_k takes no --baseline (baseline is an argument of compare); "
+                           "got --baseline x")
+
+
 def test_compiled_macros_are_kept_between_processes(tmp_path):
     """Each command-line call is a fresh process: the macro files it compiles are kept in the
     user's cache folder, and an unusable cache folder changes nothing but the speed."""

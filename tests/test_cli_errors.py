@@ -79,10 +79,10 @@ def test_bad_input_is_status_2():
 
 
 @pytest.mark.parametrize("arguments, message", [
-    (["--metrics", "ndcg"], "map_at_k takes no metrics (metrics is an argument of evaluate, evaluate_users, compare); "
-                            "got metrics='ndcg'"),
-    (["--macro", "evaluate", "--baseline", "a"], "evaluate takes no baseline (baseline is an argument of compare)"),
-    (["--macro", "ndcg_at_k", "--alpha", "0.1"], "ndcg_at_k takes no alpha"),
+    (["--metrics", "ndcg"], "map_at_k takes no --metrics (metrics is an argument of evaluate, evaluate_users, compare); "
+                            "got --metrics ndcg"),
+    (["--macro", "evaluate", "--baseline", "a"], "evaluate takes no --baseline (baseline is an argument of compare)"),
+    (["--macro", "ndcg_at_k", "--alpha", "0.1"], "ndcg_at_k takes no --alpha"),
     (["--per-user", "--macro", "evaluate"], "--per-user is --macro average_precision_at_k; it cannot go with --macro evaluate"),
 ])
 def test_sql_refuses_an_argument_its_macro_would_drop(arguments, message):

@@ -174,9 +174,9 @@ def test_cli_sql_compare_runs_and_gives_the_normal_p_value():
 
 
 @pytest.mark.parametrize("option, message", [
-    (["--test", "permutation"], "compare: SQL has only the t test (test='t', its p-value the normal approximation); "
-                                "got test='permutation'"),
-    (["--correction", "fdr"], "compare: correction must be one of 'holm', 'bonferroni', 'none'; got 'fdr'"),
+    (["--test", "permutation"], "compare: SQL has only the t test (--test t, its p-value the normal approximation); "
+                                "got --test permutation"),
+    (["--correction", "fdr"], "compare: --correction must be one of 'holm', 'bonferroni', 'none'; got 'fdr'"),
 ])
 def test_cli_sql_compare_names_a_bad_comparison_option(option, message):
     code, out, err = run("sql", "p", "t", "-k", "4", "--macro", "compare", "--by", "model", "--baseline", "b", *option)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import logging
 import math
 import numbers
 import re
@@ -216,7 +217,7 @@ def _run(macro: str, predictions, truth, arguments: dict, con, check: bool) -> p
 _GRADE_NAMES = ("rel", "relevancy", "grade", "grades", "label", "judgment", "judgement", "qrel", "rating", "gain", "score")
 
 
-def _warn_if_grades_unread(arguments: dict, truth_columns: list[dict]) -> None:
+def _warn_if_grades_unread(arguments: dict, truth_columns: list[dict], stacklevel: int = 4) -> None:
     """A RankMetricsWarning when truth has a numeric column named like grades (rel, label,
     rating, ...) and no relevance= names it: every truth row then counts as relevant, those
     graded 0 too (trec qrels, click logs), and the numbers alone would not say so. From the
@@ -234,7 +235,7 @@ def _warn_if_grades_unread(arguments: dict, truth_columns: list[dict]) -> None:
             warnings.warn(f"rank_metrics: truth has a column {name!r} that is not read: every truth row counts as "
                           f"relevant, whatever {name!r} holds; if it holds relevance grades (0 or less: not relevant), "
                           f"pass relevance={name!r} (--relevance {name} on the command line)",
-                          RankMetricsWarning, stacklevel=4)
+                          RankMetricsWarning, stacklevel=stacklevel)
             return
 
 
@@ -371,6 +372,8 @@ def sql(predictions, truth, k, *, con=None, dialect="duckdb", macro="map_at_k", 
     confidence is evaluate's; baseline (required), test ('t', the only test SQL has: its p-value
     is the normal approximation), correction and alpha compare's.
     """
+    if isinstance(dialect, str) and DIALECT_NAMES.get(dialect.lower(), dialect.lower()) in DIALECTS:
+        dialect = DIALECT_NAMES.get(dialect.lower(), dialect.lower())   # Snowflake, postgresql, sparksql
     if dialect not in DIALECTS:
         raise RankMetricsError(f"rank_metrics: dialect must be one of {', '.join(DIALECTS)}; got {dialect!r}")
     if macro not in MACROS:
@@ -388,6 +391,7 @@ def sql(predictions, truth, k, *, con=None, dialect="duckdb", macro="map_at_k", 
         with engine.registered(predictions, "predictions") as predictions_view, \
                 engine.registered(truth, "truth") as truth_view:
             tables = dict(predictions_columns=predictions_view.columns, truth_columns=truth_view.columns)
+        _warn_if_grades_unread(arguments, tables["truth_columns"], stacklevel=3)
     else:
         tables = {}
     for argument, name in (("predictions", predictions), ("truth", truth)):
@@ -396,12 +400,23 @@ def sql(predictions, truth, k, *, con=None, dialect="duckdb", macro="map_at_k", 
     if source_dialect is None:
         return text
     sqlglot = load("sqlglot", f"dialect={dialect!r}")
-    return sqlglot.transpile(text, read=source_dialect, write=dialect, pretty=True)[0]
+    # sqlglot logs what it cannot say in the target dialect: BigQuery has no NULLS LAST in a
+    # window, which changes nothing here (no window of the macros orders by a column that can
+    # be NULL); anything else fails the tests that run every dialect's SQL
+    logger = logging.getLogger("sqlglot")
+    level, logger.level = logger.level, logging.ERROR
+    try:
+        return sqlglot.transpile(text, read=source_dialect, write=dialect, pretty=True)[0]
+    finally:
+        logger.setLevel(level)
 
 
 # the public macros whose SQL sql() prints
 MACROS = [function for function, _, _ in METRICS.values()] + ["average_precision_at_k", "evaluate", "evaluate_users",
                                                                "compare"]
+
+# other spellings of the dialects' names, as sqlglot and the warehouses write them
+DIALECT_NAMES = {"postgresql": "postgres", "sparksql": "spark", "spark2": "spark"}
 
 # dialect -> (the engine whose macro variants render it, the sqlglot dialect that rendering is
 # in when sqlglot must rewrite it, or None when the rendering runs as it is)

@@ -263,6 +263,8 @@ def _parser() -> argparse.ArgumentParser:
     command.add_argument("--macro", default="map_at_k", help="the query: " + ", ".join(api.MACROS))
     command.add_argument("--metrics", nargs="+", help="for --macro evaluate/evaluate_users: among " + ", ".join(api.METRICS))
     command.add_argument("--per-user", action="store_true", help="the per-user AP@k query (--macro average_precision_at_k)")
+    command.add_argument("--confidence", type=_number,
+                         help="for --macro evaluate: of the interval ci_low..ci_high (default 0.95)")
     _add_comparison_options(command, baseline_required=False, resampling=False)   # for --macro compare
     return parser
 
@@ -316,7 +318,17 @@ def _as_flags(message: str) -> str:
         return f"--{found.group(1).replace('_', '-')} {shown}"
 
     # only the options (a message's own text, "model = 'b'", has spaces around its =)
-    return re.sub(r"\b(" + "|".join(api.OPTIONS) + r")='([^']*)'", with_value, message)
+    names = "|".join([*api.OPTIONS, *_OTHER_OPTIONS])
+    message = re.sub(r"\b(" + names + r")='([^']*)'", with_value, message)
+    # and an option named in a rule: "dialect must be one of", "takes no baseline", "baseline is required"
+    message = re.sub(r"(?<![\w-])(" + names + r")(?= must | is required)",
+                     lambda found: "--" + found.group(1).replace("_", "-"), message)
+    return re.sub(r"\btakes no (" + names + r")\b", lambda found: "takes no --" + found.group(1).replace("_", "-"), message)
+
+
+# the command line's options that are not metric options (api.OPTIONS)
+_OTHER_OPTIONS = ("dialect", "macro", "metrics", "confidence", "baseline", "test", "correction", "alpha", "seed",
+                  "resamples")
 
 
 def _fail(message: str, status: int) -> int:
@@ -339,7 +351,8 @@ def _main(argv: list[str] | None) -> int:
             macro = "average_precision_at_k" if arguments.per_user else arguments.macro
             _refuse_unread_options(arguments, _single_metric(macro), f"--macro {macro}")
             print(api.sql(arguments.predictions, arguments.truth, dialect=arguments.dialect, macro=macro,
-                          metrics=arguments.metrics, baseline=arguments.baseline, test=arguments.test,
+                          metrics=arguments.metrics, confidence=arguments.confidence,
+                          baseline=arguments.baseline, test=arguments.test,
                           correction=arguments.correction, alpha=arguments.alpha,
                           con=_connection(arguments.database), **keywords))
             return 0
