@@ -135,10 +135,13 @@ class DuckDBEngine(Engine):
             with contextlib.suppress(duckdb.Error):   # e.g. in a schema off the search path
                 return self.con.table(text)
         if isinstance(value, str) and not (reader or os.sep in text or "*" in text):
+            # a name quoted as in SQL: rank_metrics quotes each part itself
+            unquoted = ".".join(part.strip('"') for part in text.split(".")) if '"' in text else None
             raise RankMetricsError(
                 f"rank_metrics: {argument}: {text!r} is neither a table or view on the connection (con; "
                 "--database on the command line) nor a file path (a name ending in " + ", ".join(sorted(_FILE_READERS))
-                + f", a folder as {text + '/'!r}, a glob with *, or a pathlib.Path)")
+                + f", a folder as {text + '/'!r}, a glob with *, or a pathlib.Path)"
+                + (f"; name a table without SQL's quotes, as {unquoted!r}: each part is quoted for you" if unquoted else ""))
         matches = sorted(glob.glob(text))
         if not matches:
             raise RankMetricsError(f"rank_metrics: {argument}: no file matches {text!r}")
