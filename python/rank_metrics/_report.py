@@ -11,7 +11,7 @@ import math
 
 from . import api, reference
 from ._optional import load
-from ._tables import BETTER, WORSE, p_value_text
+from ._tables import BETTER, WORSE, cell
 from ._version import __version__
 from .comparison import RESAMPLES, compare
 
@@ -145,7 +145,7 @@ def _comparison_table(comparison, model: str, alpha: float, test: str, correctio
                  _number(row["value"]) + (f" <span class='mark'>{mark}</span>" if mark else ""),
                  _number(row["difference"], signed=True),
                  "-" if _missing(row["relative_difference"]) else f"{row['relative_difference']:+.1%}",
-                 *(p_value_text(row[name], resamples, _number(row[name], digits=4)) for name in ("p_value", "p_value_adjusted")),
+                 *(cell(name, row[name], resamples) for name in ("p_value", "p_value_adjusted")),
                  row["n_users"],
                  f"{row['n_only_model']} / {row['n_only_baseline']}"]
         lines.append("<tr>" + "".join(f"<td>{cell if isinstance(cell, str) and '<span' in cell else html.escape(str(cell))}</td>"

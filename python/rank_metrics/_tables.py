@@ -27,10 +27,10 @@ def comparison_text(result, model: str, form: str, legend: str, resamples: int |
         mark = ""
         if row["significant"]:
             mark = BETTER if row["difference"] > 0 else WORSE
-        cells = [str(row[model])] + [_cell(name, row[name], resamples) for name in SHOWN]
+        cells = [str(row[model])] + [cell(name, row[name], resamples) for name in SHOWN]
         if row["n_only_model"] or row["n_only_baseline"]:
             cells[-1] += f" (+{row['n_only_model']} model only, +{row['n_only_baseline']} baseline only)"
-        cells = [escape(cell) for cell in cells]
+        cells = [escape(text) for text in cells]
         cells[SHOWN.index("value") + 1] += LATEX_MARKS[mark] if form == "latex" and mark else mark
         rows.append(cells)
     header = [escape(model)] + [escape(name if form == "latex" else name.replace("_", " ")) for name in SHOWN]
@@ -64,7 +64,8 @@ def _markdown(text: str) -> str:
     return text.replace("|", r"\|")
 
 
-def _cell(name: str, value, resamples: int | None) -> str:
+def cell(name: str, value, resamples: int | None) -> str:
+    """A value of column `name` as the comparison table shows it (the report's p-values too)."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "-"
     if name.startswith("p_value"):
