@@ -182,8 +182,10 @@ def test_kaggle_files_whose_ids_the_csv_reader_would_take_for_numbers(tmp_path):
 
 def test_a_separator_without_a_list_shaped_table_is_an_error():
     """Unused, a separator would leave each whole text as one item: a silent miss."""
-    with pytest.raises(RankMetricsError, match="item_separator splits the text item column of a list-shaped table, "
-                                               "but neither table is one; pass predictions_shape='list'"):
+    with pytest.raises(RankMetricsError, match="item_separator splits the items of a list-shaped table out of text, "
+                                               "but no table is said to be one: pass predictions_shape='list' for "
+                                               "predictions with each user's items in one text, truth_shape='list' for "
+                                               "truth in that form, or both"):
         rank_metrics.map_at_k(LONG, TRUTH, k=3, item_separator=" ")
 
 
@@ -290,6 +292,7 @@ def put(request):
     (TEXT_LISTS, TEXT_LISTS, dict(predictions_shape="list", item_separator=" "), "truth_shape",
      "values of column item_id of truth hold the item separator ' ', so each is a list of items, which long form "
      "would read as one item: pass truth_shape='list'"),
+
 ])
 def test_list_shape_mistakes_in_the_data_are_errors(put, predictions, truth, options, argument, message):
     load, con = put
@@ -342,7 +345,18 @@ def test_a_spent_record_batch_reader_is_named_in_a_warning():
 @pytest.mark.parametrize("predictions, truth, options, message", [
     (LISTS, TRUTH, dict(item_separator=" "),
      "item_separator splits the items of a list-shaped table out of text, but the item column of predictions holds "
-     "lists already: pass no item_separator"),
+     "lists already: for truth with each user's items in one text, pass truth_shape='list' with it; else pass no "
+     "item_separator"),
+    (LISTS, TRUTH_LISTS, dict(item_separator=" "),
+     "item_separator splits the items of a list-shaped table out of text, but the item columns of predictions and "
+     "truth hold lists already: pass no item_separator"),
+    (LONG.drop(columns="rank"), TRUTH, dict(predictions_shape="list"),
+     "predictions_shape='list' but item column item_id of predictions is VARCHAR, not a list; for items in text, name "
+     "their separator with item_separator= (' ' in a Kaggle submission); for a row per item (long form), pass no "
+     "predictions_shape but its rank or score"),
+    (LONG, TRUTH.rename(columns={"item_id": "article_id"}), {},
+     "column item_id (argument item) is not in truth; its columns are: user_id, article_id; name truth's own column "
+     "with truth_item="),
     (TEXT_LISTS, TRUTH, {},
      "predictions has neither a rank nor a score column; name one with rank= or score= (its columns are: user_id, "
      "item_id); or, if each row holds a user's whole list in column item_id, pass predictions_shape='list' (with "
@@ -381,3 +395,28 @@ def test_a_csv_files_ids_are_text_when_the_predictions_ids_are(tmp_path):
     code, out, _ = run("map-at-k", str(tmp_path / "submission.parquet"), str(tmp_path / "transactions.csv"), "-k", "12",
                        "--user", "customer_id", "--item", "prediction", "--truth-item", "article_id", "--format", "csv")
     assert (code, out.splitlines()[1]) == (0, "12,0.125,2")
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "postgres", "spark"])
+def test_text_lists_in_truth_against_a_list_column_are_an_error(engine, request):
+    """Predictions in a list column, truth in a submission's form read as long form (no separator
+    named anywhere): each whole text would be one item. A dbt trial's models gave 0.06 for 0.25."""
+    message = ("rank_metrics: truth_shape: values of column item_id of truth hold ' ', which no predicted item holds: "
+               "if each holds a user's items in one text, pass truth_shape='list' and item_separator= with it")
+    con = None
+    if engine == "duckdb":
+        predictions, truth = LISTS, TEXT_LISTS
+    elif engine == "postgres":
+        con = request.getfixturevalue("postgres")
+        with con.cursor() as cursor:
+            cursor.execute("drop table if exists lists_recs; create table lists_recs (user_id bigint, item_id text[])")
+            cursor.executemany("insert into lists_recs values (%s, %s)", LISTS.values.tolist())
+        con.commit()
+        predictions, truth = "lists_recs", to_postgres(con, "text_truth", TEXT_LISTS)
+    else:
+        spark = request.getfixturevalue("spark")
+        predictions = spark.createDataFrame([tuple(row) for row in LISTS.values.tolist()], "user_id long, item_id array<string>")
+        truth = to_spark(spark, TEXT_LISTS)
+    with pytest.raises(RankMetricsError) as error:
+        rank_metrics.map_at_k(predictions, truth, k=3, con=con)
+    assert str(error.value) == message

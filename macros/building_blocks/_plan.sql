@@ -133,7 +133,8 @@
         {%- set separated = resolved == 'list' and (not typed_list if item_type is not none else item_separator is not none) -%}
         {%- if separated and item_separator is none -%}
             {{ exceptions.raise_compiler_error("rank_metrics: " ~ table ~ "_shape='list' but item column " ~ item_name ~ " of " ~ table ~ " is "
-                ~ (item_type or 'not known to be a list') ~ ", not a list; for items in text, name their separator with item_separator= (' ' in a Kaggle submission)") }}
+                ~ (item_type or 'not known to be a list') ~ ", not a list; for items in text, name their separator with item_separator= (' ' in a Kaggle submission)"
+                ~ ("; for a row per item (long form), pass no predictions_shape but its rank or score" if table == 'predictions' else "")) }}
         {%- endif -%}
         {%- if separated and item_type is not none and rank_metrics._type_family(item_type) != 'string' -%}
             {{ exceptions.raise_compiler_error("rank_metrics: item_separator splits text, but item column " ~ item_name ~ " of " ~ table ~ " is " ~ item_type) }}
@@ -149,12 +150,17 @@
     {%- if item_separator is not none and shapes.predictions.separator is none and shapes.truth.separator is none -%}
         {%- set typed = [] -%}
         {%- for table in ['predictions', 'truth'] if shapes[table].list -%}{%- do typed.append(table) -%}{%- endfor -%}
-        {%- if typed -%}
+        {%- if typed | length == 2 -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: item_separator splits the items of a list-shaped table out of text, but the item columns of "
+            ~ "predictions and truth hold lists already: pass no item_separator") }}
+        {%- elif typed -%}
+        {%- set other = 'truth' if typed[0] == 'predictions' else 'predictions' -%}
         {{ exceptions.raise_compiler_error("rank_metrics: item_separator splits the items of a list-shaped table out of text, but the item column of "
-            ~ typed | join(' and ') ~ " holds lists already: pass no item_separator") }}
+            ~ typed[0] ~ " holds lists already: for " ~ other ~ " with each user's items in one text, pass " ~ other ~ "_shape='list' with it; else pass no item_separator") }}
         {%- endif -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: item_separator splits the text item column of a list-shaped table, but neither table is one;"
-            ~ " pass predictions_shape='list' (and truth_shape='list' for truth in the same form)") }}
+        {#- (where the columns are not looked up, as when dbt parses a project, no table is known to be one) -#}
+        {{ exceptions.raise_compiler_error("rank_metrics: item_separator splits the items of a list-shaped table out of text, but no table is said to be one:"
+            ~ " pass predictions_shape='list' for predictions with each user's items in one text, truth_shape='list' for truth in that form, or both") }}
     {%- endif -%}
     {%- if shapes.predictions.list -%}
         {%- for argument, value in [('rank', rank), ('score', score)] if value is not none -%}
@@ -232,7 +238,9 @@
     {%- for name in truth_by -%}{%- do needed_in_truth.append(('truth_by', name)) -%}{%- endfor -%}
     {%- for table, names, needed in [('predictions', predictions_names, needed_in_predictions), ('truth', truth_names, needed_in_truth)] if names is not none -%}
         {%- for argument, name in needed if name is not none and name not in names -%}
-            {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " (argument " ~ argument ~ ") is not in " ~ table ~ "; its columns are: " ~ names | join(', ')) }}
+            {#- truth's user or item column under another name is named by truth_user / truth_item -#}
+            {%- set other_name = "; name truth's own column with truth_" ~ argument ~ "=" if table == 'truth' and argument in ['user', 'item'] else "" -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " (argument " ~ argument ~ ") is not in " ~ table ~ "; its columns are: " ~ names | join(', ') ~ other_name) }}
         {%- endfor -%}
     {%- endfor -%}
 

@@ -149,6 +149,26 @@ where rm_holding > 0
 {%- endif %}
 {%- endif %}
 {%- endfor %}
+{#- Lists in predictions' list column against truth whose item texts hold a separator that no
+    predicted item holds: truth in a submission's form (one text per user) read as long form,
+    where each whole text is one item. Looked at only then: it reads every predicted item. -#}
+{%- if plan.shapes.predictions.list and not separator and not plan.shapes.truth.list and plan.shapes.truth.text_items %}
+{%- set candidates = [' ', ',', ';', '|'] %}
+union all
+select 340 as rm_check, 'truth_shape' as argument,
+    {{ rank_metrics.string_literal('values of column ' ~ plan.names.truth_item ~ ' of truth hold ') }}
+        || case {%- for candidate in candidates %} when t.rm_holding_{{ loop.index }} > 0 and p.rm_holding_{{ loop.index }} = 0 then {{ rank_metrics.string_literal(rank_metrics._shown(candidate)) }}{% endfor %} end
+        || {{ rank_metrics.string_literal(", which no predicted item holds: if each holds a user's items in one text, pass truth_shape='list' and item_separator= with it") }} as problem
+from (
+    select {% for candidate in candidates %}count(case when {{ rank_metrics._holds(plan.truth_item, candidate) }} then 1 end) as rm_holding_{{ loop.index }}{{ ', ' if not loop.last }}{% endfor %}
+    from {{ truth }} as rm_t
+) as t
+cross join (
+    select {% for candidate in candidates %}count(case when {{ rank_metrics._holds(plan.item, candidate) }} then 1 end) as rm_holding_{{ loop.index }}{{ ', ' if not loop.last }}{% endfor %}
+    from {{ plan.predictions }} as rm_p
+) as p
+where {% for candidate in candidates %}(t.rm_holding_{{ loop.index }} > 0 and p.rm_holding_{{ loop.index }} = 0){{ ' or ' if not loop.last }}{% endfor %}
+{%- endif %}
 {%- if baseline is not none and plan.by | length == 1 %}
 {#- the by column's first ten values, in order, then … when there are more; quoted when they are
     text (as the baseline is: a text baseline only matches a text column) -#}
