@@ -116,13 +116,14 @@ select 310 as rm_check, 'predictions_shape' as argument, problem from (
     the texts hold another that lists use; a list of one item holds none), and long-form items
     that hold it are lists: both silent misses. `length(replace(…))` finds a text on every engine
     (Spark's `replace` takes the text itself, not a pattern). -#}
-{#- the item separator, when one table's text is split by it -#}
+{#- the item separator, when one table's text is split by it, and the ones lists in text use -#}
 {%- set separator = plan.shapes.predictions.separator or plan.shapes.truth.separator %}
+{%- set usual_separators = [' ', ',', ';', '|', '\t'] %}
 {%- for table, relation, item, name, number in [('predictions', predictions, plan.item, plan.names.item, 320),
                                                ('truth', truth, plan.truth_item, plan.names.truth_item, 330)] %}
 {%- set shape = plan.shapes[table] %}
 {%- if shape.separator is not none or (separator and not shape.list and shape.text_items) %}
-{%- set others = [' ', ',', ';', '|', '\t'] | reject('equalto', separator) | list %}
+{%- set others = usual_separators | reject('equalto', separator) | list %}
 union all
 select {{ number }} as rm_check, {{ rank_metrics.string_literal('item_separator' if shape.list else table ~ '_shape') }} as argument,
     {%- if shape.list %}
@@ -153,21 +154,20 @@ where rm_holding > 0
     predicted item holds: truth in a submission's form (one text per user) read as long form,
     where each whole text is one item. Looked at only then: it reads every predicted item. -#}
 {%- if plan.shapes.predictions.list and not separator and not plan.shapes.truth.list and plan.shapes.truth.text_items %}
-{%- set candidates = [' ', ',', ';', '|'] %}
 union all
 select 340 as rm_check, 'truth_shape' as argument,
     {{ rank_metrics.string_literal('values of column ' ~ plan.names.truth_item ~ ' of truth hold ') }}
-        || case {%- for candidate in candidates %} when t.rm_holding_{{ loop.index }} > 0 and p.rm_holding_{{ loop.index }} = 0 then {{ rank_metrics.string_literal(rank_metrics._shown(candidate)) }}{% endfor %} end
+        || case {%- for candidate in usual_separators %} when t.rm_holding_{{ loop.index }} > 0 and p.rm_holding_{{ loop.index }} = 0 then {{ rank_metrics.string_literal(rank_metrics._shown(candidate) | replace('\t', '\\t')) }}{% endfor %} end
         || {{ rank_metrics.string_literal(", which no predicted item holds: if each holds a user's items in one text, pass truth_shape='list' and item_separator= with it") }} as problem
 from (
-    select {% for candidate in candidates %}count(case when {{ rank_metrics._holds(plan.truth_item, candidate) }} then 1 end) as rm_holding_{{ loop.index }}{{ ', ' if not loop.last }}{% endfor %}
+    select {% for candidate in usual_separators %}count(case when {{ rank_metrics._holds(plan.truth_item, candidate) }} then 1 end) as rm_holding_{{ loop.index }}{{ ', ' if not loop.last }}{% endfor %}
     from {{ truth }} as rm_t
 ) as t
 cross join (
-    select {% for candidate in candidates %}count(case when {{ rank_metrics._holds(plan.item, candidate) }} then 1 end) as rm_holding_{{ loop.index }}{{ ', ' if not loop.last }}{% endfor %}
+    select {% for candidate in usual_separators %}count(case when {{ rank_metrics._holds(plan.item, candidate) }} then 1 end) as rm_holding_{{ loop.index }}{{ ', ' if not loop.last }}{% endfor %}
     from {{ plan.predictions }} as rm_p
 ) as p
-where {% for candidate in candidates %}(t.rm_holding_{{ loop.index }} > 0 and p.rm_holding_{{ loop.index }} = 0){{ ' or ' if not loop.last }}{% endfor %}
+where {% for candidate in usual_separators %}(t.rm_holding_{{ loop.index }} > 0 and p.rm_holding_{{ loop.index }} = 0){{ ' or ' if not loop.last }}{% endfor %}
 {%- endif %}
 {%- if baseline is not none and plan.by | length == 1 %}
 {#- the by column's first ten values, in order, then … when there are more; quoted when they are
