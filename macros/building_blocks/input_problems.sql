@@ -135,18 +135,14 @@ select {{ number }} as rm_check, {{ rank_metrics.string_literal('item_separator'
         ~ ", so each is a list of items, which long form would read as one item: pass " ~ table ~ "_shape='list'") }} as problem
     {%- endif %}
 from (
-    select count(case when {{ rank_metrics._holds(item, separator) }} then 1 end) as rm_holding
-        {%- if shape.list %}
-        {%- for other in others %},
-        count(case when {{ rank_metrics._holds(item, other) }} then 1 end) as rm_other_{{ loop.index }}
-        {%- endfor %}
-        {%- endif %}
+    select {{ rank_metrics._holding_counts(item, [separator], 'rm_holding') }}
+        {%- if shape.list %}, {{ rank_metrics._holding_counts(item, others, 'rm_other') }}{% endif %}
     from {{ relation }} as rm_s
 ) as rm_separators
 {%- if shape.list %}
-where rm_holding = 0 and ({% for other in others %}rm_other_{{ loop.index }} > 0{{ ' or ' if not loop.last }}{% endfor %})
+where rm_holding_1 = 0 and ({% for other in others %}rm_other_{{ loop.index }} > 0{{ ' or ' if not loop.last }}{% endfor %})
 {%- else %}
-where rm_holding > 0
+where rm_holding_1 > 0
 {%- endif %}
 {%- endif %}
 {%- endfor %}
@@ -160,11 +156,11 @@ select 340 as rm_check, 'truth_shape' as argument,
         || case {%- for candidate in usual_separators %} when t.rm_holding_{{ loop.index }} > 0 and p.rm_holding_{{ loop.index }} = 0 then {{ rank_metrics.string_literal(rank_metrics._shown(candidate) | replace('\t', '\\t')) }}{% endfor %} end
         || {{ rank_metrics.string_literal(", which no predicted item holds: if each holds a user's items in one text, pass truth_shape='list' and item_separator= with it") }} as problem
 from (
-    select {% for candidate in usual_separators %}count(case when {{ rank_metrics._holds(plan.truth_item, candidate) }} then 1 end) as rm_holding_{{ loop.index }}{{ ', ' if not loop.last }}{% endfor %}
+    select {{ rank_metrics._holding_counts(plan.truth_item, usual_separators, 'rm_holding') }}
     from {{ truth }} as rm_t
 ) as t
 cross join (
-    select {% for candidate in usual_separators %}count(case when {{ rank_metrics._holds(plan.item, candidate) }} then 1 end) as rm_holding_{{ loop.index }}{{ ', ' if not loop.last }}{% endfor %}
+    select {{ rank_metrics._holding_counts(plan.item, usual_separators, 'rm_holding') }}
     from {{ plan.predictions }} as rm_p
 ) as p
 where {% for candidate in usual_separators %}(t.rm_holding_{{ loop.index }} > 0 and p.rm_holding_{{ loop.index }} = 0){{ ' or ' if not loop.last }}{% endfor %}
@@ -234,7 +230,10 @@ order by rm_check
 {%- endmacro %}
 
 
-{#- Whether text `column` holds `part` (a string), on every engine: removing it shortens it. -#}
-{% macro _holds(column, part) -%}
-    length(replace({{ column }}, {{ rank_metrics.string_literal(part) }}, '')) < length({{ column }})
+{#- For each text in `parts`, the rows whose text `column` holds it, as <name>_1, <name>_2, …:
+    removing the part shortens the text, on every engine. -#}
+{% macro _holding_counts(column, parts, name) -%}
+    {%- for part in parts -%}
+    count(case when length(replace({{ column }}, {{ rank_metrics.string_literal(part) }}, '')) < length({{ column }}) then 1 end) as {{ name }}_{{ loop.index }}{{ ', ' if not loop.last }}
+    {%- endfor -%}
 {%- endmacro %}

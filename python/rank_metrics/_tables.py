@@ -13,12 +13,6 @@ SHOWN = ["k", "metric", "baseline_value", "value", "difference", "relative_diffe
          "p_value_adjusted", "n_users"]
 
 
-def p_value_text(value: float, resamples: int | None, shown: str) -> str:
-    """A p-value of 0 from a resampling test as what it means, p < 1/resamples (SPEC §7 counts the
-    resamples at least as extreme, and none was); `shown` is how any other p-value reads."""
-    return f"<{1 / resamples:g}" if resamples and value == 0 else shown
-
-
 def comparison_text(result, model: str, form: str, legend: str, resamples: int | None = None) -> str:
     """`resamples`: of the permutation or bootstrap test, None for the t test."""
     escape = {"latex": _latex, "markdown": _markdown}.get(form, str)
@@ -69,8 +63,10 @@ def cell(name: str, value, resamples: int | None) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "-"
     if name.startswith("p_value"):
-        # four significant digits, trailing zeros kept so that a column lines up
-        return p_value_text(value, resamples, f"{value:#.4g}")
+        # a 0 from a resampling test is p < 1/resamples (SPEC §7 counts the resamples at least as
+        # extreme, and none was); others: four significant digits, trailing zeros kept so that a
+        # column lines up
+        return f"<{1 / resamples:g}" if resamples and value == 0 else f"{value:#.4g}"
     if name == "relative_difference":
         return f"{value:+.1%}"
     if name == "difference":

@@ -372,8 +372,8 @@ def sql(predictions, truth, k, *, con=None, dialect="duckdb", macro="map_at_k", 
     confidence is evaluate's; baseline (required), test ('t', the only test SQL has: its p-value
     is the normal approximation), correction and alpha compare's.
     """
-    if isinstance(dialect, str) and DIALECT_NAMES.get(dialect.lower(), dialect.lower()) in DIALECTS:
-        dialect = DIALECT_NAMES.get(dialect.lower(), dialect.lower())   # Snowflake, postgresql, sparksql
+    if isinstance(dialect, str):   # Snowflake, postgresql, sparksql
+        dialect = DIALECT_NAMES.get(dialect.lower(), dialect.lower())
     if dialect not in DIALECTS:
         raise RankMetricsError(f"rank_metrics: dialect must be one of {', '.join(DIALECTS)}; got {dialect!r}")
     if macro not in MACROS:
@@ -404,7 +404,8 @@ def sql(predictions, truth, k, *, con=None, dialect="duckdb", macro="map_at_k", 
     # window, which changes nothing here (no window of the macros orders by a column that can
     # be NULL); anything else fails the tests that run every dialect's SQL
     logger = logging.getLogger("sqlglot")
-    level, logger.level = logger.level, logging.ERROR
+    level = logger.level
+    logger.setLevel(logging.ERROR)
     try:
         return sqlglot.transpile(text, read=source_dialect, write=dialect, pretty=True)[0]
     finally:
