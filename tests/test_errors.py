@@ -107,6 +107,27 @@ def test_int_and_bigint_are_the_same_family(predictions, truth):
     assert rank_metrics.map_at_k(predictions.astype({"user_id": "int32"}), truth, k=3) == pytest.approx(0.5)
 
 
+@pytest.mark.parametrize("column", ["user_id", "item_id"])
+def test_whole_number_ids_against_floating_point_ids_are_rejected(column):
+    """Compared as doubles, distinct ids past 2^53 are equal: three predicted ids met one truth id
+    and AP@3 came out 3.0 with no word (a new user's report). A pandas column of ids that held a
+    missing value is float64, so this is no rare input."""
+    ids = [1234567890123456789, 1234567890123456790, 1234567890123456800]
+    predictions = pd.DataFrame({"user_id": [7, 7, 7], "item_id": ids, "rank": [1, 2, 3]})
+    truth = pd.DataFrame({"user_id": [7], "item_id": [ids[2]]})
+    assert rank_metrics.map_at_k(predictions, truth, k=3, check=True) == pytest.approx(1 / 3)
+    truth = truth.astype({column: "float64"})
+    with pytest.raises(RankMetricsError, match=rf"column {column} \(argument {column[:4]}\) is BIGINT in predictions but "
+                                               r"DOUBLE in truth; cast one so they match \(ids compared with a floating point "
+                                               r"column are compared as doubles"):
+        rank_metrics.map_at_k(predictions, truth, k=3)
+    # the same on both sides compares alike, and an integer against a decimal compares exactly
+    assert rank_metrics.map_at_k(predictions.astype({column: "float64"}), truth, k=3) >= 0
+    exact = pd.DataFrame({"user_id": [7], "item_id": [ids[2]]}).astype({"item_id": "object"})
+    exact["item_id"] = [__import__("decimal").Decimal(ids[2])]
+    assert rank_metrics.map_at_k(predictions, exact, k=3) == pytest.approx(1 / 3)
+
+
 def test_empty_truth_under_users_truth(predictions, truth):
     with pytest.raises(RankMetricsError, match="truth has no relevant rows"):
         rank_metrics.map_at_k(predictions, truth.iloc[0:0], k=3)
@@ -266,6 +287,30 @@ def test_numeric_order_types_of_every_kind_are_accepted(predictions, truth, valu
         assert rank_metrics.map_at_k(predictions.assign(rank=column), truth, k=3, check=True) == pytest.approx(0.5)
 
 
+def test_a_by_column_spelt_in_another_case_in_truth(predictions, truth):
+    """Names are matched as spelt: truth's `Day` is not the by column `day`, so every day would
+    share all of truth, with no word (a new user's report)."""
+    with pytest.raises(RankMetricsError, match=r"by column day is spelt Day in truth; names are matched as spelt, so the "
+                                               r"groups would not be matched with truth's but share all of it"):
+        rank_metrics.map_at_k(predictions.assign(day="x"), truth.assign(Day="x"), k=3, by="day")
+    # truth_by given says which by columns truth matches on: then sharing is asked for
+    assert len(rank_metrics.map_at_k(predictions.assign(day="x"), truth.assign(Day="x"), k=3, by="day", truth_by=[])) == 1
+
+
+@pytest.mark.parametrize("keywords, renamed, message", [
+    ({}, {"rank": "Rank"}, "predictions has neither a rank nor a score column, but it has Rank, in another case "
+                           "(names are matched as spelt): pass rank='Rank'"),
+    ({"rank": "RANK"}, {}, "column RANK (argument rank) is not in predictions; its columns are: user_id, item_id, rank; "
+                           "it has rank, in another case (names are matched as spelt): pass rank='rank'"),
+    ({}, {"user_id": "User_Id"}, "column user_id (argument user) is not in predictions; its columns are: User_Id, item_id, "
+                                 "rank; it has User_Id, in another case (names are matched as spelt): pass user='User_Id'"),
+])
+def test_a_column_in_another_case_is_named(predictions, truth, keywords, renamed, message):
+    with pytest.raises(RankMetricsError) as error:
+        rank_metrics.map_at_k(predictions.rename(columns=renamed), truth, k=3, **keywords)
+    assert message in str(error.value)
+
+
 def test_matched_by_columns_must_have_one_type(predictions, truth):
     with pytest.raises(RankMetricsError, match=r"column day \(argument by\) is BIGINT in predictions but VARCHAR in truth"):
         rank_metrics.map_at_k(predictions.assign(day=1), truth.assign(day="1"), k=3, by="day")
@@ -376,7 +421,7 @@ def test_no_hit_at_all_warns_that_the_ids_may_not_match(predictions, truth):
         rank_metrics.evaluate_users(predictions, truth, k=[1, 3])
 
 
-@pytest.mark.parametrize("name", ["rel", "label", "Grade", "rating"])
+@pytest.mark.parametrize("name", ["rel", "label", "Grade", "rating", "Relevance", "clicked"])
 def test_a_grade_column_that_is_not_read_warns(predictions, truth, name):
     """Truth with a grade column not named `relevance` and no relevance= counts every row as
     relevant, grade 0 too: a trec qrels file read as (query, doc, rel) gave P@10 1.0 against

@@ -2,6 +2,7 @@
 
 import math
 import re
+import warnings
 
 import duckdb
 import pandas as pd
@@ -86,6 +87,21 @@ def test_nan_for_an_empty_set_of_users():
     truth = pd.DataFrame({"user_id": [2], "item_id": ["a"]})
     value = rank_metrics.map_at_k(predictions, truth, k=3, users="both")
     assert value != value   # NaN: no user is in both tables
+
+
+@pytest.mark.parametrize("order", ["rank", "score"])
+@pytest.mark.parametrize("tie_break, expected", [("item", 0.0), ("item_desc", 1.0)])
+def test_tied_categorical_items_are_broken_by_their_values(order, tie_break, expected):
+    """A pandas categorical is an ENUM to DuckDB, which sorts by the categories' order: with
+    categories ['b', 'a'], the tie went to b, where SPEC §1's "item ascending" gives a (and the
+    reference did): 1.0 against 0.0, check=True failed (a new user's report)."""
+    items = pd.Categorical(["a", "b"], categories=["b", "a"])
+    predictions = pd.DataFrame({"user_id": [1, 1], "item_id": items, order: [1, 1]})
+    truth = pd.DataFrame({"user_id": [1], "item_id": ["b"]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", rank_metrics.RankMetricsWarning)   # 0.0: nothing met
+        assert rank_metrics.map_at_k(predictions, truth, k=1, tie_break=tie_break, check=True) == expected
+        assert rank_metrics.map_at_k(pl.from_pandas(predictions), truth, k=1, tie_break=tie_break) == expected
 
 
 def test_score_orders_descending():

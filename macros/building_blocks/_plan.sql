@@ -185,6 +185,12 @@
         {%- elif 'score' in predictions_names -%}
             {%- set score = 'score' -%}
         {%- else -%}
+            {%- set other_case = [] -%}
+            {%- for name in predictions_names if (name | lower) in ['rank', 'score'] -%}{%- do other_case.append(name) -%}{%- endfor -%}
+            {%- if other_case -%}
+                {{ exceptions.raise_compiler_error("rank_metrics: predictions has neither a rank nor a score column, but it has " ~ other_case[0]
+                    ~ ", in another case (names are matched as spelt): pass " ~ (other_case[0] | lower) ~ "='" ~ other_case[0] ~ "'") }}
+            {%- endif -%}
             {%- set in_truth = (truth_names or []) | select('in', ['rank', 'score']) | list -%}
             {#- a text item column may hold each user's whole list, as a Kaggle submission does -#}
             {%- set as_list = "; or, if each row holds a user's whole list in column " ~ item ~ ", pass predictions_shape='list'"
@@ -203,12 +209,20 @@
     {#- by columns that truth also has are matched on; others share one truth -#}
     {%- if truth_by is none -%}
         {%- set truth_by = [] if truth_names is none else by_list | select('in', truth_names) | list -%}
+        {#- a by column that truth spells in another case would silently share one truth across groups -#}
+        {%- for name in by_list if truth_names is not none and name not in truth_by -%}
+            {%- for other in truth_names if (other | lower) == (name | lower) -%}
+                {{ exceptions.raise_compiler_error("rank_metrics: by column " ~ name ~ " is spelt " ~ other ~ " in truth; names are matched as spelt, "
+                    ~ "so the groups would not be matched with truth's but share all of it: rename one of the two columns") }}
+            {%- endfor -%}
+        {%- endfor -%}
     {%- else -%}
         {%- set truth_by = [truth_by] if truth_by is string else truth_by | list -%}
     {%- endif -%}
     {%- for name in truth_by if name not in by_list -%}
         {{ exceptions.raise_compiler_error("rank_metrics: truth_by column " ~ name ~ " is not one of the by columns (" ~ by_list | join(', ') ~ ")") }}
     {%- endfor -%}
+
 
     {#- the columns the metric macros output: a user, item or by column of the same name would
         make two columns of one name, or one whose values are not what its name says -#}
@@ -240,6 +254,12 @@
         {%- for argument, name in needed if name is not none and name not in names -%}
             {#- truth's user or item column under another name is named by truth_user / truth_item -#}
             {%- set other_name = "; name truth's own column with truth_" ~ argument ~ "=" if table == 'truth' and argument in ['user', 'item'] else "" -%}
+            {%- set in_other_case = [] -%}
+            {%- for other in names if (other | lower) == (name | lower) -%}{%- do in_other_case.append(other) -%}{%- endfor -%}
+            {%- if in_other_case -%}
+                {%- set other_name = "; it has " ~ in_other_case[0] ~ ", in another case (names are matched as spelt): pass "
+                    ~ argument ~ "='" ~ in_other_case[0] ~ "'" -%}
+            {%- endif -%}
             {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " (argument " ~ argument ~ ") is not in " ~ table ~ "; its columns are: " ~ names | join(', ') ~ other_name) }}
         {%- endfor -%}
     {%- endfor -%}
@@ -249,7 +269,7 @@
                                         ('truth', truth_columns, [('relevance', relevance)])] if columns is not none -%}
         {%- for argument, name in checked if name is not none -%}
             {%- set column = columns | selectattr('name', 'equalto', name) | first -%}
-            {%- if rank_metrics._type_family(column.data_type) != 'number' -%}
+            {%- if rank_metrics._type_family(column.data_type) not in ('number', 'floating point') -%}
                 {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " (argument " ~ argument ~ ") of " ~ table ~ " is " ~ column.data_type ~ "; " ~ argument ~ " must be a numeric column (integer, decimal or floating point)") }}
             {%- endif -%}
         {%- endfor -%}
@@ -266,9 +286,14 @@
             {#- a list's items are compared by their own type (none where the engine does not say it) -#}
             {%- set left = shapes.predictions.element_type if argument == 'item' and shapes.predictions.list else left -%}
             {%- set right = shapes.truth.element_type if argument == 'item' and shapes.truth.list else right -%}
-            {%- if left is not none and right is not none and rank_metrics._type_family(left) != rank_metrics._type_family(right) -%}
+            {%- set families = [rank_metrics._type_family(left), rank_metrics._type_family(right)] if left is not none and right is not none else [] -%}
+            {%- if families and families[0] != families[1] -%}
+                {#- a whole number and a double compare as doubles, where distinct ids past 2^53 meet -#}
+                {%- set inexact = 'floating point' in families and 'number' in families -%}
                 {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " (argument " ~ argument ~ ") is " ~ left ~ " in predictions but "
-                    ~ ("" if truth_name == name else "its truth column " ~ truth_name ~ " is ") ~ right ~ " in truth; cast one so they match") }}
+                    ~ ("" if truth_name == name else "its truth column " ~ truth_name ~ " is ") ~ right ~ " in truth; cast one so they match"
+                    ~ (" (ids compared with a floating point column are compared as doubles, where distinct large ids are equal; a column of "
+                       ~ "whole numbers that held a missing value is floating point in pandas)" if inexact else "")) }}
             {%- endif -%}
         {%- endfor -%}
     {%- endif -%}
@@ -287,6 +312,8 @@
         (every hit is within the largest k), where the engine counts bits -#}
     {#- ideal_from_m: every item that adds gain adds 1 when truth has no grades or gains are binary,
         and then those are the m(u) relevant items: IDCG@k needs only m(u) (up to a k of 1000) -#}
+    {#- item_sorted_as_text: an enum (a pandas categorical in DuckDB) sorts by its categories'
+        order, not its values' -#}
     {#- rank_, score_ and relevance_is_integer: the column holds whole numbers (so no NaN or ±inf,
         which the data checks then do not look for) -#}
     {#- patterns_suffice: every requested metric of a user is a function of the user's hit pattern
@@ -307,6 +334,7 @@
         'score_is_integer': score is not none and rank_metrics._is_integer_column(predictions_columns, score) | trim == 'True',
         'relevance_is_integer': relevance is not none and rank_metrics._is_integer_column(truth_columns, relevance) | trim == 'True',
         'item_direction': 'desc' if plan.tie_break == 'item_desc' else 'asc',
+        'item_sorted_as_text': ((shapes.predictions.element_type or '') | lower).startswith('enum'),
         'relevance': none if relevance is none else rank_metrics.quote_identifier(relevance),
         'relevance_threshold': relevance_threshold,
         'metric_columns': metric_columns, 'group_columns': group_columns,
@@ -324,18 +352,20 @@
 
 
 {#- A coarse family of a column type, so that int and bigint match but int and varchar do not:
-    number, string, or the type itself. Names as DuckDB, PostgreSQL, Spark and dbt spell them;
-    a whole-name match, so that interval or point are not taken for numbers. -#}
+    number (whole numbers and decimals, exact), floating point, string, or the type itself. Names
+    as DuckDB, PostgreSQL, Spark and dbt spell them; a whole-name match, so that interval or
+    point are not taken for numbers. -#}
 {% macro _type_family(data_type) -%}
     {%- set lowered = data_type | string | lower | trim -%}
     {%- set base = (lowered.split('(') | first) | trim -%}
     {%- set numbers = ['tinyint', 'smallint', 'integer', 'int', 'bigint', 'hugeint', 'utinyint',
                        'usmallint', 'uinteger', 'ubigint', 'uhugeint', 'int1', 'int2', 'int4',
                        'int8', 'int16', 'int32', 'int64', 'int128', 'byte', 'short', 'long',
-                       'float', 'float4', 'float8', 'float32', 'float64', 'real', 'double',
-                       'double precision', 'decimal', 'numeric', 'number', 'bigdecimal'] -%}
+                       'decimal', 'numeric', 'number', 'bigdecimal'] -%}
+    {%- set floats = ['float', 'float4', 'float8', 'float32', 'float64', 'real', 'double', 'double precision'] -%}
     {%- if base in ['varchar', 'char', 'character', 'character varying', 'text', 'string', 'bpchar', 'nvarchar', 'nchar', 'enum'] -%}string
     {%- elif base in numbers -%}number
+    {%- elif base in floats -%}floating point
     {%- else -%}{{ lowered }}
     {%- endif -%}
 {%- endmacro %}

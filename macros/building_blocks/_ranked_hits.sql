@@ -57,9 +57,9 @@ rm_prediction_users as (
     from rm_lists
 ),
 rm_matches as (
-    -- every prediction row of a relevant item: hits where the rank is the position (within the
-    -- largest k), and the items to look up among the renumbered rows otherwise. Predictions meet
-    -- the relevant set first, so what follows only sees these few rows.
+    -- every prediction row of a relevant item within the largest k by its rank, with whether its
+    -- list's ranks are its positions. Predictions meet the relevant set first, so what follows
+    -- only sees these few rows.
     select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.{{ plan.user }} as rm_user, p.{{ plan.item }} as rm_item,
         p.{{ plan.order_by }} as rm_order_value, l.rm_rank_is_position, r.rm_grade
     from {{ plan.predictions }} as p
@@ -68,24 +68,29 @@ rm_matches as (
     inner join rm_lists as l
         on {{ rank_metrics._equal_prefix(plan.by, 'p', 'l') }}p.{{ plan.user }} = l.rm_user
     {%- if not listed %}
-    where l.rm_rank_is_position = 0 or p.{{ plan.order_by }} < {{ largest_k }} + 0.5
+    where p.{{ plan.order_by }} < {{ largest_k }} + 0.5
     {%- endif %}
 ),
 rm_renumbered as (
     {{ rank_metrics.renumbered_rows(plan, none if listed else largest_k) }}
 ),
 rm_candidate_hits as (
-    -- relevant items within the largest k: a match's position is its rank, or its row's number
-    -- among the renumbered rows. Those meet the matches, not truth, and the matches are read
-    -- once, so no engine keeps or recomputes them (there are no renumbered rows when every rank
-    -- column holds 1..n, and then the join costs nothing)
-    select {{ rank_metrics._column_prefix(plan.by, 'm') }}m.rm_user, m.rm_item,
-        case when m.rm_rank_is_position = 1 then cast(m.rm_order_value as bigint) else r.rm_position end as rm_position,
-        m.rm_grade
+    -- relevant items within the largest k: the matches of lists whose ranks are positions, and
+    -- the renumbered rows that meet truth (none when every rank column holds 1..n). The
+    -- renumbered rows meet truth themselves rather than look up the matches' items: a join
+    -- with every renumbered row on (user, item) cost 2-3x the whole query when many lists are
+    -- renumbered, as with ranks from 0 (bench/README, "Lists to renumber meet truth")
+    select {{ rank_metrics._column_prefix(plan.by, 'm') }}m.rm_user, m.rm_item, cast(m.rm_order_value as bigint) as rm_position, m.rm_grade
     from rm_matches as m
-    left join rm_renumbered as r
-        on m.rm_rank_is_position = 0 and {{ rank_metrics._equal_prefix(plan.by, 'm', 'r') }}m.rm_user = r.rm_user and m.rm_item = r.rm_item
-    where m.rm_rank_is_position = 1 or r.rm_position {{ '<= ' ~ largest_k if not listed else 'is not null' }}
+    where m.rm_rank_is_position = 1
+    union all
+    select {{ rank_metrics._column_prefix(plan.by, 'n') }}n.rm_user, n.rm_item, n.rm_position, r.rm_grade
+    from rm_renumbered as n
+    inner join {{ truth_rows }} as r
+        on {{ rank_metrics._equal_prefix(plan.truth_by, 'n', 'r') }}n.rm_user = r.rm_user and n.rm_item = r.rm_item
+    {%- if not listed %}
+    where n.rm_position <= {{ largest_k }}
+    {%- endif %}
 ),
 {%- else %}
 rm_source as (
@@ -106,7 +111,7 @@ rm_positions as (
     select {{ by }}rm_user, rm_item,
         row_number() over (
             partition by {{ by }}rm_user
-            order by rm_order_value {{ plan.order_direction }}, rm_item {{ plan.item_direction }}
+            order by rm_order_value {{ plan.order_direction }}, {{ rank_metrics._item_sort_key(plan, 'rm_item') }} {{ plan.item_direction }}
         ) as rm_position
     from rm_source
 ),
@@ -181,6 +186,12 @@ rm_hits as (
     where rm_position <= {{ largest_k }}
     {%- endif %}
 )
+{%- endmacro %}
+
+
+{#- The item as the tie-break sorts it: an enum by its text, as SPEC §1's "item ascending" reads. -#}
+{% macro _item_sort_key(plan, item) -%}
+    {{- 'cast(' ~ item ~ ' as ' ~ rank_metrics.type_string() ~ ')' if plan.item_sorted_as_text else item -}}
 {%- endmacro %}
 
 

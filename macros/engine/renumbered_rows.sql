@@ -1,6 +1,6 @@
 {#- The body of rm_renumbered (_ranked_hits): each list whose ranks are not its positions,
-    numbered 1, 2, 3, … in the order of SPEC §1 — (by, rm_user, rm_item, rm_position) — so that
-    its matches can look their positions up. `cut` is the largest k, or none when every
+    numbered 1, 2, 3, … in the order of SPEC §1 — (by, rm_user, rm_item, rm_position) — to meet
+    truth in rm_candidate_hits. `cut` is the largest k, or none when every
     position counts (truth_scope='listed').
 
     default__ joins predictions with the lists rm_lists found wanting and numbers only those. -#}
@@ -24,8 +24,8 @@
     whole. When it is not, every list is numbered, and a list is kept when one of its first
     cut + 1 rows has a rank other than its number. When the check is one word
     (_head_fits_one_word) those are every list rm_lists finds wanting, and a few more (a gap
-    after the cut), which no match of a list with positions looks up; otherwise rm_lists also
-    fails heads too long for its words, so every list is kept
+    after the cut), whose hits then come twice, at the same positions, and rm_hit_rows keeps
+    one; otherwise rm_lists also fails heads too long for its words, so every list is kept
     (bench/README, issue 11, "Fourth round": 10M rows, no list to number 7.2 s → 5.7 s cached,
     5.5 s → 4.5 s from Parquet; every list 13.3 s → 13.4 s; one list 8.7 s → 12.1 s, as every
     list is then sorted). -#}
@@ -46,7 +46,7 @@
                 {{ rank_metrics._list_row_number(plan) | indent(8) }} as rm_position
             from {{ plan.predictions }} as p
             cross join (
-                -- only the lists the matches' join can keep (a NULL key meets nothing)
+                -- only the lists that can meet truth (a NULL key meets nothing)
                 select count(*) as rm_lists_to_number
                 from rm_lists
                 where rm_rank_is_position = 0
@@ -63,6 +63,6 @@
 {% macro _list_row_number(plan) -%}
     row_number() over (
             partition by {{ rank_metrics._column_prefix(plan.by, 'p') }}p.{{ plan.user }}
-            order by p.{{ plan.order_by }} asc, p.{{ plan.item }} {{ plan.item_direction }}
+            order by p.{{ plan.order_by }} asc, {{ rank_metrics._item_sort_key(plan, 'p.' ~ plan.item) }} {{ plan.item_direction }}
         )
 {%- endmacro %}

@@ -213,8 +213,10 @@ def _run(macro: str, predictions, truth, arguments: dict, con, check: bool) -> p
     return result
 
 
-# names a column of relevance grades goes by (a column named `relevance` is read as grades)
-_GRADE_NAMES = ("rel", "relevancy", "grade", "grades", "label", "judgment", "judgement", "qrel", "rating", "gain", "score")
+# names a column of relevance grades goes by, in any case (a column named `relevance` is read as
+# grades; `Relevance` is not, as SQL reads a quoted name as it is spelt)
+_GRADE_NAMES = ("relevance", "rel", "relevancy", "relevant", "is_relevant", "relevance_score", "grade", "grades", "label",
+                "judgment", "judgement", "qrel", "rating", "gain", "score", "target", "click", "clicks", "clicked")
 
 
 def _warn_if_grades_unread(arguments: dict, truth_columns: list[dict], stacklevel: int = 4) -> None:
