@@ -104,6 +104,17 @@ def test_tied_categorical_items_are_broken_by_their_values(order, tie_break, exp
         assert rank_metrics.map_at_k(pl.from_pandas(predictions), truth, k=1, tie_break=tie_break) == expected
 
 
+def test_ids_past_int64_come_back_whole(tmp_path):
+    """DuckDB reads a CSV's ids past 2^63 as HUGEINT, which pandas has no type for: they came back
+    as float64, two users as one 9.223372036854776e+18 (a new user's report)."""
+    first = 2**63 + 5
+    (tmp_path / "p.csv").write_text(f"user_id,item_id,rank\n{first},a,1\n{first},x,2\n{first + 1},c,1\n{2**64 + 1},a,1\n")
+    (tmp_path / "t.csv").write_text(f"user_id,item_id\n{first},a\n{first + 1},b\n{2**64 + 1},a\n")
+    per_user = rank_metrics.average_precision_at_k(str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), k=2)
+    assert sorted(per_user.user_id.tolist()) == [first, first + 1, 2**64 + 1]
+    assert dict(zip(per_user.user_id, per_user.average_precision)) == {first: 1.0, first + 1: 0.0, 2**64 + 1: 1.0}
+
+
 def test_score_orders_descending():
     predictions = pd.DataFrame({"user_id": [1, 1], "item_id": ["a", "b"], "score": [0.1, 0.9]})
     truth = pd.DataFrame({"user_id": [1], "item_id": ["b"]})

@@ -240,7 +240,18 @@ class DuckDBEngine(Engine):
                 self.con.unregister(name)
 
     def run(self, sql: str) -> pd.DataFrame:
-        return self.con.execute(sql).df()
+        result = self.con.sql(sql)
+        # pandas has no 128-bit integer, and DuckDB gives a HUGEINT column (a CSV's ids past 2^63)
+        # as float64, where distinct ids become one: those come as text, made Python ints
+        wide = [column for column, data_type in zip(result.columns, result.types) if str(data_type) in ("HUGEINT", "UHUGEINT")]
+        if not wide:
+            return result.df()
+        quoted = {column: _quote(column, self.name) for column in result.columns}
+        frame = result.select(", ".join(f"cast({quoted[column]} as varchar) as {quoted[column]}" if column in wide
+                                        else quoted[column] for column in result.columns)).df()
+        for column in wide:
+            frame[column] = frame[column].astype(object).map(lambda value: int(value) if isinstance(value, str) else None)
+        return frame
 
     def rows(self, view: View) -> list[dict]:
         return [dict(zip(view.handle.columns, row)) for row in view.handle.fetchall()]
