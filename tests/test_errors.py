@@ -311,6 +311,11 @@ def test_a_column_in_another_case_is_named(predictions, truth, keywords, renamed
     assert message in str(error.value)
 
 
+def test_a_by_column_named_twice(predictions, truth):
+    with pytest.raises(RankMetricsError, match="by names column model twice"):
+        rank_metrics.map_at_k(predictions.assign(model="a"), truth, k=3, by=["model", "model"])
+
+
 def test_matched_by_columns_must_have_one_type(predictions, truth):
     with pytest.raises(RankMetricsError, match=r"column day \(argument by\) is BIGINT in predictions but VARCHAR in truth"):
         rank_metrics.map_at_k(predictions.assign(day=1), truth.assign(day="1"), k=3, by="day")

@@ -240,6 +240,8 @@
     {%- for name in by_list -%}
         {%- if name is not string or name == '' -%}
             {{ exceptions.raise_compiler_error("rank_metrics: by must be a column name or a list of them; got " ~ rank_metrics._shown(name)) }}
+        {%- elif by_list[:loop.index0] | select('equalto', name) | list -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: by names column " ~ name ~ " twice") }}
         {%- elif name in reserved or name.startswith('rm_') -%}
             {{ exceptions.raise_compiler_error("rank_metrics: by column " ~ name ~ " clashes with the user, item or order column or an output column (" ~ reserved | reject('none') | join(', ') ~ ", rm_*)") }}
         {%- endif -%}
