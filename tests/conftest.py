@@ -28,7 +28,7 @@ class DbtProject:
         self.target = target
         self.database = workdir / "rank_metrics_integration.duckdb"
 
-    def invoke(self, *arguments: str, project: Path = INTEGRATION):
+    def invoke(self, *arguments: str, project: Path = INTEGRATION, callbacks=()):
         from dbt.cli.main import dbtRunner
 
         # deps takes no --target-path or --target, so everything is said through the environment
@@ -39,7 +39,7 @@ class DbtProject:
             "DBT_LOG_PATH": str(self.workdir / "logs"),
             "RANK_METRICS_DUCKDB_PATH": str(self.database),
         })
-        return dbtRunner().invoke([*arguments, "--project-dir", str(project), "--profiles-dir", str(INTEGRATION)])
+        return dbtRunner(callbacks=list(callbacks)).invoke([*arguments, "--project-dir", str(project), "--profiles-dir", str(INTEGRATION)])
 
     def compiled(self, model: str) -> str:
         matches = list((self.workdir / "target" / "compiled").rglob(f"{model}.sql"))

@@ -82,6 +82,44 @@ def test_inputs_whose_columns_cannot_be_looked_up_are_text(dbt_project):
     assert "not in predictions" not in text
 
 
+def compile_warnings(dbt_project, sql):
+    """The warnings (exceptions.warn) dbt logs while compiling SQL in the integration project."""
+    logged = []
+    result = dbt_project.invoke("compile", "--inline", sql,
+                                callbacks=[lambda event: logged.append(event.data.msg) if event.info.name == "JinjaLogWarning" else None])
+    assert result.success, result.exception
+    return logged
+
+
+def test_inputs_whose_columns_cannot_be_looked_up_warn_of_what_is_not_found(dbt_project):
+    """A graded truth moved to an ephemeral model (or a CTE, or a unit test's fixture) lost its
+    grades without a word: its grade-0 rows counted as relevant (a new user's report, 0.667
+    against 0.542). dbt now warns of each thing not found by name, until it is named."""
+    ctes = ("with recs as (select * from {{ ref('spec_predictions') }}), "
+            "purchases as (select * from {{ ref('spec_truth') }}) select * from (")
+    logged = compile_warnings(dbt_project, ctes + "{{ rank_metrics.map_at_k(predictions='recs', truth='purchases', k=3, "
+                                                  "by='case_id') }}) as r")
+    assert logged == [
+        "rank_metrics: the columns of predictions and truth cannot be looked up (an ephemeral model, a CTE name, a subquery "
+        "or a unit test's fixture), so they are not found by name and the data checks do not run: predictions are ordered "
+        "by a column rank unless rank= or score= names the order column; every truth row counts as relevant unless "
+        "relevance= names its grade column (relevance=none: truth has none); no by column is matched with truth's unless "
+        "truth_by= names it (truth_by=[]: none is)"]
+    named = ("{{ rank_metrics.map_at_k(predictions='recs', truth='purchases', k=3, by='case_id', rank='rank', "
+             "relevance=none, truth_by=[]) }}) as r")
+    assert compile_warnings(dbt_project, ctes + named) == []
+    assert compile_warnings(dbt_project, ctes + named.replace("truth_by=[]", "validate=false").replace(", relevance=none", "")) == []
+    # relations: their columns are looked up, and a grade column by another name is warned of
+    assert compile_warnings(dbt_project, "{{ rank_metrics.map_at_k(predictions=ref('spec_predictions'), "
+                                         "truth=ref('spec_truth'), k=3, by='case_id') }}") == []
+    graded = "{{ rank_metrics.map_at_k(predictions=ref('options_predictions'), truth=ref('options_truth'), k=3, rank='rank') }}"
+    assert compile_warnings(dbt_project, graded) == [
+        "rank_metrics: truth has a column grade that is not read: every truth row counts as relevant, whatever grade holds; "
+        "if it holds relevance grades (0 or less: not relevant), pass relevance='grade'"]
+    assert compile_warnings(dbt_project, graded.replace("rank='rank'", "rank='rank', relevance='grade'")) == []
+    assert compile_warnings(dbt_project, graded.replace("rank='rank'", "rank='rank', relevance=none")) == []
+
+
 def test_an_unsupported_adapter_fails_at_compile_time(dbt_project):
     ok, text = compile_inline(dbt_project, "{% do rank_metrics._supported_adapter('snowflake') %}select 1")
     assert not ok

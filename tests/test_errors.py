@@ -333,7 +333,8 @@ def test_user_or_item_named_like_an_output_column(predictions, truth, argument, 
     assert str(error.value).startswith(f"rank_metrics: {argument} column {name} clashes with an output column (k, map_at_k")
 
 
-@pytest.mark.parametrize("name", ["map_at_k", "n_users", "average_precision", "n_relevant", "n_hits"])
+@pytest.mark.parametrize("name", ["map_at_k", "n_users", "average_precision", "n_relevant", "n_hits",
+                                  "std_error", "ci_low", "t", "p_value_adjusted", "n_only_baseline"])
 def test_by_named_like_an_output_column(predictions, truth, name):
     with pytest.raises(RankMetricsError, match=f"by column {name} clashes"):
         rank_metrics.map_at_k(predictions.assign(**{name: 1}), truth, k=3, by=name)

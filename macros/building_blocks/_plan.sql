@@ -232,7 +232,9 @@
                              'recall': 'recall_at_k', 'mrr': 'mrr_at_k', 'hit_rate': 'hit_rate_at_k'} -%}
     {%- set output_columns = ['k', 'map_at_k', 'n_users', 'average_precision', 'n_relevant', 'n_hits',
                               'metric', 'value', 'ndcg', 'precision', 'recall', 'reciprocal_rank', 'hit',
-                              'ndcg_at_k', 'precision_at_k', 'recall_at_k', 'mrr_at_k', 'hit_rate_at_k'] -%}
+                              'ndcg_at_k', 'precision_at_k', 'recall_at_k', 'mrr_at_k', 'hit_rate_at_k',
+                              'std_error', 'ci_low', 'ci_high', 'baseline_value', 'difference', 'relative_difference',
+                              't', 'df', 'p_value', 'p_value_adjusted', 'significant', 'n_only_model', 'n_only_baseline'] -%}
     {%- for argument, name in [('user', user), ('item', item)] if name in output_columns -%}
         {{ exceptions.raise_compiler_error("rank_metrics: " ~ argument ~ " column " ~ name ~ " clashes with an output column (" ~ output_columns | join(', ') ~ "); rename it in a view or select") }}
     {%- endfor -%}
@@ -351,6 +353,25 @@
                   'by': by_list, 'truth_by': truth_by},
     }) -%}
 {% endmacro %}
+
+
+{#- A numeric truth column named as grades usually are (rel, label, rating, …, in any case) that
+    no relevance= names: every truth row then counts as relevant, those graded 0 too (trec
+    qrels read as (query, doc, rel) gave P@10 1.0 against trec_eval's 0.3). Its name, or ''.
+    `used` holds the columns read as something else (user, item, by). A column named `relevance`
+    is read as grades without being named, so then nothing is unread. -#}
+{% macro _unread_grade_column(truth_columns, relevance, used) -%}
+    {%- set grade_names = ['relevance', 'rel', 'relevancy', 'relevant', 'is_relevant', 'relevance_score', 'grade', 'grades',
+                           'label', 'judgment', 'judgement', 'qrel', 'rating', 'gain', 'score', 'target', 'click', 'clicks', 'clicked'] -%}
+    {%- set found = [] -%}
+    {%- if relevance is none and truth_columns is not none and 'relevance' not in truth_columns | map(attribute='name') | list -%}
+        {%- for column in truth_columns if (column.name | lower) in grade_names and column.name not in used
+                                           and rank_metrics._type_family(column.data_type | string) in ('number', 'floating point') -%}
+            {%- do found.append(column.name) -%}
+        {%- endfor -%}
+    {%- endif -%}
+    {{- found | first if found else '' -}}
+{%- endmacro %}
 
 
 {#- A coarse family of a column type, so that int and bigint match but int and varchar do not:

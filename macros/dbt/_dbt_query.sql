@@ -12,6 +12,9 @@
         {%- do arguments.update({name: rank_metrics._aliasable(arguments[name])}) -%}
     {%- endfor -%}
     {%- set validate = arguments.pop('validate', true) -%}
+    {%- if validate and execute -%}
+        {%- do rank_metrics._input_warnings(arguments, options) -%}
+    {%- endif -%}
     {%- if validate and rank_metrics._data_checks_run(arguments) -%}
         {%- set problems = run_query(adapter.dispatch('input_problems', 'rank_metrics')(**arguments)) -%}
         {%- for row in problems.rows -%}
@@ -19,6 +22,41 @@
         {%- endfor -%}
     {%- endif -%}
     {{ return(arguments) }}
+{% endmacro %}
+
+{#- dbt's warnings (exceptions.warn: in the log, an error under --warn-error) for what Python
+    warns of or cannot meet, where it would give a number without a word:
+    - truth with a column named as grades that no relevance= names (_unread_grade_column;
+      relevance=none says it is not one);
+    - an input whose columns cannot be looked up (an ephemeral model, a CTE name, a subquery, a
+      unit test's fixture): what is otherwise found by name is then not found, unless named, so
+      that moving a graded truth to an ephemeral model would count its grade-0 rows as relevant.
+      Naming each (relevance=none, truth_by=[] included) says it is meant. -#}
+{% macro _input_warnings(arguments, options) %}
+    {%- set by = options.get('by') -%}
+    {%- set used = [options.get('user', 'user_id'), options.get('item', 'item_id'), options.get('truth_user'), options.get('truth_item')]
+                   + ([] if by is none else [by] if by is string else by | list) -%}
+    {%- set unread = '' if 'relevance' in options else rank_metrics._unread_grade_column(arguments.truth_columns, none, used) | trim -%}
+    {%- if unread -%}
+        {%- do exceptions.warn("rank_metrics: truth has a column " ~ unread ~ " that is not read: every truth row counts as relevant, whatever "
+            ~ unread ~ " holds; if it holds relevance grades (0 or less: not relevant), pass relevance='" ~ unread ~ "'") -%}
+    {%- endif -%}
+    {%- set unnamed = [] -%}
+    {%- if arguments.predictions_columns is none and 'rank' not in options and 'score' not in options and options.get('predictions_shape') != 'list' -%}
+        {%- do unnamed.append("predictions are ordered by a column rank unless rank= or score= names the order column") -%}
+    {%- endif -%}
+    {%- if arguments.truth_columns is none and 'relevance' not in options and options.get('truth_shape') != 'list' -%}
+        {%- do unnamed.append("every truth row counts as relevant unless relevance= names its grade column (relevance=none: truth has none)") -%}
+    {%- endif -%}
+    {%- if arguments.truth_columns is none and options.get('by') and 'truth_by' not in options -%}
+        {%- do unnamed.append("no by column is matched with truth's unless truth_by= names it (truth_by=[]: none is)") -%}
+    {%- endif -%}
+    {%- if unnamed -%}
+        {%- set which = ('predictions and truth' if arguments.predictions_columns is none and arguments.truth_columns is none
+                         else 'predictions' if arguments.predictions_columns is none else 'truth') -%}
+        {%- do exceptions.warn("rank_metrics: the columns of " ~ which ~ " cannot be looked up (an ephemeral model, a CTE name, a subquery or a "
+            ~ "unit test's fixture), so they are not found by name and the data checks do not run: " ~ unnamed | join('; ')) -%}
+    {%- endif -%}
 {% endmacro %}
 
 {#- The data checks read both tables, so they run only when the model itself runs (dbt run or

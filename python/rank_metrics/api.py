@@ -7,7 +7,6 @@ import inspect
 import logging
 import math
 import numbers
-import re
 import warnings
 from typing import TYPE_CHECKING, Sequence
 
@@ -213,32 +212,17 @@ def _run(macro: str, predictions, truth, arguments: dict, con, check: bool) -> p
     return result
 
 
-# names a column of relevance grades goes by, in any case (a column named `relevance` is read as
-# grades; `Relevance` is not, as SQL reads a quoted name as it is spelt)
-_GRADE_NAMES = ("relevance", "rel", "relevancy", "relevant", "is_relevant", "relevance_score", "grade", "grades", "label",
-                "judgment", "judgement", "qrel", "rating", "gain", "score", "target", "click", "clicks", "clicked")
-
-
 def _warn_if_grades_unread(arguments: dict, truth_columns: list[dict], stacklevel: int = 4) -> None:
     """A RankMetricsWarning when truth has a numeric column named like grades (rel, label,
-    rating, ...) and no relevance= names it: every truth row then counts as relevant, those
-    graded 0 too (trec qrels, click logs), and the numbers alone would not say so. From the
-    column names only: no query more."""
-    if arguments.get("relevance") is not None:
-        return
-    names = {column["name"] for column in truth_columns}
-    if "relevance" in names:   # read as grades without being named
-        return
-    used = {arguments[name] for name in ("user", "item", "truth_user", "truth_item")} | set(_as_list(arguments["by"]))
-    numeric = re.compile(r"int|decimal|numeric|double|float|real", re.IGNORECASE)
-    for column in truth_columns:
-        if column["name"].lower() in _GRADE_NAMES and column["name"] not in used and numeric.search(column["data_type"]):
-            name = column["name"]
-            warnings.warn(f"rank_metrics: truth has a column {name!r} that is not read: every truth row counts as "
-                          f"relevant, whatever {name!r} holds; if it holds relevance grades (0 or less: not relevant), "
-                          f"pass relevance={name!r} (--relevance {name} on the command line)",
-                          RankMetricsWarning, stacklevel=stacklevel)
-            return
+    rating, ...: the macro _unread_grade_column, which dbt's models warn with too) and no
+    relevance= names it. From the column names only: no query more."""
+    used = [arguments[name] for name in ("user", "item", "truth_user", "truth_item")] + list(_as_list(arguments["by"]))
+    name = str(_render_namespace()._unread_grade_column(truth_columns, arguments.get("relevance"), used)).strip()
+    if name:
+        warnings.warn(f"rank_metrics: truth has a column {name!r} that is not read: every truth row counts as "
+                      f"relevant, whatever {name!r} holds; if it holds relevance grades (0 or less: not relevant), "
+                      f"pass relevance={name!r} (--relevance {name} on the command line)",
+                      RankMetricsWarning, stacklevel=stacklevel)
 
 
 def _warn_if_nothing_met(macro: str, result: pd.DataFrame, arguments: dict) -> None:
