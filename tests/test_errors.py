@@ -5,6 +5,7 @@ import math
 
 import duckdb
 import pandas as pd
+import polars as pl
 import pytest
 
 import rank_metrics
@@ -90,10 +91,16 @@ def test_null_values(predictions, truth, table, column, argument):
         rank_metrics.map_at_k(frames["predictions"], frames["truth"], k=3)
 
 
-def test_null_score(predictions, truth):
+def test_null_score(predictions, truth, tmp_path):
     scored = predictions.drop(columns="rank").assign(score=[0.5, None, 0.1])
-    with pytest.raises(RankMetricsError, match=r'score: predictions has 1 row with NULL in column "score"'):
+    with pytest.raises(RankMetricsError, match=r'score: predictions has 1 row with NULL in column "score"; score values must '
+                                               r'not be NULL \(missing: pandas shows NULL as NaN or None\)$'):
         rank_metrics.map_at_k(scored, truth, k=3)
+    # pandas is named only where the input was pandas (a new user's report: dbt and CSV files too)
+    scored.to_csv(tmp_path / "scored.csv", index=False)
+    with pytest.raises(RankMetricsError, match=r'score: predictions has 1 row with NULL in column "score"; score values must '
+                                               r'not be NULL$'):
+        rank_metrics.map_at_k(str(tmp_path / "scored.csv"), pl.from_pandas(truth), k=3)
 
 
 @pytest.mark.parametrize("column", ["user_id", "item_id"])

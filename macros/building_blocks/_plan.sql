@@ -14,11 +14,8 @@
         here rather than by Jinja's "takes no keyword argument" about an internal macro -#}
     {%- for name in kwargs | list | sort -%}
         {{ exceptions.raise_compiler_error("rank_metrics: unknown argument " ~ rank_metrics._shown(name)
-            ~ "; the arguments after (predictions, truth, k) are user, item, rank, score, relevance, by, truth_by, "
-            ~ "truth_user, truth_item, normalization, users, duplicates, tie_break, convention, gain, gain_from, "
-            ~ "precision_denominator, recall_denominator, truth_scope, relevance_threshold, predictions_shape, "
-            ~ "truth_shape, item_separator, metrics and confidence (evaluate), baseline, test, correction and alpha "
-            ~ "(compare), validate (dbt)") }}
+            ~ "; the arguments after (predictions, truth, k) are " ~ rank_metrics._option_names() ~ ", metrics and confidence "
+            ~ "(evaluate), baseline, test, correction and alpha (compare), validate (dbt)") }}
     {%- endfor -%}
     {#- each peer's preset (SPEC §1 and §6): every option, so that a convention means one thing -#}
     {%- set family = {'gain': 'linear', 'gain_from': 'graded', 'precision_denominator': 'k', 'recall_denominator': 'm', 'truth_scope': 'all'} -%}
@@ -437,6 +434,13 @@
         {%- endif -%}
     {%- endfor -%}
 {% endmacro %}
+
+{#- The options every metric macro takes, as the messages list them. -#}
+{% macro _option_names() -%}
+    user, item, rank, score, relevance, by, truth_by, truth_user, truth_item, normalization, users, duplicates, tie_break,
+    convention, gain, gain_from, precision_denominator, recall_denominator, truth_scope, relevance_threshold,
+    predictions_shape, truth_shape, item_separator
+{%- endmacro %}
 
 {#- The family's metric names (SPEC §6), in the order results list them, as words: a macro
     returns only text in plain Jinja. The release gates check their `metric` against them. -#}

@@ -28,7 +28,7 @@
 {%- set checks = [] -%}
 {%- for table, prefix, nulls, numbers, offset in [('predictions', 'p.rm_prediction', prediction_checks, prediction_numbers, 0),
                                                   ('truth', 't.rm_truth', truth_checks, truth_numbers, 100)] -%}
-    {%- for kind, columns, found, rule in [('nulls', nulls, 'NULL', 'must not be NULL (missing: pandas shows NaN or None)'),
+    {%- for kind, columns, found, rule in [('nulls', nulls, 'NULL', 'must not be NULL'),
                                            ('nonfinite', numbers, 'NaN or an infinite value', 'must be finite numbers')] -%}
         {%- for argument, column in columns -%}
             {%- set count = prefix ~ '_' ~ kind ~ '_' ~ loop.index -%}

@@ -3,15 +3,23 @@
 
 {#- The gate's own arguments, checked with the gate's names for them (the macros it calls
     would name theirs: `metrics`, `evaluate`). -#}
-{% macro _gate_arguments(gate, metric, options, taken_elsewhere) %}
+{% macro _gate_arguments(gate, metric, options, taken_elsewhere, own) %}
+    {#- a misspelt or misplaced argument first: `metrics: [ndcg]` or `min_val: 0.2` would
+        otherwise be reported as a missing metric or min_value -#}
+    {%- for name, where in taken_elsewhere.items() if options.get(name) is not none -%}
+        {%- do exceptions.raise_compiler_error("rank_metrics: " ~ gate ~ " takes no " ~ name ~ " (" ~ where ~ ")") -%}
+    {%- endfor -%}
+    {%- set known = (rank_metrics._option_names() | replace(',', ' ')).split() + ['validate'] -%}
+    {%- for name in options | list | sort if name not in known -%}
+        {%- do exceptions.raise_compiler_error("rank_metrics: " ~ gate ~ ": unknown argument " ~ rank_metrics._shown(name)
+            ~ "; its arguments are truth, k, metric, " ~ own ~ " and the options of the metric macros ("
+            ~ rank_metrics._option_names() ~ ", validate)") -%}
+    {%- endfor -%}
     {%- set names = (rank_metrics._metric_names() | trim).split(' ') -%}
     {%- if metric is not string or metric not in names -%}
         {%- do exceptions.raise_compiler_error("rank_metrics: " ~ gate ~ ": metric must name one metric, one of "
             ~ rank_metrics._shown(names) ~ "; got " ~ (rank_metrics._shown(metric) if metric is not none else "none")) -%}
     {%- endif -%}
-    {%- for name, where in taken_elsewhere.items() if options.get(name) is not none -%}
-        {%- do exceptions.raise_compiler_error("rank_metrics: " ~ gate ~ " takes no " ~ name ~ " (" ~ where ~ ")") -%}
-    {%- endfor -%}
 {% endmacro %}
 
 {#- Fails for each group (of `by`) and k whose metric is below min_value, and with one row when
@@ -22,7 +30,7 @@
     {%- do rank_metrics._gate_arguments('metric_at_least', metric, kwargs, {
         'metrics': 'a gate judges one metric: metric', 'baseline': 'no_significant_regression takes it',
         'alpha': 'no_significant_regression takes it', 'test': 'a compare argument', 'correction': 'a compare argument',
-        'confidence': 'an evaluate argument'}) -%}
+        'confidence': 'an evaluate argument'}, 'min_value, by') -%}
     {%- if min_value is not number or min_value is boolean -%}
         {{ exceptions.raise_compiler_error("rank_metrics: metric_at_least: min_value must be a number (min_value: 0.3); got "
             ~ (rank_metrics._shown(min_value) if min_value is not none else "none")) }}
@@ -45,7 +53,8 @@
 {% test no_significant_regression(model, truth, k, metric=none, by=none, baseline=none, alpha=0.05) %}
     {%- do rank_metrics._gate_arguments('no_significant_regression', metric, kwargs, {
         'metrics': 'a gate judges one metric: metric', 'test': 'the gate is the one-sided t test',
-        'correction': 'each model is judged on its own', 'confidence': 'an evaluate argument', 'min_value': 'metric_at_least takes it'}) -%}
+        'correction': 'each model is judged on its own', 'confidence': 'an evaluate argument', 'min_value': 'metric_at_least takes it'},
+        'by, baseline, alpha') -%}
     {%- if by is none or baseline is none -%}
         {{ exceptions.raise_compiler_error("rank_metrics: no_significant_regression: by must name the column of models and "
             ~ "baseline the model to compare with (by: model, baseline: popularity); got by " ~ (rank_metrics._shown(by) if by is not none else "none")

@@ -11,7 +11,7 @@ import warnings
 from typing import TYPE_CHECKING, Sequence
 
 from . import reference
-from ._engines import engine_for
+from ._engines import _module, engine_for
 from ._optional import load
 from ._render import namespace as _render_namespace
 from ._render import render
@@ -86,7 +86,10 @@ def _prepared(predictions, truth, con, arguments):
             problems = engine.run(render("input_problems", engine.name, **tables, **arguments))
             if len(problems):
                 argument, problem = problems.iloc[0]
-                raise RankMetricsError(f"rank_metrics: {argument}: {problem}")
+                # a pandas NaN in a float column reaches the engine as NULL
+                pandas = any(_module(value).startswith("pandas") for value in (predictions, truth))
+                hint = " (missing: pandas shows NULL as NaN or None)" if pandas and " with NULL in column " in problem else ""
+                raise RankMetricsError(f"rank_metrics: {argument}: {problem}{hint}")
             yield engine, tables, predictions_view, truth_view
     except (RankMetricsError, CheckFailed):
         raise
