@@ -220,7 +220,6 @@
         {{ exceptions.raise_compiler_error("rank_metrics: truth_by column " ~ name ~ " is not one of the by columns (" ~ by_list | join(', ') ~ ")") }}
     {%- endfor -%}
 
-
     {#- the columns the metric macros output: a user, item or by column of the same name would
         make two columns of one name, or one whose values are not what its name says -#}
     {%- set metric_columns = {'map': 'average_precision', 'ndcg': 'ndcg', 'precision': 'precision',
