@@ -294,6 +294,24 @@ def test_numeric_order_types_of_every_kind_are_accepted(predictions, truth, valu
         assert rank_metrics.map_at_k(predictions.assign(rank=column), truth, k=3, check=True) == pytest.approx(0.5)
 
 
+@pytest.mark.parametrize("table, column", [("predictions", "item_id"), ("truth", "item_id"), ("predictions", "user_id"),
+                                           ("truth", "model")])
+def test_nan_in_floating_point_ids_is_rejected(table, column):
+    """NaN equals NaN in SQL's joins, so two NaN items met as one (1.0 where the reference gives
+    0.0; a new user's report, with polars, which keeps NaN as a value)."""
+    frames = {"predictions": pl.DataFrame({"user_id": [1.0, 1.0, 2.0], "item_id": [1.0, 2.0, 3.0], "rank": [1, 2, 1],
+                                           "model": [1.0, 1.0, 1.0]}),
+              "truth": pl.DataFrame({"user_id": [1.0, 2.0], "item_id": [1.0, 3.0], "model": [1.0, 1.0]})}
+    clean = rank_metrics.map_at_k(frames["predictions"], frames["truth"], k=3, by="model", check=True)
+    assert clean.map_at_k.tolist() == [1.0]
+    values = frames[table][column].to_list()
+    frames[table] = frames[table].with_columns(pl.Series(column, [float("nan")] + values[1:]))
+    argument = "by" if column == "model" else column[:4]
+    with pytest.raises(RankMetricsError, match=rf'{argument}: {table} has 1 row with NaN or an infinite value in column '
+                                               rf'"{column}"; {argument} values must be finite numbers'):
+        rank_metrics.map_at_k(frames["predictions"], frames["truth"], k=3, by="model")
+
+
 def test_a_by_column_spelt_in_another_case_in_truth(predictions, truth):
     """Names are matched as spelt: truth's `Day` is not the by column `day`, so every day would
     share all of truth, with no word (a new user's report)."""

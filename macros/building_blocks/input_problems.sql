@@ -23,6 +23,21 @@
 {%- set order_is_integer = plan.rank_is_integer if plan.order_direction == 'asc' else plan.score_is_integer -%}
 {%- set prediction_numbers = [] if order_is_integer else [prediction_checks[2]] -%}
 {%- set truth_numbers = [('relevance', plan.relevance)] if plan.relevance is not none and not plan.relevance_is_integer else [] -%}
+{#- ids in a floating point column (a polars float column, say) can hold NaN, which equals NaN
+    in SQL's joins but is no id; list-shaped items are read from their lists, not checked here -#}
+{%- set prediction_ids = [('user', plan.names.user)] + ([] if plan.shapes.predictions.list else [('item', plan.names.item)]) -%}
+{%- for name in plan.names.by -%}{%- do prediction_ids.append(('by', name)) -%}{%- endfor -%}
+{%- set truth_ids = [(truth_checks[0][0], plan.names.truth_user)] + ([] if plan.shapes.truth.list else [(truth_checks[1][0], plan.names.truth_item)]) -%}
+{%- for name in plan.names.truth_by -%}{%- do truth_ids.append(('by', name)) -%}{%- endfor -%}
+{%- for numbers, columns, ids in [(prediction_numbers, options.get('predictions_columns'), prediction_ids),
+                                  (truth_numbers, options.get('truth_columns'), truth_ids)] -%}
+    {%- for argument, name in ids -%}
+        {%- set found = (columns or []) | selectattr('name', 'equalto', name) | list -%}
+        {%- if found and rank_metrics._type_family(found[0].data_type | string) == 'floating point' -%}
+            {%- do numbers.append((argument, rank_metrics.quote_identifier(name))) -%}
+        {%- endif -%}
+    {%- endfor -%}
+{%- endfor -%}
 {#- each check, (number, argument, the problem's text or NULL when there is none); the first
     problem by number is the one reported: NULLs, then NaN, then empty input -#}
 {%- set checks = [] -%}
