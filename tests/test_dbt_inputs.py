@@ -100,7 +100,7 @@ def test_inputs_whose_columns_cannot_be_looked_up_warn_of_what_is_not_found(dbt_
     logged = compile_warnings(dbt_project, ctes + "{{ rank_metrics.map_at_k(predictions='recs', truth='purchases', k=3, "
                                                   "by='case_id') }}) as r")
     assert logged == [
-        "rank_metrics: the columns of predictions and truth cannot be looked up (an ephemeral model, a CTE name, a subquery "
+        "rank_metrics (inline_query): the columns of predictions and truth cannot be looked up (an ephemeral model, a CTE name, a subquery "
         "or a unit test's fixture), so they are not found by name and the data checks do not run: predictions are ordered "
         "by a column rank unless rank= or score= names the order column; every truth row counts as relevant unless "
         "relevance= names its grade column (relevance=none: truth has none); no by column is matched with truth's unless "
@@ -114,7 +114,7 @@ def test_inputs_whose_columns_cannot_be_looked_up_warn_of_what_is_not_found(dbt_
                                          "truth=ref('spec_truth'), k=3, by='case_id') }}") == []
     graded = "{{ rank_metrics.map_at_k(predictions=ref('options_predictions'), truth=ref('options_truth'), k=3, rank='rank') }}"
     assert compile_warnings(dbt_project, graded) == [
-        "rank_metrics: truth has a column grade that is not read: every truth row counts as relevant, whatever grade holds; "
+        "rank_metrics (inline_query): truth has a column grade that is not read: every truth row counts as relevant, whatever grade holds; "
         "if it holds relevance grades (0 or less: not relevant), pass relevance='grade'"]
     assert compile_warnings(dbt_project, graded.replace("rank='rank'", "rank='rank', relevance='grade'")) == []
     assert compile_warnings(dbt_project, graded.replace("rank='rank'", "rank='rank', relevance=none")) == []

@@ -101,6 +101,8 @@ def test_null_score(predictions, truth, tmp_path):
     with pytest.raises(RankMetricsError, match=r'score: predictions has 1 row with NULL in column "score"; score values must '
                                                r'not be NULL$'):
         rank_metrics.map_at_k(str(tmp_path / "scored.csv"), pl.from_pandas(truth), k=3)
+    with pytest.raises(RankMetricsError, match=r'must not be NULL$'):   # truth in pandas, the NULL elsewhere
+        rank_metrics.map_at_k(str(tmp_path / "scored.csv"), truth, k=3)
 
 
 @pytest.mark.parametrize("column", ["user_id", "item_id"])
@@ -336,6 +338,26 @@ def test_a_column_in_another_case_is_named(predictions, truth, keywords, renamed
     assert message in str(error.value)
 
 
+@pytest.mark.parametrize("renamed, keywords, advice", [
+    ({"item_id": "ITEM_ID"}, {}, "pass truth_item='ITEM_ID'"),
+    ({"user_id": "USER_ID"}, {}, "pass truth_user='USER_ID'"),
+    ({"day": "Day"}, {"by": "day", "truth_by": ["day"]}, "rename one of the two columns"),
+])
+def test_advice_for_truths_column_in_another_case_names_truths_argument(predictions, truth, renamed, keywords, advice):
+    """A re-check found `pass item='ITEM_ID'` for truth's column, which then failed on predictions."""
+    with pytest.raises(RankMetricsError) as error:
+        rank_metrics.map_at_k(predictions.assign(day="x"), truth.assign(day="x").rename(columns=renamed), k=3, **keywords)
+    assert str(error.value).endswith(f"(names are matched as spelt): {advice}")
+
+
+@pytest.mark.parametrize("name", ["N_Users", "CI_LOW", "Map_At_K", "K", "Metric", "Rank"])
+def test_by_named_like_an_output_column_in_another_case(predictions, truth, name):
+    """The engines fold unquoted names: by='N_Users' gave a column N_Users_1 holding the group
+    in place of n_users, and others a Binder error (a re-check's report)."""
+    with pytest.raises(RankMetricsError, match=f"by column {name} clashes"):
+        rank_metrics.evaluate(predictions.assign(**{name: "g"}), truth, k=3, by=name)
+
+
 def test_a_by_column_named_twice(predictions, truth):
     with pytest.raises(RankMetricsError, match="by names column model twice"):
         rank_metrics.map_at_k(predictions.assign(model="a"), truth, k=3, by=["model", "model"])
@@ -346,6 +368,13 @@ def test_matched_by_columns_must_have_one_type(predictions, truth):
         rank_metrics.map_at_k(predictions.assign(day=1), truth.assign(day="1"), k=3, by="day")
     # a by column truth lacks is not matched, so its type is free
     assert len(rank_metrics.map_at_k(predictions.assign(day="x"), truth, k=3, by="day")) == 1
+
+
+def test_a_boolean_grade_column_that_is_not_read_warns_to_cast_it(predictions, truth):
+    clicked = truth.assign(clicked=[True, False])
+    with pytest.warns(rank_metrics.RankMetricsWarning, match=r"truth has a column 'clicked' that is not read: .* it is boolean: "
+                                                             r"cast it to an integer \(1 relevant, 0 not\) and pass relevance='clicked'"):
+        assert rank_metrics.map_at_k(predictions, clicked, k=3) == rank_metrics.map_at_k(predictions, truth, k=3)
 
 
 @pytest.mark.parametrize("argument", ["user", "item"])

@@ -231,16 +231,18 @@
                               'ndcg_at_k', 'precision_at_k', 'recall_at_k', 'mrr_at_k', 'hit_rate_at_k',
                               'std_error', 'ci_low', 'ci_high', 'baseline_value', 'difference', 'relative_difference',
                               't', 'df', 'p_value', 'p_value_adjusted', 'significant', 'n_only_model', 'n_only_baseline'] -%}
-    {%- for argument, name in [('user', user), ('item', item)] if name in output_columns -%}
+    {#- in any case: the engines fold unquoted names, so N_Users and n_users are one column to them -#}
+    {%- for argument, name in [('user', user), ('item', item)] if name is string and (name | lower) in output_columns -%}
         {{ exceptions.raise_compiler_error("rank_metrics: " ~ argument ~ " column " ~ name ~ " clashes with an output column (" ~ output_columns | join(', ') ~ "); rename it in a view or select") }}
     {%- endfor -%}
     {%- set reserved = [user, item, rank, score] + output_columns -%}
+    {%- set reserved_lower = reserved | reject('none') | map('lower') | list -%}
     {%- for name in by_list -%}
         {%- if name is not string or name == '' -%}
             {{ exceptions.raise_compiler_error("rank_metrics: by must be a column name or a list of them; got " ~ rank_metrics._shown(name)) }}
         {%- elif by_list[:loop.index0] | select('equalto', name) | list -%}
             {{ exceptions.raise_compiler_error("rank_metrics: by names column " ~ name ~ " twice") }}
-        {%- elif name in reserved or name.startswith('rm_') -%}
+        {%- elif (name | lower) in reserved_lower or (name | lower).startswith('rm_') -%}
             {{ exceptions.raise_compiler_error("rank_metrics: by column " ~ name ~ " clashes with the user, item or order column or an output column (" ~ reserved | reject('none') | join(', ') ~ ", rm_*)") }}
         {%- endif -%}
     {%- endfor -%}
@@ -257,8 +259,11 @@
             {%- set in_other_case = [] -%}
             {%- for other in names if (other | lower) == (name | lower) -%}{%- do in_other_case.append(other) -%}{%- endfor -%}
             {%- if in_other_case -%}
-                {%- set other_name = "; it has " ~ in_other_case[0] ~ ", in another case (names are matched as spelt): pass "
-                    ~ argument ~ "='" ~ in_other_case[0] ~ "'" -%}
+                {#- truth's own spelling is named by truth_user / truth_item; a matched by column
+                    must be spelt alike in both tables -#}
+                {%- set fix = "rename one of the two columns" if argument == 'truth_by'
+                    else "pass " ~ ('truth_' ~ argument if table == 'truth' and argument in ['user', 'item'] else argument) ~ "='" ~ in_other_case[0] ~ "'" -%}
+                {%- set other_name = "; it has " ~ in_other_case[0] ~ ", in another case (names are matched as spelt): " ~ fix -%}
             {%- endif -%}
             {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " (argument " ~ argument ~ ") is not in " ~ table ~ "; its columns are: " ~ names | join(', ') ~ other_name) }}
         {%- endfor -%}
@@ -293,7 +298,7 @@
                 {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " (argument " ~ argument ~ ") is " ~ left ~ " in predictions but "
                     ~ ("" if truth_name == name else "its truth column " ~ truth_name ~ " is ") ~ right ~ " in truth; cast one so they match"
                     ~ (" (ids compared with a floating point column are compared as doubles, where distinct large ids are equal; a column of "
-                       ~ "whole numbers that held a missing value is floating point in pandas)" if inexact else "")) }}
+                       ~ "whole numbers often becomes floating point where it held a missing value)" if inexact else "")) }}
             {%- endif -%}
         {%- endfor -%}
     {%- endif -%}
@@ -355,18 +360,28 @@
     no relevance= names: every truth row then counts as relevant, those graded 0 too (trec
     qrels read as (query, doc, rel) gave P@10 1.0 against trec_eval's 0.3). Its name, or ''.
     `used` holds the columns read as something else (user, item, by). A column named `relevance`
-    is read as grades without being named, so then nothing is unread. -#}
+    is read as grades without being named, so then nothing is unread. A boolean column counts
+    (clicked: true/false), though grades must be numbers: _unread_grade_advice says so. -#}
 {% macro _unread_grade_column(truth_columns, relevance, used) -%}
     {%- set grade_names = ['relevance', 'rel', 'relevancy', 'relevant', 'is_relevant', 'relevance_score', 'grade', 'grades',
                            'label', 'judgment', 'judgement', 'qrel', 'rating', 'gain', 'score', 'target', 'click', 'clicks', 'clicked'] -%}
     {%- set found = [] -%}
     {%- if relevance is none and truth_columns is not none and 'relevance' not in truth_columns | map(attribute='name') | list -%}
         {%- for column in truth_columns if (column.name | lower) in grade_names and column.name not in used
-                                           and rank_metrics._type_family(column.data_type | string) in ('number', 'floating point') -%}
+                                           and rank_metrics._type_family(column.data_type | string) in ('number', 'floating point', 'boolean', 'bool') -%}
             {%- do found.append(column.name) -%}
         {%- endfor -%}
     {%- endif -%}
     {{- found | first if found else '' -}}
+{%- endmacro %}
+
+
+{#- What to do about the unread grade column `name`: name it, cast to a number first when it is
+    boolean (relevance= takes numbers only). -#}
+{% macro _unread_grade_advice(truth_columns, name) -%}
+    {%- set found = truth_columns | selectattr('name', 'equalto', name) | list -%}
+    {%- set boolean = found and rank_metrics._type_family(found[0].data_type | string) in ('boolean', 'bool') -%}
+    {{- ("it is boolean: cast it to an integer (1 relevant, 0 not) and pass relevance='" if boolean else "pass relevance='") ~ name ~ "'" -}}
 {%- endmacro %}
 
 

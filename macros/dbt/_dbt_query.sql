@@ -33,13 +33,15 @@
       that moving a graded truth to an ephemeral model would count its grade-0 rows as relevant.
       Naming each (relevance=none, truth_by=[] included) says it is meant. -#}
 {% macro _input_warnings(arguments, options) %}
+    {#- the model the warning is about: dbt's log line does not say, and models build in threads -#}
+    {%- set where = " (" ~ model.name ~ ")" if model is defined and model is mapping and model.get('name') else "" -%}
     {%- set by = options.get('by') -%}
     {%- set used = [options.get('user', 'user_id'), options.get('item', 'item_id'), options.get('truth_user'), options.get('truth_item')]
                    + ([] if by is none else [by] if by is string else by | list) -%}
     {%- set unread = '' if 'relevance' in options else rank_metrics._unread_grade_column(arguments.truth_columns, none, used) | trim -%}
     {%- if unread -%}
-        {%- do exceptions.warn("rank_metrics: truth has a column " ~ unread ~ " that is not read: every truth row counts as relevant, whatever "
-            ~ unread ~ " holds; if it holds relevance grades (0 or less: not relevant), pass relevance='" ~ unread ~ "'") -%}
+        {%- do exceptions.warn("rank_metrics" ~ where ~ ": truth has a column " ~ unread ~ " that is not read: every truth row counts as relevant, whatever "
+            ~ unread ~ " holds; if it holds relevance grades (0 or less: not relevant), " ~ rank_metrics._unread_grade_advice(arguments.truth_columns, unread)) -%}
     {%- endif -%}
     {%- set unnamed = [] -%}
     {%- if arguments.predictions_columns is none and 'rank' not in options and 'score' not in options and options.get('predictions_shape') != 'list' -%}
@@ -54,7 +56,7 @@
     {%- if unnamed -%}
         {%- set which = ('predictions and truth' if arguments.predictions_columns is none and arguments.truth_columns is none
                          else 'predictions' if arguments.predictions_columns is none else 'truth') -%}
-        {%- do exceptions.warn("rank_metrics: the columns of " ~ which ~ " cannot be looked up (an ephemeral model, a CTE name, a subquery or a "
+        {%- do exceptions.warn("rank_metrics" ~ where ~ ": the columns of " ~ which ~ " cannot be looked up (an ephemeral model, a CTE name, a subquery or a "
             ~ "unit test's fixture), so they are not found by name and the data checks do not run: " ~ unnamed | join('; ')) -%}
     {%- endif -%}
 {% endmacro %}

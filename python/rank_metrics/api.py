@@ -87,8 +87,9 @@ def _prepared(predictions, truth, con, arguments):
             if len(problems):
                 argument, problem = problems.iloc[0]
                 # a pandas NaN in a float column reaches the engine as NULL
-                pandas = any(_module(value).startswith("pandas") for value in (predictions, truth))
-                hint = " (missing: pandas shows NULL as NaN or None)" if pandas and " with NULL in column " in problem else ""
+                table = {"predictions": predictions, "truth": truth}.get(problem.split(" ")[0])
+                pandas = _module(table).startswith("pandas") and " with NULL in column " in problem
+                hint = " (missing: pandas shows NULL as NaN or None)" if pandas else ""
                 raise RankMetricsError(f"rank_metrics: {argument}: {problem}{hint}")
             yield engine, tables, predictions_view, truth_view
     except (RankMetricsError, CheckFailed):
@@ -220,11 +221,13 @@ def _warn_if_grades_unread(arguments: dict, truth_columns: list[dict], stackleve
     rating, ...: the macro _unread_grade_column, which dbt's models warn with too) and no
     relevance= names it. From the column names only: no query more."""
     used = [arguments[name] for name in ("user", "item", "truth_user", "truth_item")] + list(_as_list(arguments["by"]))
-    name = str(_render_namespace()._unread_grade_column(truth_columns, arguments.get("relevance"), used)).strip()
+    names = _render_namespace()
+    name = str(names._unread_grade_column(truth_columns, arguments.get("relevance"), used)).strip()
     if name:
+        advice = str(names._unread_grade_advice(truth_columns, name)).strip()
         warnings.warn(f"rank_metrics: truth has a column {name!r} that is not read: every truth row counts as "
                       f"relevant, whatever {name!r} holds; if it holds relevance grades (0 or less: not relevant), "
-                      f"pass relevance={name!r} (--relevance {name} on the command line)",
+                      f"{advice} (--relevance {name} on the command line)",
                       RankMetricsWarning, stacklevel=stacklevel)
 
 
