@@ -84,13 +84,7 @@ rm_candidate_hits as (
     from rm_matches as m
     where m.rm_rank_is_position = 1
     union all
-    select {{ rank_metrics._column_prefix(plan.by, 'n') }}n.rm_user, n.rm_item, n.rm_position, r.rm_grade
-    from rm_renumbered as n
-    inner join {{ truth_rows }} as r
-        on {{ rank_metrics._equal_prefix(plan.truth_by, 'n', 'r') }}n.rm_user = r.rm_user and n.rm_item = r.rm_item
-    {%- if not listed %}
-    where n.rm_position <= {{ largest_k }}
-    {%- endif %}
+    {{ rank_metrics._numbered_hits(plan, 'rm_renumbered', truth_rows, none if listed else largest_k) }}
 ),
 {%- else %}
 rm_source as (
@@ -129,13 +123,7 @@ rm_prediction_users as (
 rm_candidate_hits as (
     -- relevant items within the largest k: the join comes before anything else per row, so
     -- what follows only sees these few rows
-    select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.rm_user, p.rm_item, p.rm_position, r.rm_grade
-    from rm_positions as p
-    inner join {{ truth_rows }} as r
-        on {{ rank_metrics._equal_prefix(plan.truth_by, 'p', 'r') }}p.rm_user = r.rm_user and p.rm_item = r.rm_item
-    {%- if not listed %}
-    where p.rm_position <= {{ largest_k }}
-    {%- endif %}
+    {{ rank_metrics._numbered_hits(plan, 'rm_positions', truth_rows, none if listed else largest_k) }}
 ),
 {%- endif %}
 rm_hit_rows as (
@@ -186,6 +174,19 @@ rm_hits as (
     where rm_position <= {{ largest_k }}
     {%- endif %}
 )
+{%- endmacro %}
+
+
+{#- Numbered rows (by, rm_user, rm_item, rm_position) that meet truth, within the cut when there
+    is one: the hits with their grades. -#}
+{% macro _numbered_hits(plan, numbered, truth_rows, cut) -%}
+    select {{ rank_metrics._column_prefix(plan.by, 'n') }}n.rm_user, n.rm_item, n.rm_position, r.rm_grade
+    from {{ numbered }} as n
+    inner join {{ truth_rows }} as r
+        on {{ rank_metrics._equal_prefix(plan.truth_by, 'n', 'r') }}n.rm_user = r.rm_user and n.rm_item = r.rm_item
+    {%- if cut is not none %}
+    where n.rm_position <= {{ cut }}
+    {%- endif %}
 {%- endmacro %}
 
 
