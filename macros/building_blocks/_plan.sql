@@ -182,12 +182,13 @@
         {%- elif 'score' in predictions_names -%}
             {%- set score = 'score' -%}
         {%- else -%}
-            {%- set other_case = [] -%}
-            {%- for name in predictions_names if (name | lower) in ['rank', 'score'] -%}{%- do other_case.append(name) -%}{%- endfor -%}
-            {%- if other_case -%}
-                {{ exceptions.raise_compiler_error("rank_metrics: predictions has neither a rank nor a score column, but it has " ~ other_case[0]
-                    ~ ", in another case (names are matched as spelt): pass " ~ (other_case[0] | lower) ~ "='" ~ other_case[0] ~ "'") }}
-            {%- endif -%}
+            {%- for wanted in ['rank', 'score'] -%}
+                {%- set spelt = rank_metrics._in_another_case(predictions_names, wanted) -%}
+                {%- if spelt -%}
+                {{ exceptions.raise_compiler_error("rank_metrics: predictions has neither a rank nor a score column, but it has " ~ spelt
+                    ~ ", in another case (names are matched as spelt): pass " ~ wanted ~ "='" ~ spelt ~ "'") }}
+                {%- endif -%}
+            {%- endfor -%}
             {%- set in_truth = (truth_names or []) | select('in', ['rank', 'score']) | list -%}
             {#- a text item column may hold each user's whole list, as a Kaggle submission does -#}
             {%- set as_list = "; or, if each row holds a user's whole list in column " ~ item ~ ", pass predictions_shape='list'"
@@ -208,10 +209,11 @@
         {%- set truth_by = [] if truth_names is none else by_list | select('in', truth_names) | list -%}
         {#- a by column that truth spells in another case would silently share one truth across groups -#}
         {%- for name in by_list if truth_names is not none and name not in truth_by -%}
-            {%- for other in truth_names if (other | lower) == (name | lower) -%}
-                {{ exceptions.raise_compiler_error("rank_metrics: by column " ~ name ~ " is spelt " ~ other ~ " in truth; names are matched as spelt, "
+            {%- set spelt = rank_metrics._in_another_case(truth_names, name) -%}
+            {%- if spelt -%}
+                {{ exceptions.raise_compiler_error("rank_metrics: by column " ~ name ~ " is spelt " ~ spelt ~ " in truth; names are matched as spelt, "
                     ~ "so the groups would not be matched with truth's but share all of it: rename one of the two columns") }}
-            {%- endfor -%}
+            {%- endif -%}
         {%- endfor -%}
     {%- else -%}
         {%- set truth_by = [truth_by] if truth_by is string else truth_by | list -%}
@@ -256,14 +258,13 @@
         {%- for argument, name in needed if name is not none and name not in names -%}
             {#- truth's user or item column under another name is named by truth_user / truth_item -#}
             {%- set other_name = "; name truth's own column with truth_" ~ argument ~ "=" if table == 'truth' and argument in ['user', 'item'] else "" -%}
-            {%- set in_other_case = [] -%}
-            {%- for other in names if (other | lower) == (name | lower) -%}{%- do in_other_case.append(other) -%}{%- endfor -%}
-            {%- if in_other_case -%}
+            {%- set spelt = rank_metrics._in_another_case(names, name) -%}
+            {%- if spelt -%}
                 {#- truth's own spelling is named by truth_user / truth_item; a matched by column
                     must be spelt alike in both tables -#}
                 {%- set fix = "rename one of the two columns" if argument == 'truth_by'
-                    else "pass " ~ ('truth_' ~ argument if table == 'truth' and argument in ['user', 'item'] else argument) ~ "='" ~ in_other_case[0] ~ "'" -%}
-                {%- set other_name = "; it has " ~ in_other_case[0] ~ ", in another case (names are matched as spelt): " ~ fix -%}
+                    else "pass " ~ ('truth_' ~ argument if table == 'truth' and argument in ['user', 'item'] else argument) ~ "='" ~ spelt ~ "'" -%}
+                {%- set other_name = "; it has " ~ spelt ~ ", in another case (names are matched as spelt): " ~ fix -%}
             {%- endif -%}
             {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " (argument " ~ argument ~ ") is not in " ~ table ~ "; its columns are: " ~ names | join(', ') ~ other_name) }}
         {%- endfor -%}
@@ -354,6 +355,15 @@
                   'by': by_list, 'truth_by': truth_by},
     }) -%}
 {% endmacro %}
+
+
+{#- The first of `names` that is `name` in another case (the engines may fold it, the macros
+    match names as spelt), or ''. -#}
+{% macro _in_another_case(names, name) -%}
+    {%- set found = [] -%}
+    {%- for other in names if other != name and (other | lower) == (name | lower) -%}{%- do found.append(other) -%}{%- endfor -%}
+    {{- found | first if found else '' -}}
+{%- endmacro %}
 
 
 {#- A numeric truth column named as grades usually are (rel, label, rating, …, in any case) that
