@@ -201,6 +201,37 @@ def test_positions_only_the_rows_within_the_largest_k_are_checked(every_engine, 
         assert got[(users["just_past"], 12)] == pytest.approx(1 / 12 / 2)
 
 
+@pytest.mark.parametrize("render_as", ["duckdb", "postgres"], ids=["sum of powers (DuckDB)", "bits and counts (default)"])
+@pytest.mark.parametrize("integer", [True, False], ids=["integer ranks", "double ranks"])
+def test_the_list_check_finds_exactly_the_lists_whose_ranks_are_positions(render_as, integer):
+    """The per-list check that lets a rank be read as a position (ranks_are_positions_in_one_word),
+    on every multiset of up to 7 ranks drawn from below 1 to past the cut of 3, with repeats and
+    fractions: it says 1 exactly when the ranks within the cut are 1..min(n, 3), each once. Any
+    list it wrongly passed would be read at the wrong positions; one it wrongly failed would only
+    be numbered. Each variant's SQL runs on DuckDB (the default one is plain SQL)."""
+    import itertools
+
+    from rank_metrics._render import namespace
+
+    cut = 3
+    values = [-1, 0, 1, 2, 3, 4, 5] if integer else [0.0, 1.0, 2.0, 2.5, 3.0, 3.4, 3.6, 4.0]
+    lists = [ranks for n in range(1, 8) for ranks in itertools.combinations_with_replacement(values, n)]
+    rows = pd.DataFrame([(number, rank) for number, ranks in enumerate(lists) for rank in ranks],
+                        columns=["list_id", "rnk"]).astype({"rnk": "int64" if integer else "float64"})
+    whole_rank = "rnk" if integer else "case when rnk = floor(rnk) then rnk else 0 end"
+    check = str(namespace(render_as)._ranks_are_positions("rnk", whole_rank, cut)).strip()
+    con = duckdb.connect()
+    con.register("list_rows", rows)
+    found = dict(con.execute(f"select list_id, {check} from list_rows group by list_id").fetchall())
+
+    def positions(ranks):
+        head = sorted(rank for rank in ranks if rank < cut + 0.5)
+        return head == list(range(1, min(len(ranks), cut) + 1))
+
+    wrong = [(ranks, found[number]) for number, ranks in enumerate(lists) if found[number] != positions(ranks)]
+    assert sum(found.values()) > 10 and not wrong, wrong[:5]
+
+
 @pytest.mark.parametrize("numbered", [False, True], ids=["no list numbered", "a list numbered"])
 def test_lists_whose_ranks_are_positions_with_and_without_one_to_number(every_engine, numbered):
     """Spark numbers lists only when some list needs it (spark__renumbered_rows counts them

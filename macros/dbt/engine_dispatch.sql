@@ -7,6 +7,7 @@
 {% macro shift_left(value, bits) %}{{ return(adapter.dispatch('shift_left', 'rank_metrics')(value, bits)) }}{% endmacro %}
 {% macro unnest_list(relation, keep, item, separator, position) %}{{ return(adapter.dispatch('unnest_list', 'rank_metrics')(relation, keep, item, separator, position)) }}{% endmacro %}
 {% macro ranks_are_positions(rank, whole_rank, cut) %}{{ return(adapter.dispatch('ranks_are_positions', 'rank_metrics')(rank, whole_rank, cut)) }}{% endmacro %}
+{% macro ranks_are_positions_in_one_word(rank, whole_rank, cut) %}{{ return(adapter.dispatch('ranks_are_positions_in_one_word', 'rank_metrics')(rank, whole_rank, cut)) }}{% endmacro %}
 {% macro bit_count(value) %}{{ return(adapter.dispatch('bit_count', 'rank_metrics')(value)) }}{% endmacro %}
 {% macro renumbered_rows(plan, cut) %}{{ return(adapter.dispatch('renumbered_rows', 'rank_metrics')(plan, cut)) }}{% endmacro %}
 {% macro mean(column) %}{{ return(adapter.dispatch('mean', 'rank_metrics')(column)) }}{% endmacro %}

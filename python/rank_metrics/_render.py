@@ -84,8 +84,13 @@ def _private(folder: Path) -> bool:
             and not status.st_mode & (stat.S_IWGRP | stat.S_IWOTH))
 
 
-@functools.lru_cache(maxsize=None)
 def namespace(engine: str = "duckdb") -> _Namespace:
+    """The macros as one engine's dispatch sees them, loaded once per engine and process."""
+    return _loaded_namespace(engine)   # one cache key per engine, however the caller passes it
+
+
+@functools.lru_cache(maxsize=None)
+def _loaded_namespace(engine: str) -> _Namespace:
     macros_dir = dbt_project_dir() / "macros"
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(macros_dir)),
