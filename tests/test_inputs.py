@@ -187,7 +187,7 @@ def test_users_judged_needs_a_truth_row():
 def test_with_con_a_name_is_a_table_and_a_file_only_when_no_table_has_that_name(tmp_path, monkeypatch):
     """DuckDB itself would read 'hits.csv' as a file through a table name; rank_metrics looks the
     name up among the connection's tables and views first, and reads a file only for a name no
-    table has that looks like a path, or for a pathlib.Path."""
+    table has that looks like a path, for a name with a '/', or for a pathlib.Path."""
     import pathlib
 
     monkeypatch.chdir(tmp_path)
@@ -202,6 +202,10 @@ def test_with_con_a_name_is_a_table_and_a_file_only_when_no_table_has_that_name(
     assert rank_metrics.map_at_k("hits.csv", truth, k=1, con=con) == 0.0           # the table
     assert rank_metrics.map_at_k(pathlib.Path("hits.csv"), truth, k=1, con=con) == 1.0   # the file
     assert rank_metrics.map_at_k("./hits.csv", truth, k=1, con=con) == 1.0         # a path
+    # a '/' makes a path, even where a table has that name (quoted): no catalog lookup for it
+    con.execute('create table "in/folder" as select 1 as user_id, \'a\' as item_id, 1 as rank')
+    with pytest.raises(rank_metrics.RankMetricsError, match="predictions: no file matches 'in/folder'"):
+        rank_metrics.map_at_k("in/folder", truth, k=1, con=con)
     assert rank_metrics.map_at_k("s.recs", truth, k=1, con=con) == 1.0             # a view in a schema
     con.execute("drop table hits.csv")
     assert rank_metrics.map_at_k("hits.csv", truth, k=1, con=con) == 1.0           # no such table: the file
