@@ -2,6 +2,7 @@
 `con=` and Spark DataFrames, and `rank_metrics.sql` for every dialect."""
 
 import math
+import warnings
 
 import duckdb
 import pandas as pd
@@ -250,6 +251,24 @@ def test_lists_whose_ranks_are_positions_with_and_without_one_to_number(every_en
                                               k=3, by=["model"], con=con, check=True)
     expected = {1: 1 / 2 / 2, 2: 1.0} | ({3: (1 / 2 + 2 / 3) / 2, 4: 1 / 3 / 2, 5: 0.0} if numbered else {})
     assert got.set_index("user_id").average_precision.to_dict() == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("tie_break, expected", [("item", 0.0), ("item_desc", 1.0)])
+def test_postgres_enum_items_tie_break_by_their_text(postgres, tie_break, expected):
+    """A PostgreSQL enum sorts in its labels' declared order ('b' before 'a' here); SPEC §1's
+    "item ascending" and the reference compare the items' text, as for a DuckDB ENUM."""
+    with postgres.cursor() as cursor:
+        cursor.execute("drop table if exists enum_predictions, enum_truth; drop type if exists letter;"
+                       "create type letter as enum ('b', 'a');"
+                       "create table enum_predictions (user_id int, item_id letter, rank int);"
+                       "insert into enum_predictions values (1, 'a', 1), (1, 'b', 1), (2, 'b', 2), (2, 'a', 2);"
+                       "create table enum_truth (user_id int, item_id letter);"
+                       "insert into enum_truth values (1, 'b'), (2, 'b')")
+    postgres.commit()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", rank_metrics.RankMetricsWarning)   # 0.0: nothing met
+        got = rank_metrics.map_at_k("enum_predictions", "enum_truth", k=1, tie_break=tie_break, con=postgres, check=True)
+    assert got == expected
 
 
 def test_postgres_errors_name_the_table_and_column(postgres):

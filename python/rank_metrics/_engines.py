@@ -243,17 +243,20 @@ class DuckDBEngine(Engine):
                 self.con.unregister(name)
 
     def run(self, sql: str) -> pd.DataFrame:
-        result = self.con.sql(sql)
+        # executed, not made a relation first: that binds the query twice (about 2 ms a query)
+        cursor = self.con.execute(sql)
         # pandas has no 128-bit integer, and DuckDB gives a HUGEINT column (a CSV's ids past 2^63)
         # as float64, where distinct ids become one: those come as text, made Python ints
-        wide = [column for column, data_type in zip(result.columns, result.types) if str(data_type) in ("HUGEINT", "UHUGEINT")]
+        wide = [column for column, data_type, *_ in cursor.description if str(data_type) in ("HUGEINT", "UHUGEINT")]
         if not wide:
-            return result.df()
-        quoted = {column: _quote(column, self.name) for column in result.columns}
-        frame = result.select(", ".join(f"cast({quoted[column]} as varchar) as {quoted[column]}" if column in wide
-                                        else quoted[column] for column in result.columns)).df()
+            return cursor.df()
+        import pandas as pd
+
+        names = [column for column, *_ in cursor.description]
+        rows = cursor.fetchall()   # Python ints, whole
+        frame = pd.DataFrame.from_records(rows, columns=names)
         for column in wide:
-            frame[column] = frame[column].astype(object).map(lambda value: int(value) if isinstance(value, str) else None)
+            frame[column] = pd.Series([row[names.index(column)] for row in rows], dtype=object)
         return frame
 
     def rows(self, view: View) -> list[dict]:
