@@ -87,6 +87,11 @@ class Engine(abc.ABC):
     def close(self) -> None:
         pass
 
+    def first_row(self, sql: str) -> tuple | None:
+        """The first row of a query, or None when it has none (the data checks' answer)."""
+        frame = self.run(sql)
+        return tuple(frame.iloc[0]) if len(frame) else None
+
     def unreadable_input(self) -> RankMetricsError | None:
         """After a query failed: the error for an input file that cannot be read to its end, or
         None. Files are read lazily, so a bad line deep in one surfaces only in a query."""
@@ -258,6 +263,9 @@ class DuckDBEngine(Engine):
         for column in wide:
             frame[column] = pd.Series([row[names.index(column)] for row in rows], dtype=object)
         return frame
+
+    def first_row(self, sql: str) -> tuple | None:
+        return self.con.execute(sql).fetchone()   # no DataFrame: a few ms a call, on its own
 
     def rows(self, view: View) -> list[dict]:
         return [dict(zip(view.handle.columns, row)) for row in view.handle.fetchall()]

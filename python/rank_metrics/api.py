@@ -83,9 +83,9 @@ def _prepared(predictions, truth, con, arguments):
             tables = dict(predictions=predictions_view.quoted, truth=truth_view.quoted,
                           predictions_columns=predictions_view.columns,
                           truth_columns=truth_view.columns)
-            problems = engine.run(render("input_problems", engine.name, **tables, **arguments))
-            if len(problems):
-                argument, problem = problems.iloc[0]
+            first_problem = engine.first_row(render("input_problems", engine.name, **tables, **arguments))
+            if first_problem is not None:
+                argument, problem = first_problem
                 # a pandas NaN in a float column reaches the engine as NULL
                 table = {"predictions": predictions, "truth": truth}.get(problem.split(" ")[0])
                 pandas = _module(table).startswith("pandas") and " with NULL in column " in problem
