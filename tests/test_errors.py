@@ -501,3 +501,15 @@ def test_a_grade_column_that_is_not_read_warns(predictions, truth, name):
             rank_metrics.map_at_k(predictions, graded, k=3, relevance=name)
         rank_metrics.map_at_k(predictions, truth.assign(quantity=1, **{name: ["x"] * len(truth)}), k=3)   # not numbers
         rank_metrics.map_at_k(predictions, truth.assign(relevance=1, **{name: 1}), k=3)   # 'relevance' is read
+
+
+def test_polars_128_bit_integer_ids_are_named_with_the_fix():
+    """DuckDB reads no 128-bit integer through Arrow, and its message names only the format
+    string '_pli128': the column and a cast come with it."""
+    predictions = pl.DataFrame({"user_id": pl.Series([1, 1], dtype=pl.Int128), "item_id": ["a", "b"], "rank": [1, 2]})
+    truth = pl.DataFrame({"user_id": [1], "item_id": ["a"]})
+    with pytest.raises(RankMetricsError, match=r"predictions: DuckDB cannot read this DataFrame: .* \(column 'user_id' "
+                                               r"is Int128, which DuckDB does not read from Arrow: cast it, e\.g\. "
+                                               r"pl\.col\('user_id'\)\.cast\(pl\.Int64\) when its values fit, else pl\.String\)"):
+        rank_metrics.map_at_k(predictions, truth, k=2)
+    assert rank_metrics.map_at_k(predictions.with_columns(pl.col("user_id").cast(pl.Int64)), truth, k=2) == 1.0

@@ -232,7 +232,7 @@ class DuckDBEngine(Engine):
                 except (duckdb.Error, TypeError, ValueError) as error:
                     if isinstance(error, duckdb.Error) and _module(value).split(".")[0] in ("pandas", "polars", "pyarrow"):
                         # a frame of a kind DuckDB reads, with a column it cannot
-                        hint = _numpy_text_hint(value) if "Data type '<U" in str(error) else ""
+                        hint = _numpy_text_hint(value) if "Data type '<U" in str(error) else _wide_integer_hint(value)
                         raise RankMetricsError(f"rank_metrics: {argument}: DuckDB cannot read this {type(value).__name__}: "
                                                f"{_one_line(error)}{hint}") from None
                     raise RankMetricsError(
@@ -410,6 +410,18 @@ def _numpy_text_hint(frame) -> str:
              and getattr(getattr(frame[column].iloc[0], "dtype", None), "kind", None) == "U"]
     column = repr(found[0]) if found else "column"
     return f" ({'column ' + column if found else 'a column'} holds numpy arrays of text: make each a list, e.g. df[{column}].map(list))"
+
+
+def _wide_integer_hint(frame) -> str:
+    """polars has 128-bit integers, which DuckDB does not read through Arrow (its message names
+    only an Arrow format string): which column, and the fix. Empty for any other frame."""
+    schema = frame.schema if _module(frame).startswith("polars") else {}
+    found = [(column, str(dtype)) for column, dtype in schema.items() if str(dtype) in ("Int128", "UInt128")]
+    if not found:
+        return ""
+    column, dtype = found[0]
+    return (f" (column {column!r} is {dtype}, which DuckDB does not read from Arrow: cast it, e.g. "
+            f"pl.col({column!r}).cast(pl.Int64) when its values fit, else pl.String)")
 
 
 def _one_line(error: Exception, limit: int = 400) -> str:
