@@ -82,3 +82,15 @@ def test_classic_apk_behaviours():
     assert rank_metrics.apk([3], [1, 2, 3], k=2) == 0.0
     assert rank_metrics.apk([1, 2], [1, 1, 2], k=3, duplicates="all") == pytest.approx((1 + 1 + 1) / 2)
     assert rank_metrics.apk([1, 2], [1, 1, 2], k=3, duplicates="collapse") == pytest.approx(1.0)
+
+
+def test_a_text_in_place_of_a_list_is_refused():
+    """A Kaggle prediction string passed as it is: its characters would be the items (mapk gave
+    0.55 where the lists give 0.375; a new user's trial)."""
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"actual\[0\] is a str \('0108775044 0706016001'\), "
+                                                            r"not a list of items: .* split it first, e\.g\. \.split\(\)"):
+        rank_metrics.mapk(["0108775044 0706016001", "0108775015"], ["0108775015 0108775044", "0706016001 0108775015"], k=12)
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"predicted is a str \('abc'\)"):
+        rank_metrics.apk(["abc"], "abc", k=3)
+    assert rank_metrics.mapk([s.split() for s in ["0108775044 0706016001", "0108775015"]],
+                             [s.split() for s in ["0108775015 0108775044", "0706016001 0108775015"]], k=12) == 0.375

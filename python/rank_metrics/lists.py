@@ -20,12 +20,22 @@ def _checked(k, normalization, duplicates):
                                f"{', '.join(reference.DUPLICATES)}; got {duplicates!r}")
 
 
+def _refuse_text(value, name: str) -> None:
+    """A text is a sequence of characters: apk('a b', 'a') would score each character as an item
+    (a Kaggle submission's prediction string passed as it is)."""
+    if isinstance(value, (str, bytes)):
+        raise RankMetricsError(f"rank_metrics: {name} is a {type(value).__name__} ({value[:40]!r}), not a list of "
+                               "items: its characters would be the items; split it first, e.g. .split()")
+
+
 def apk(actual: Sequence, predicted: Sequence, k: int = 10, *, normalization: str = "min_m_k",
         duplicates: str = "first") -> float:
     """AP@k of one predicted list against the actual (relevant) items.
 
     The relevant set is the distinct items of `actual`; an empty `actual` gives 0.
     """
+    _refuse_text(actual, "actual")
+    _refuse_text(predicted, "predicted")
     _checked(k, normalization, duplicates)
     if duplicates == "error" and len(set(predicted)) != len(predicted):
         repeated = next(item for index, item in enumerate(predicted) if item in predicted[:index])
@@ -40,7 +50,12 @@ def mapk(actual: Sequence[Sequence], predicted: Sequence[Sequence], k: int = 10,
     if len(actual) != len(predicted):
         raise RankMetricsError(f"rank_metrics: actual and predicted must be lists of the same length; "
                                f"got {len(actual)} and {len(predicted)}")
+    _refuse_text(actual, "actual")
+    _refuse_text(predicted, "predicted")
     if not actual:
         return math.nan
+    for index, (one_actual, one_predicted) in enumerate(zip(actual, predicted)):
+        _refuse_text(one_actual, f"actual[{index}]")
+        _refuse_text(one_predicted, f"predicted[{index}]")
     return math.fsum(apk(a, p, k, normalization=normalization, duplicates=duplicates)
                      for a, p in zip(actual, predicted)) / len(actual)
