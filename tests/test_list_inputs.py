@@ -402,7 +402,8 @@ def test_text_lists_in_truth_against_a_list_column_are_an_error(engine, request)
     """Predictions in a list column, truth in a submission's form read as long form (no separator
     named anywhere): each whole text would be one item. A dbt trial's models gave 0.06 for 0.25."""
     message = ("rank_metrics: truth_shape: values of column item_id of truth hold ' ', which no predicted item holds: "
-               "if each holds a user's items in one text, pass truth_shape='list' and item_separator= with it")
+               "if each holds a user's items in one text, pass truth_shape='list' and item_separator= with it; "
+               "if each is one item, pass truth_shape='long'")
     con = None
     if engine == "duckdb":
         predictions, truth = LISTS, TEXT_LISTS
@@ -420,3 +421,13 @@ def test_text_lists_in_truth_against_a_list_column_are_an_error(engine, request)
     with pytest.raises(RankMetricsError) as error:
         rank_metrics.map_at_k(predictions, truth, k=3, con=con)
     assert str(error.value) == message
+
+
+def test_truth_shape_long_says_truth_items_hold_spaces():
+    """Item names with a space in long truth, never predicted: the check above cannot tell them
+    from lists in text, so truth_shape='long' says which they are (a new user's trial)."""
+    predictions = pd.DataFrame({"user_id": ["u1", "u2"], "item_id": [["redshirt", "hat"], ["hat"]]})
+    truth = pd.DataFrame({"user_id": ["u1", "u2"], "item_id": ["blue jeans", "hat"]})
+    with pytest.raises(RankMetricsError, match="if each is one item, pass truth_shape='long'"):
+        rank_metrics.map_at_k(predictions, truth, k=3)
+    assert rank_metrics.map_at_k(predictions, truth, k=3, truth_shape="long", check=True) == 0.5

@@ -136,7 +136,7 @@
         {%- if separated and item_type is not none and rank_metrics._type_family(item_type) != 'string' -%}
             {{ exceptions.raise_compiler_error("rank_metrics: item_separator splits text, but item column " ~ item_name ~ " of " ~ table ~ " is " ~ item_type) }}
         {%- endif -%}
-        {%- do shapes.update({table: {'list': resolved == 'list', 'separator': item_separator if separated else none,
+        {%- do shapes.update({table: {'list': resolved == 'list', 'given': shape is not none, 'separator': item_separator if separated else none,
                                       'text_items': item_type is not none and rank_metrics._type_family(item_type) == 'string',
                                       'element_type': none if item_type is none else ('varchar' if separated else rank_metrics._element_type(item_type) | replace('array', '') or none)}}) -%}
     {%- endfor -%}

@@ -163,13 +163,14 @@ where rm_holding_1 > 0
 {%- endfor %}
 {#- Lists in predictions' list column against truth whose item texts hold a separator that no
     predicted item holds: truth in a submission's form (one text per user) read as long form,
-    where each whole text is one item. Looked at only then: it reads every predicted item. -#}
-{%- if plan.shapes.predictions.list and not separator and not plan.shapes.truth.list and plan.shapes.truth.text_items %}
+    where each whole text is one item. Looked at only then (it reads every predicted item), and
+    not when truth_shape='long' says that truth's items are single items that hold a space. -#}
+{%- if plan.shapes.predictions.list and not separator and not plan.shapes.truth.list and not plan.shapes.truth.given and plan.shapes.truth.text_items %}
 union all
 select 340 as rm_check, 'truth_shape' as argument,
     {{ rank_metrics.string_literal('values of column ' ~ plan.names.truth_item ~ ' of truth hold ') }}
         || case {%- for candidate in usual_separators %} when t.rm_holding_{{ loop.index }} > 0 and p.rm_holding_{{ loop.index }} = 0 then {{ rank_metrics.string_literal(rank_metrics._shown(candidate) | replace('\t', '\\t')) }}{% endfor %} end
-        || {{ rank_metrics.string_literal(", which no predicted item holds: if each holds a user's items in one text, pass truth_shape='list' and item_separator= with it") }} as problem
+        || {{ rank_metrics.string_literal(", which no predicted item holds: if each holds a user's items in one text, pass truth_shape='list' and item_separator= with it; if each is one item, pass truth_shape='long'") }} as problem
 from (
     select {{ rank_metrics._holding_counts(plan.truth_item, usual_separators, 'rm_holding') }}
     from {{ truth }} as rm_t
