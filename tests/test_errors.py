@@ -513,3 +513,14 @@ def test_polars_128_bit_integer_ids_are_named_with_the_fix():
                                                r"pl\.col\('user_id'\)\.cast\(pl\.Int64\) when its values fit, else pl\.String\)"):
         rank_metrics.map_at_k(predictions, truth, k=2)
     assert rank_metrics.map_at_k(predictions.with_columns(pl.col("user_id").cast(pl.Int64)), truth, k=2) == 1.0
+
+
+def test_a_missing_item_column_is_named_before_the_order_column():
+    """A list column under another name (items, not item_id): the item column is what is missing,
+    not a rank or score (the message said the latter; a new user's trial)."""
+    predictions = pd.DataFrame({"user_id": [1], "items": [["a", "b"]]})
+    truth = pd.DataFrame({"user_id": [1], "item_id": ["a"]})
+    with pytest.raises(RankMetricsError, match=r"^rank_metrics: column item_id \(argument item\) is not in predictions; "
+                                               r"its columns are: user_id, items$"):
+        rank_metrics.map_at_k(predictions, truth, k=2)
+    assert rank_metrics.map_at_k(predictions, truth, k=2, item="items", truth_item="item_id") == 1.0

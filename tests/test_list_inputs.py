@@ -431,3 +431,18 @@ def test_truth_shape_long_says_truth_items_hold_spaces():
     with pytest.raises(RankMetricsError, match="if each is one item, pass truth_shape='long'"):
         rank_metrics.map_at_k(predictions, truth, k=3)
     assert rank_metrics.map_at_k(predictions, truth, k=3, truth_shape="long", check=True) == 0.5
+
+
+def test_a_group_whose_lists_are_all_empty_is_evaluated():
+    """A model whose every list is empty has no unnested row, and its group vanished without a
+    word (a new user's trial): under users='truth' its users count with 0, and compare has a
+    model to compare with the baseline."""
+    predictions = pd.DataFrame({"model": ["m1", "m1", "m2", "m2"], "user_id": ["u1", "u2", "u1", "u2"],
+                                "item_id": [["a"], ["b"], [], []]})
+    truth = pd.DataFrame({"user_id": ["u1", "u2", "u3"], "item_id": ["a", "c", "b"]})
+    got = rank_metrics.map_at_k(predictions, truth, k=3, by="model", check=True)
+    assert got[["model", "map_at_k", "n_users"]].values.tolist() == [["m1", pytest.approx(1 / 3), 3], ["m2", 0.0, 3]]
+    compared = rank_metrics.compare(predictions, truth, k=3, by="model", baseline="m1", metrics=["map"])
+    assert compared.model.tolist() == ["m2"] and compared.difference.tolist() == [pytest.approx(-1 / 3)]
+    # under users='predictions' an empty list is no prediction: m2 evaluates no user, so no row
+    assert rank_metrics.map_at_k(predictions, truth, k=3, by="model", users="predictions", check=True).model.tolist() == ["m1"]

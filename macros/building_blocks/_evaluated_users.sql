@@ -7,8 +7,10 @@
 {%- set group_truth = 'rm_group_truth_all' if plan.truth_scope == 'listed' else 'rm_group_truth_users' -%}
 {%- if plan.by | length > 0 %}
 rm_groups as (
+    -- from the table as given: a group whose lists are all empty has no unnested row, yet it is
+    -- evaluated (under users='truth' its users have AP 0)
     select distinct {{ plan.by | join(', ') }}
-    from {{ plan.predictions }} as rm_p
+    from {{ plan.predictions_table }} as rm_p
 ),
 {{ group_truth }} as (
     -- each group is judged against the truth rows that match its truth_by columns, or all of them

@@ -189,6 +189,8 @@
                     ~ ", in another case (names are matched as spelt): pass " ~ wanted ~ "='" ~ spelt ~ "'") }}
                 {%- endif -%}
             {%- endfor -%}
+            {#- a missing item column is the first thing to say (the check of every column below) -#}
+            {%- if item in predictions_names -%}
             {%- set in_truth = (truth_names or []) | select('in', ['rank', 'score']) | list -%}
             {#- a text item column may hold each user's whole list, as a Kaggle submission does -#}
             {%- set as_list = "; or, if each row holds a user's whole list in column " ~ item ~ ", pass predictions_shape='list'"
@@ -196,6 +198,7 @@
             {{ exceptions.raise_compiler_error("rank_metrics: predictions has neither a rank nor a score column; name one with rank= or score= (its columns are: " ~ predictions_names | join(', ') ~ ")"
                 ~ ("; truth has " ~ in_truth[0] ~ ": are predictions and truth the other way round?" if in_truth
                    else "; truth is list-shaped: are predictions and truth the other way round?" if shapes.truth.list else as_list)) }}
+            {%- endif -%}
         {%- endif -%}
     {%- endif -%}
 
@@ -326,7 +329,10 @@
         (the word of relevant hit positions, m(u), and n(u) where precision divides by it), so
         group results may count users per pattern (_user_sums); hit_patterns says they do, and
         only the macros that output groups turn it on -#}
+    {#- predictions_table: the predictions as given, before any unnesting (a list-shaped table's
+        groups are the groups of its rows, including those whose lists are all empty) -#}
     {%- do plan.update({
+        'predictions_table': predictions,
         'predictions': rank_metrics.unnest_list(predictions, quoted_by + [rank_metrics.quote_identifier(user)],
                            rank_metrics.quote_identifier(item), shapes.predictions.separator,
                            rank_metrics.quote_identifier(rank)) if shapes.predictions.list else predictions,

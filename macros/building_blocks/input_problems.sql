@@ -203,7 +203,7 @@ from (
         select rm_by, row_number() over ({{ rank_metrics._one_partition('rm_by_rows') }} order by rm_by) as rm_place
         from (
             select {{ plan.by[0] }} as rm_by, count(*) as rm_by_rows
-            from {{ plan.predictions }} as rm_p
+            from {{ plan.predictions_table }} as rm_p
             where {{ plan.by[0] }} is not null
             group by {{ plan.by[0] }}
         ) as rm_distinct

@@ -190,8 +190,12 @@ def _check(result: pd.DataFrame, macro: str, arguments: dict, tables: dict, engi
     truth_rows = [{renamed.get(name, name): value for name, value in row.items()
                    if name not in (columns["user"], columns["item"]) or name in renamed}
                   for row in _long_rows(engine.rows(truth_view), truth_item, shapes["truth"], None)]
-    prediction_rows = _long_rows(engine.rows(predictions_view), columns["item"], shapes["predictions"], columns["rank"])
-    user_rows, group_rows = reference.evaluate(prediction_rows, truth_rows, sorted(set(ks)), options=options, **columns)
+    given_rows = engine.rows(predictions_view)
+    prediction_rows = _long_rows(given_rows, columns["item"], shapes["predictions"], columns["rank"])
+    # a list-shaped table's groups are those of its rows, empty lists included
+    groups = [tuple(row[column] for column in columns["by"]) for row in given_rows]
+    user_rows, group_rows = reference.evaluate(prediction_rows, truth_rows, sorted(set(ks)), options=options,
+                                               groups=groups, **columns)
     columns["confidence"] = 0.95 if arguments.get("confidence") is None else arguments["confidence"]
     keys, expected, got = _expected_and_got(result, macro, columns, user_rows, group_rows)
     if expected.keys() != got.keys():

@@ -160,13 +160,15 @@ def user_metrics(ranked: Sequence, grades: dict, k: int, options: Options) -> di
 def evaluate(predictions: Iterable[dict], truth: Iterable[dict], ks: Sequence[int], *,
              user: str = "user_id", item: str = "item_id", rank: str | None = None,
              score: str | None = None, relevance: str | None = None, by: Sequence[str] = (),
-             truth_by: Sequence[str] = (), options: Options = Options()):
+             truth_by: Sequence[str] = (), options: Options = Options(), groups: Iterable[tuple] = ()):
     """Every metric per user and per group, from rows given as dicts.
 
     Returns (per_user, per_group): per_user rows have the by columns, the user column, k,
     average_precision, ndcg, precision, recall, reciprocal_rank, hit, n_relevant, n_hits;
     per_group rows the by columns, k, map_at_k, ndcg_at_k, precision_at_k, recall_at_k,
     mrr_at_k, hit_rate_at_k and n_users. A group whose evaluated user set is empty has no row.
+    `groups`: group values (of the by columns) that exist even without a prediction row, as a
+    list-shaped table's rows whose lists are all empty.
     """
     if (rank is None) == (score is None):
         raise ValueError("reference: exactly one of rank and score")
@@ -185,7 +187,7 @@ def evaluate(predictions: Iterable[dict], truth: Iterable[dict], ks: Sequence[in
         known[row[item]] = max(grade, known.get(row[item], grade))
 
     lists = defaultdict(list)         # (group, user) -> [(item, order value)]
-    groups = {}                       # the groups, in order of first appearance
+    groups = dict.fromkeys(groups)    # the groups, in order of first appearance
     for row in predictions:
         group = tuple(row[column] for column in by)
         groups.setdefault(group, None)
