@@ -446,3 +446,16 @@ def test_a_group_whose_lists_are_all_empty_is_evaluated():
     assert compared.model.tolist() == ["m2"] and compared.difference.tolist() == [pytest.approx(-1 / 3)]
     # under users='predictions' an empty list is no prediction: m2 evaluates no user, so no row
     assert rank_metrics.map_at_k(predictions, truth, k=3, by="model", users="predictions", check=True).model.tolist() == ["m1"]
+
+
+@pytest.mark.parametrize("column", ["rating", "relevance"])
+def test_a_grade_column_of_list_shaped_truth_is_named_as_unread(column):
+    """List-shaped truth has no grades: its grade-named column is not read (a `relevance` column
+    was ignored without a word, and the warning for `rating` advised relevance=, which is an
+    error on list-shaped truth; a new user's trial)."""
+    predictions = pd.DataFrame({"user_id": [1], "item_id": [["a", "b"]]})
+    truth = pd.DataFrame({"user_id": [1], "item_id": [["a"]], column: [0]})
+    with pytest.warns(rank_metrics.RankMetricsWarning, match=rf"truth has a column '{column}' that is not read: list-shaped "
+                                                             r"truth has no grades, so every item of a user's list counts "
+                                                             r"as relevant, .* give truth in long form"):
+        assert rank_metrics.map_at_k(predictions, truth, k=2) == 1.0

@@ -377,19 +377,40 @@
     no relevance= names: every truth row then counts as relevant, those graded 0 too (trec
     qrels read as (query, doc, rel) gave P@10 1.0 against trec_eval's 0.3). Its name, or ''.
     `used` holds the columns read as something else (user, item, by). A column named `relevance`
-    is read as grades without being named, so then nothing is unread. A boolean column counts
-    (clicked: true/false), though grades must be numbers: _unread_grade_advice says so. -#}
-{% macro _unread_grade_column(truth_columns, relevance, used) -%}
+    is read as grades without being named, so then nothing is unread — except in list-shaped
+    truth (truth_is_list), which has no grades. A boolean column counts (clicked: true/false),
+    though grades must be numbers: _unread_grade_advice says so. -#}
+{% macro _unread_grade_column(truth_columns, relevance, used, truth_is_list=false) -%}
     {%- set grade_names = ['relevance', 'rel', 'relevancy', 'relevant', 'is_relevant', 'relevance_score', 'grade', 'grades',
                            'label', 'judgment', 'judgement', 'qrel', 'rating', 'gain', 'score', 'target', 'click', 'clicks', 'clicked'] -%}
     {%- set found = [] -%}
-    {%- if relevance is none and truth_columns is not none and 'relevance' not in truth_columns | map(attribute='name') | list -%}
+    {%- if relevance is none and truth_columns is not none and (truth_is_list or 'relevance' not in truth_columns | map(attribute='name') | list) -%}
         {%- for column in truth_columns if (column.name | lower) in grade_names and column.name not in used
                                            and rank_metrics._type_family(column.data_type | string) in ('number', 'floating point', 'boolean', 'bool') -%}
             {%- do found.append(column.name) -%}
         {%- endfor -%}
     {%- endif -%}
     {{- found | first if found else '' -}}
+{%- endmacro %}
+
+
+{#- Whether truth is list-shaped (a row per user, its items in one column): truth_shape='list', or
+    no shape given and its item column a list. As _plan decides it, from the columns alone. -#}
+{% macro _truth_is_list(truth_columns, truth_item, truth_shape) -%}
+    {%- set found = (truth_columns or []) | selectattr('name', 'equalto', truth_item) | list -%}
+    {%- set item_type = (found | first).data_type | string if found else none -%}
+    {%- set typed_list = item_type is not none and rank_metrics._element_type(item_type) != item_type -%}
+    {{- 'true' if truth_shape == 'list' or (truth_shape is none and typed_list) else '' -}}
+{%- endmacro %}
+
+
+{#- The warning about the unread grade column `name` (shown as `shown`), for Python and dbt. -#}
+{% macro _unread_grade_message(truth_columns, name, shown, truth_is_list) -%}
+    {%- if truth_is_list -%}
+    truth has a column {{ shown }} that is not read: list-shaped truth has no grades, so every item of a user's list counts as relevant, whatever {{ shown }} holds; for grades, give truth in long form (a row per item, with its grade) and pass relevance='{{ name }}'
+    {%- else -%}
+    truth has a column {{ shown }} that is not read: every truth row counts as relevant, whatever {{ shown }} holds; if it holds relevance grades (0 or less: not relevant), {{ rank_metrics._unread_grade_advice(truth_columns, name) }}
+    {%- endif -%}
 {%- endmacro %}
 
 

@@ -38,10 +38,11 @@
     {%- set by = options.get('by') -%}
     {%- set used = [options.get('user', 'user_id'), options.get('item', 'item_id'), options.get('truth_user'), options.get('truth_item')]
                    + ([] if by is none else [by] if by is string else by | list) -%}
-    {%- set unread = '' if 'relevance' in options else rank_metrics._unread_grade_column(arguments.truth_columns, none, used) | trim -%}
+    {%- set truth_is_list = rank_metrics._truth_is_list(arguments.truth_columns, options.get('truth_item') or options.get('item', 'item_id'),
+                                                         options.get('truth_shape')) | trim == 'true' -%}
+    {%- set unread = '' if 'relevance' in options else rank_metrics._unread_grade_column(arguments.truth_columns, none, used, truth_is_list) | trim -%}
     {%- if unread -%}
-        {%- do exceptions.warn("rank_metrics" ~ where ~ ": truth has a column " ~ unread ~ " that is not read: every truth row counts as relevant, whatever "
-            ~ unread ~ " holds; if it holds relevance grades (0 or less: not relevant), " ~ rank_metrics._unread_grade_advice(arguments.truth_columns, unread)) -%}
+        {%- do exceptions.warn("rank_metrics" ~ where ~ ": " ~ rank_metrics._unread_grade_message(arguments.truth_columns, unread, unread, truth_is_list) | trim) -%}
     {%- endif -%}
     {%- set unnamed = [] -%}
     {%- if arguments.predictions_columns is none and 'rank' not in options and 'score' not in options and options.get('predictions_shape') != 'list' -%}

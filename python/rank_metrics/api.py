@@ -226,13 +226,13 @@ def _warn_if_grades_unread(arguments: dict, truth_columns: list[dict], stackleve
     relevance= names it. From the column names only: no query more."""
     used = [arguments[name] for name in ("user", "item", "truth_user", "truth_item")] + list(_as_list(arguments["by"]))
     names = _render_namespace()
-    name = str(names._unread_grade_column(truth_columns, arguments.get("relevance"), used)).strip()
+    truth_is_list = bool(str(names._truth_is_list(truth_columns, arguments.get("truth_item") or arguments["item"],
+                                                  arguments.get("truth_shape"))).strip())
+    name = str(names._unread_grade_column(truth_columns, arguments.get("relevance"), used, truth_is_list)).strip()
     if name:
-        advice = str(names._unread_grade_advice(truth_columns, name)).strip()
-        warnings.warn(f"rank_metrics: truth has a column {name!r} that is not read: every truth row counts as "
-                      f"relevant, whatever {name!r} holds; if it holds relevance grades (0 or less: not relevant), "
-                      f"{advice} (--relevance {name} on the command line)",
-                      RankMetricsWarning, stacklevel=stacklevel)
+        message = str(names._unread_grade_message(truth_columns, name, repr(name), truth_is_list)).strip()
+        hint = "" if truth_is_list else f" (--relevance {name} on the command line)"
+        warnings.warn(f"rank_metrics: {message}{hint}", RankMetricsWarning, stacklevel=stacklevel)
 
 
 def _warn_if_nothing_met(macro: str, result: pd.DataFrame, arguments: dict) -> None:
