@@ -92,6 +92,30 @@ def test_gates_on_empty_predictions_fail(dbt_project):
             in gates["no_significant_regression"].message)
 
 
+def test_no_significant_regression_fails_when_nothing_is_compared(dbt_project):
+    """Two ways the gate had no row to fail on, so it passed (a new user's trial): a misspelt
+    baseline over an ephemeral predictions model (whose data checks cannot run), and predictions
+    that hold the baseline alone (a candidate that wrote nothing). Each now fails with one row."""
+    silent = "{rank_metrics_silent_gates: true, rank_metrics_examples: false}"
+    build = dbt_project.invoke("build", "-s", "+gate_ephemeral_predictions", "+gate_baseline_only_predictions",
+                               "compare_truth", "--indirect-selection", "cautious", "--vars", silent)
+    assert not build.success
+    gates = {result.node.name: result for result in build.result.results if result.node.resource_type == "test"
+             and result.node.test_metadata.name == "no_significant_regression"
+             and ("gate_ephemeral" in result.node.name or "gate_baseline_only" in result.node.name)}
+    assert len(gates) == 2
+    problems = {}
+    for name, result in gates.items():
+        assert str(result.status) == "fail" and result.failures == 1, (name, result.status, result.message)
+        shown = dbt_project.invoke("show", "--inline", f"select * from {result.node.relation_name}", "--vars", silent)
+        table = shown.result.results[0].agate_table
+        (row,) = [dict(zip(table.column_names, values)) for values in table.rows]
+        problems["ephemeral" if "gate_ephemeral" in name else "baseline only"] = row["problem"]
+    assert problems == {
+        "ephemeral": "predictions has no rows with model = 'bb', so nothing is compared with the baseline",
+        "baseline only": "no model but the baseline 'b' has evaluated users, so nothing is compared with it"}
+
+
 @pytest.mark.parametrize("arguments, message", [
     ("metric='ndgc', min_value=0.3", "rank_metrics: metric_at_least: metric must name one metric, one of 'map', 'ndcg', "
                                      "'precision', 'recall', 'mrr', 'hit_rate'; got 'ndgc'"),
@@ -120,10 +144,31 @@ def test_metric_at_least_names_its_own_arguments(dbt_project, arguments, message
     ("metric='map', by='model'", "got by 'model', baseline none"),
     ("metric='mapp', by='model', baseline='b'", "rank_metrics: no_significant_regression: metric must name one metric"),
     ("metric='map', by='model', baseline='b', test='t'", "no_significant_regression takes no test (the gate is the one-sided t test)"),
+    # compare's name for a bad alpha was the gate's message (a new user's trial)
+    ("metric='map', by='model', baseline='b', alpha='0.05'", "rank_metrics: no_significant_regression: alpha must be a number "
+                                                             "between 0 and 1 (alpha: 0.05); got '0.05'"),
+    ("metric='map', by='model', baseline='b', alpha=5", "alpha must be a number between 0 and 1 (alpha: 0.05); got 5"),
 ])
 def test_no_significant_regression_names_its_own_arguments(dbt_project, arguments, message):
     from test_dbt import compile_inline
 
     ok, text = compile_inline(dbt_project, "{{ rank_metrics.test_no_significant_regression(model=ref('compare_predictions'), "
                                            f"truth=ref('compare_truth'), k=4, {arguments}) }}}}")
+    assert not ok and message in text
+
+
+@pytest.mark.parametrize("call, message", [
+    ("rank_metrics.map_at_k(predictions=ref('compare_predictions'), k=4)", "rank_metrics: truth is required (truth=ref('purchases'))"),
+    ("rank_metrics.evaluate(truth=ref('compare_truth'), k=4)", "rank_metrics: predictions is required (predictions=ref('recs'))"),
+    ("rank_metrics.map_at_k(predictions=ref('compare_predictions'), truth=ref('compare_truth'))",
+     "rank_metrics: k is required (k=12 or k=[5, 10, 20])"),
+    ("rank_metrics.test_metric_at_least(model=ref('compare_predictions'), k=4, metric='map', min_value=0.3)",
+     "rank_metrics: truth is required"),
+])
+def test_a_left_out_input_or_k_is_named(dbt_project, call, message):
+    """Left out, truth was pasted into the SQL as nothing: `from  as rm_t`, a syntax error at run
+    time (a new user's trial)."""
+    from test_dbt import compile_inline
+
+    ok, text = compile_inline(dbt_project, "{{ " + call + " }}")
     assert not ok and message in text

@@ -5,6 +5,13 @@
     dispatches its own: dbt reads dispatch names from the source, so they must be literals). -#}
 {% macro _dbt_arguments(predictions, truth, k, options) %}
     {%- do rank_metrics._supported_adapter(adapter.type()) -%}
+    {#- left out, each would be pasted into the SQL as nothing (`from  as rm_t`) -#}
+    {%- for name, value, example in [('predictions', predictions, "predictions=ref('recs')"), ('truth', truth, "truth=ref('purchases')"),
+                                     ('k', k, 'k=12 or k=[5, 10, 20]')] -%}
+        {%- if value is not defined or value is none or (value is string and value | trim == '') -%}
+            {%- do exceptions.raise_compiler_error("rank_metrics: " ~ name ~ " is required (" ~ example ~ ")") -%}
+        {%- endif -%}
+    {%- endfor -%}
     {%- set arguments = dict(options, predictions=predictions, truth=truth, k=k,
                              predictions_columns=rank_metrics._relation_columns(predictions, 'predictions'),
                              truth_columns=rank_metrics._relation_columns(truth, 'truth')) -%}

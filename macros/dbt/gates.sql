@@ -49,7 +49,10 @@
 {#- Fails for each model (a value of `by`) significantly worse than the baseline at some k:
     difference < 0 with the one-sided p-value (half the two-sided t test's, normal
     approximation) below alpha, each comparison on its own (no correction). A baseline with no
-    rows (misspelt, or predictions empty) fails in compare's data checks. -#}
+    rows (misspelt, or predictions empty) fails in compare's data checks; and, where those do
+    not run (an ephemeral predictions model), and when no other model is there to compare (a
+    candidate that wrote nothing), with one row that says so: no comparison is no pass (but not
+    under `dbt build --empty`, as metric_at_least). -#}
 {% test no_significant_regression(model, truth, k, metric=none, by=none, baseline=none, alpha=0.05) %}
     {%- do rank_metrics._gate_arguments('no_significant_regression', metric, kwargs, {
         'metrics': 'a gate judges one metric: metric', 'test': 'the gate is the one-sided t test',
@@ -60,15 +63,32 @@
             ~ "baseline the model to compare with (by: model, baseline: popularity); got by " ~ (rank_metrics._shown(by) if by is not none else "none")
             ~ ", baseline " ~ (rank_metrics._shown(baseline) if baseline is not none else "none")) }}
     {%- endif -%}
+    {%- if alpha is not number or alpha is boolean or not (0 < alpha < 1) -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: no_significant_regression: alpha must be a number between 0 and 1 "
+            ~ "(alpha: 0.05); got " ~ rank_metrics._shown(alpha)) }}
+    {%- endif -%}
     {%- set options = dict(kwargs, by=by, metrics=[metric], baseline=baseline, correction='none', alpha=alpha) -%}
     {#- compare's p_value is two-sided, and its significant and p_value_adjusted columns judge
         that at alpha: a failing row would say significant = 0. They are left out; the row has
         the one-sided p-value the gate judges and the alpha it judges it at. -#}
-    select {{ rank_metrics.quote_identifier(by if by is string else by[0]) }}, k, metric, baseline_value, value,
+    {%- set by_column = rank_metrics.quote_identifier(by if by is string else by[0]) -%}
+    select rm_comparison.{{ by_column }}, k, metric, baseline_value, value,
         difference, relative_difference, std_error, t, df, p_value as p_value_two_sided,
-        p_value / 2 as p_value_one_sided, {{ alpha }} as alpha, n_users, n_only_model, n_only_baseline
+        p_value / 2 as p_value_one_sided, {{ alpha }} as alpha, n_users, n_only_model, n_only_baseline,
+        case when rm_comparison.k is null then
+            case when rm_gate.rm_baseline_rows = 0
+                then {{ rank_metrics.string_literal('predictions has no rows with ' ~ (by if by is string else by[0]) ~ ' = ' ~ rank_metrics._shown(baseline) ~ ', so nothing is compared with the baseline') }}
+                else {{ rank_metrics.string_literal('no model but the baseline ' ~ rank_metrics._shown(baseline) ~ ' has evaluated users, so nothing is compared with it') }}
+            end
+        end as problem
     from (
+        select count(*) as rm_baseline_rows
+        from {{ model }} as rm_p
+        where {{ by_column }} = {{ rank_metrics._literal(baseline, 'baseline') }}
+    ) as rm_gate
+    left join (
         {{ rank_metrics.compare(predictions=model, truth=truth, k=k, **options) }}
     ) as rm_comparison
-    where difference < 0 and p_value / 2 < {{ alpha }}
+        on 1 = 1
+    where (difference < 0 and p_value / 2 < {{ alpha }}){{ ' or rm_comparison.k is null' if not flags.EMPTY }}
 {% endtest %}
