@@ -258,3 +258,13 @@ def test_a_resampled_p_value_of_zero_reads_below_one_over_resamples():
     code, csv_text, _ = run(*arguments, "--format", "csv")
     rows = [line.split(",") for line in csv_text.splitlines()]
     assert float(rows[[row[0] for row in rows].index("two_tower")][rows[0].index("p_value")]) == 0.0
+
+
+def test_item_separator_backslash_t_is_a_tab(tmp_path):
+    """A shell passes '\\t' as a backslash and a t, and the message then showed both as \\t (a
+    new user's trial): on the command line it is a tab, as in Python."""
+    (tmp_path / "p.csv").write_text('user_id,item_id\nu1,"a\tb"\nu2,c\n')
+    (tmp_path / "t.csv").write_text("user_id,item_id\nu1,b\nu2,c\n")
+    code, out, err = run("map-at-k", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "2",
+                         "--predictions-shape", "list", "--item-separator", "\\t", "--format", "csv")
+    assert (code, out.splitlines()[1], err) == (0, "2,0.75,2", "")

@@ -33,6 +33,11 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(EXIT_BAD_INPUT)
 
 
+def _separator(text: str) -> str:
+    """--item-separator '\\t' (a backslash and a t, as a shell passes it) is a tab, as in Python."""
+    return "\t" if text == "\\t" else text
+
+
 def _spread_k(argv: list[str]) -> list[str]:
     """`-k 5 10 preds truth` as `-k 5 -k 10 preds truth`: -k takes the integers that follow it
     and no more, so the file names after it stay file names."""
@@ -100,8 +105,8 @@ def _add_metric_options(parser: argparse.ArgumentParser, metric: str | None = No
     parser.add_argument("--predictions-shape", help="long (a row per item) or list (a row per user, the items "
                         "in a list or, with --item-separator, in text); default: list for a list column")
     parser.add_argument("--truth-shape", help="long or list, as --predictions-shape")
-    parser.add_argument("--item-separator", help="the separator of items in a text column of a list-shaped "
-                        "table (' ' for a Kaggle submission file: customer_id,prediction)")
+    parser.add_argument("--item-separator", type=_separator, help="the separator of items in a text column of a "
+                        "list-shaped table (' ' for a Kaggle submission file: customer_id,prediction; '\\t' for a tab)")
     def shown(option: str, text: str) -> str:   # not in the help of a command that would refuse it
         return argparse.SUPPRESS if metric is not None and _ONE_METRIC_OPTIONS[option] != metric else text
 
