@@ -283,6 +283,7 @@ def put(request):
     # a row per item read as a list per row: each user's items all at position 1
     (LONG.drop(columns="rank"), TRUTH, dict(predictions_shape="list", item_separator=" "), "predictions_shape",
      "predictions_shape='list' reads a row as a user's whole list, but user 1 has 3 rows in predictions; "
+     "the lists of several models need by= naming the column that tells them apart; "
      "a row per item is long form: pass its rank or score, not a list shape"),
     # the wrong separator: each whole text one item, so nothing would ever be hit
     (TEXT_LISTS, TRUTH, dict(predictions_shape="list", item_separator=","), "item_separator",

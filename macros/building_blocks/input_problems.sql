@@ -119,7 +119,9 @@ select 300 as rm_check, 'duplicates' as argument, problem from (
 union all
 select 310 as rm_check, 'predictions_shape' as argument, problem from (
     select ({{ rank_metrics.string_literal("predictions_shape='list' reads a row as a user's whole list, but user ") }} || cast({{ plan.user }} as {{ text }})
-        || {{ rank_metrics.string_literal(' has ') }} || cast(count(*) as {{ text }}) || {{ rank_metrics.string_literal(' rows in predictions; a row per item is long form: pass its rank or score, not a list shape') }}) as problem
+        || {{ rank_metrics.string_literal(' has ') }} || cast(count(*) as {{ text }}) || {{ rank_metrics.string_literal(' rows in predictions; '
+            ~ ('' if plan.by else 'the lists of several models need by= naming the column that tells them apart; ')
+            ~ 'a row per item is long form: pass its rank or score, not a list shape') }}) as problem
     from {{ predictions }} as rm_p
     group by {{ rank_metrics._column_prefix(plan.by) }}{{ plan.user }}
     having count(*) > 1
