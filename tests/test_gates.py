@@ -172,3 +172,14 @@ def test_a_left_out_input_or_k_is_named(dbt_project, call, message):
 
     ok, text = compile_inline(dbt_project, "{{ " + call + " }}")
     assert not ok and message in text
+
+
+def test_dbt_compare_says_seed_is_for_the_python_tests(dbt_project):
+    """`seed` was an unknown argument to dbt's compare, though it is compare's in Python (a new
+    user's trial)."""
+    from test_dbt import compile_inline
+
+    ok, text = compile_inline(dbt_project, "{{ rank_metrics.compare(predictions=ref('compare_predictions'), "
+                                           "truth=ref('compare_truth'), k=4, by='model', baseline='b', seed=1) }}")
+    assert not ok and ("rank_metrics: seed is an argument of the permutation and bootstrap tests, which run in "
+                       "Python (rank_metrics.compare, rank-metrics compare); SQL has only the t test") in text

@@ -13,6 +13,10 @@
     {#- a misspelt keyword lands in kwargs (a macro that reads kwargs takes any keyword): named
         here rather than by Jinja's "takes no keyword argument" about an internal macro -#}
     {%- for name in kwargs | list | sort -%}
+        {%- if name in ['seed', 'resamples'] -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ name ~ " is an argument of the permutation and bootstrap tests, which run in Python "
+            ~ "(rank_metrics.compare, rank-metrics compare); SQL has only the t test") }}
+        {%- endif -%}
         {{ exceptions.raise_compiler_error("rank_metrics: unknown argument " ~ rank_metrics._shown(name)
             ~ "; the arguments after (predictions, truth, k) are " ~ rank_metrics._option_names() ~ ", metrics and confidence "
             ~ "(evaluate), baseline, test, correction and alpha (compare), validate (dbt)") }}
