@@ -17,6 +17,7 @@ from test_dbt import compile_inline
      "rank_metrics: average_precision_at_k takes no metrics (metrics is an argument of evaluate,"),
     ("k=3, normalisation='m'", "rank_metrics: unknown argument 'normalisation'; the arguments after (predictions, truth, k) "
                                "are user, item,"),
+    ("k=3, relevance_threshold=2", "rank_metrics: relevance_threshold 2 applies to grades, but no grade column of truth is read"),
 ])
 def test_argument_and_column_checks_fail_the_model(dbt_project, arguments, message):
     ok, text = compile_inline(dbt_project, "{{ rank_metrics.average_precision_at_k(predictions=ref('spec_predictions'), "
@@ -118,6 +119,17 @@ def test_inputs_whose_columns_cannot_be_looked_up_warn_of_what_is_not_found(dbt_
         "if it holds relevance grades (0 or less: not relevant), pass relevance='grade'"]
     assert compile_warnings(dbt_project, graded.replace("rank='rank'", "rank='rank', relevance='grade'")) == []
     assert compile_warnings(dbt_project, graded.replace("rank='rank'", "rank='rank', relevance=none")) == []
+
+
+def test_numeric_ids_under_the_trec_eval_convention_warn(dbt_project):
+    """As in Python: trec_eval breaks ties between documents by their ids as text."""
+    model = ("{{ rank_metrics.map_at_k(predictions=ref('compare_predictions'), truth=ref('compare_truth'), k=3, by='model', "
+             "convention='trec_eval'CHOICE) }}")
+    logged = compile_warnings(dbt_project, model.replace("CHOICE", ""))
+    assert len(logged) == 1 and logged[0].startswith(
+        "rank_metrics (inline_query): convention='trec_eval': trec_eval orders documents of equal score by their ids as text, "
+        "descending ('9' before '10'), but column item_id holds numbers")
+    assert compile_warnings(dbt_project, model.replace("CHOICE", ", tie_break='item_desc'")) == []
 
 
 def test_an_unsupported_adapter_fails_at_compile_time(dbt_project):

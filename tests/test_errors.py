@@ -503,6 +503,39 @@ def test_a_grade_column_that_is_not_read_warns(predictions, truth, name):
         rank_metrics.map_at_k(predictions, truth.assign(relevance=1, **{name: 1}), k=3)   # 'relevance' is read
 
 
+def test_an_unread_numeric_column_of_a_file_without_a_header_warns(tmp_path):
+    """A TREC qrels file (query 0 doc grade) has no header: its columns are column0..column3, and
+    the grade column, not named, left every row relevant (P@2 1.0 against trec_eval's 0.5). The
+    last numeric column not read is named; the iteration column (column1) is not a grade."""
+    (tmp_path / "run.tsv").write_text("q1\tQ0\td1\t1\t2.0\tr\nq1\tQ0\td2\t2\t1.0\tr\n")
+    (tmp_path / "qrels.tsv").write_text("q1\t0\td1\t0\nq1\t0\td2\t1\n")
+    columns = dict(user="column0", item="column2", score="column4")
+    with pytest.warns(rank_metrics.RankMetricsWarning, match=r"truth has a column 'column3' that is not read: every truth row "
+                      r"counts as relevant, whatever 'column3' holds; .* pass relevance='column3' \(--relevance column3"):
+        assert rank_metrics.precision_at_k(str(tmp_path / "run.tsv"), str(tmp_path / "qrels.tsv"), k=2, **columns) == 1.0
+    assert rank_metrics.precision_at_k(str(tmp_path / "run.tsv"), str(tmp_path / "qrels.tsv"), k=2, relevance="column3",
+                                       **columns) == 0.5
+
+
+def test_numeric_ids_under_the_trec_eval_convention_warn_of_its_text_order():
+    """trec_eval orders documents of equal score by their ids as text, descending: '9' before
+    '10'. Numbers order the other way, so a run of all-digit doc ids read as numbers gave P@1 0
+    where trec_eval gives 1 (a new user's report). Text ids, or a tie_break named, do not warn."""
+    import warnings
+
+    run = pd.DataFrame({"query": ["1", "1", "2"], "doc": [9, 10, 5], "score": [1.0, 1.0, 1.0]})
+    qrels = pd.DataFrame({"query": ["1", "2"], "doc": [9, 5], "relevance": [1, 1]})
+    arguments = dict(k=1, user="query", item="doc", score="score", convention="trec_eval")
+    with pytest.warns(rank_metrics.RankMetricsWarning, match=r"convention='trec_eval': trec_eval orders documents of equal "
+                      r"score by their ids as text, descending \('9' before '10'\), but column doc holds numbers \(BIGINT\)"):
+        assert rank_metrics.precision_at_k(run, qrels, **arguments) == 0.5   # query 1: doc 10 first
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        as_text = rank_metrics.precision_at_k(run.astype({"doc": str}), qrels.astype({"doc": str}), **arguments)
+        assert as_text == 1.0   # what trec_eval gives
+        assert rank_metrics.precision_at_k(run, qrels, **arguments, tie_break="item") == 1.0
+
+
 def test_polars_128_bit_integer_ids_are_named_with_the_fix():
     """DuckDB reads no 128-bit integer through Arrow, and its message names only the format
     string '_pli128': the column and a cast come with it."""

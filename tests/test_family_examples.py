@@ -113,6 +113,32 @@ def test_relevance_threshold_must_be_a_finite_number(threshold, shown):
         rank_metrics.ndcg_at_k(ranked("cxabe"), GRADED, k=3, relevance_threshold=threshold)
 
 
+@pytest.mark.parametrize("threshold", [0, 1, 2])
+def test_a_threshold_without_grades_is_an_error(threshold):
+    """Truth with no grade column read has grade 1 on every row, so a threshold changes nothing
+    (at most 1) or leaves no relevant item (above 1), without a word: trec_eval's -l given for
+    qrels whose grade column was not named (a new user's report: P@10 1.0 against trec_eval's 0.3)."""
+    with pytest.raises(RankMetricsError) as error:
+        rank_metrics.precision_at_k(ranked("cxabe"), BINARY, k=3, relevance_threshold=threshold)
+    assert str(error.value) == (f"rank_metrics: relevance_threshold {threshold} applies to grades, but no grade column of "
+                                "truth is read: name it with relevance= (truth's columns are: user_id, item_id); "
+                                "without grades every truth row is relevant")
+    lists = pd.DataFrame({"user_id": [1], "item_id": [["a", "b", "c"]]})
+    with pytest.raises(RankMetricsError, match="relevance_threshold 2 applies to grades, but list-shaped truth has none"):
+        rank_metrics.precision_at_k(ranked("cxabe"), lists, k=3, relevance_threshold=2)
+    # with the grade column read, the threshold applies (SPEC §6's worked example)
+    assert rank_metrics.precision_at_k(ranked("cxabe"), GRADED, k=3, relevance_threshold=2) == pytest.approx(1 / 3)
+
+
+def test_the_cli_names_a_threshold_without_grades(tmp_path):
+    ranked("cxabe").to_csv(tmp_path / "p.csv", index=False)
+    BINARY.to_csv(tmp_path / "t.csv", index=False)
+    code, out, err = run("evaluate", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "3",
+                         "--relevance-threshold", "2")
+    assert code == 2 and out == ""
+    assert "relevance_threshold 2 applies to grades, but no grade column of truth is read" in err
+
+
 def test_grade_column_must_be_numeric():
     with pytest.raises(RankMetricsError, match=r"column relevance \(argument relevance\) of truth is VARCHAR"):
         rank_metrics.ndcg_at_k(ranked("cxabe"), GRADED.astype({"relevance": str}), k=3)

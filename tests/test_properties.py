@@ -136,8 +136,11 @@ def expected(case, predictions, truth, per_user):
     options = reference.resolve_options(case["convention"], **{name: case[name] for name in OPTION_NAMES})
     by = [] if case["grouping"] == "none" else ["model"]
     truth_by = ["model"] if case["grouping"] == "matched" else []
-    # the problems in the order they are reported: empty input, then duplicates
+    # the problems in the order they are reported: a threshold with no grades to apply it to
+    # (before any query), empty input, then duplicates
     threshold = case["relevance_threshold"]
+    if threshold is not None and not case["graded"]:
+        return "relevance_threshold"
     relevant = [row for row in truth.to_pylist()
                 if (row.get("relevance", 1) > 0 if threshold is None else row.get("relevance", 1) >= threshold)]
     if options.users == "truth" and not relevant:

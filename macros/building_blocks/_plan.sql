@@ -210,6 +210,15 @@
     {%- if relevance is none and truth_names is not none and 'relevance' in truth_names and not shapes.truth.list -%}
         {%- set relevance = 'relevance' -%}
     {%- endif -%}
+    {#- a threshold with no grades to apply it to: every truth row has grade 1, so it changes
+        nothing (at most 1) or leaves no relevant item (above 1); either way a grade column was
+        meant (trec_eval's -l on qrels whose grade column was not named) -#}
+    {%- if relevance_threshold is not none and relevance is none and truth_names is not none -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: relevance_threshold " ~ rank_metrics._shown(relevance_threshold) ~ " applies to grades, but "
+            ~ ("list-shaped truth has none: give truth in long form (a row per item, with its grade) and name its grade column with relevance="
+               if shapes.truth.list else "no grade column of truth is read: name it with relevance= (truth's columns are: " ~ truth_names | join(', ') ~ ")")
+            ~ "; without grades every truth row is relevant") }}
+    {%- endif -%}
 
     {#- by columns that truth also has are matched on; others share one truth -#}
     {%- if truth_by is none -%}
@@ -383,18 +392,25 @@
     `used` holds the columns read as something else (user, item, by). A column named `relevance`
     is read as grades without being named, so then nothing is unread — except in list-shaped
     truth (truth_is_list), which has no grades. A boolean column counts (clicked: true/false),
-    though grades must be numbers: _unread_grade_advice says so. -#}
+    though grades must be numbers: _unread_grade_advice says so. A file without a header has
+    columns named column0, column1, … (DuckDB's names): the last numeric one that is not read is
+    named too, as in TREC qrels (query, 0, doc, grade: column3; P@10 1.0 against 0.3). -#}
 {% macro _unread_grade_column(truth_columns, relevance, used, truth_is_list=false) -%}
     {%- set grade_names = ['relevance', 'rel', 'relevancy', 'relevant', 'is_relevant', 'relevance_score', 'grade', 'grades',
                            'label', 'judgment', 'judgement', 'qrel', 'rating', 'gain', 'score', 'target', 'click', 'clicks', 'clicked'] -%}
     {%- set found = [] -%}
+    {%- set unnamed = [] -%}
     {%- if relevance is none and truth_columns is not none and (truth_is_list or 'relevance' not in truth_columns | map(attribute='name') | list) -%}
-        {%- for column in truth_columns if (column.name | lower) in grade_names and column.name not in used
+        {%- for column in truth_columns if column.name not in used
                                            and rank_metrics._type_family(column.data_type | string) in ('number', 'floating point', 'boolean', 'bool') -%}
-            {%- do found.append(column.name) -%}
+            {%- if (column.name | lower) in grade_names -%}
+                {%- do found.append(column.name) -%}
+            {%- elif column.name.startswith('column') and column.name[6:].isdigit() -%}
+                {%- do unnamed.append(column.name) -%}
+            {%- endif -%}
         {%- endfor -%}
     {%- endif -%}
-    {{- found | first if found else '' -}}
+    {{- found | first if found else (unnamed | last if unnamed else '') -}}
 {%- endmacro %}
 
 
@@ -414,6 +430,20 @@
     truth has a column {{ shown }} that is not read: list-shaped truth has no grades, so every item of a user's list counts as relevant, whatever {{ shown }} holds; for grades, give truth in long form (a row per item, with its grade) and pass relevance='{{ name }}'
     {%- else -%}
     truth has a column {{ shown }} that is not read: every truth row counts as relevant, whatever {{ shown }} holds; if it holds relevance grades (0 or less: not relevant), {{ rank_metrics._unread_grade_advice(truth_columns, name) }}
+    {%- endif -%}
+{%- endmacro %}
+
+
+{#- Under convention='trec_eval' with its own tie-break: trec_eval orders documents of equal
+    score by their ids as text (strcmp, descending), where numbers order as numbers ('10' < '9'
+    as text, 10 > 9 as numbers); a TREC run's all-digit doc ids read from a file are numbers.
+    The warning's text when the item column holds numbers, else ''. -#}
+{% macro _text_order_warning(predictions_columns, item, convention, tie_break) -%}
+    {%- set found = (predictions_columns or []) | selectattr('name', 'equalto', item) | list -%}
+    {%- set item_type = rank_metrics._element_type((found | first).data_type | string) if found else none -%}
+    {%- if convention == 'trec_eval' and tie_break is none and item_type is not none
+          and rank_metrics._type_family(item_type | string) in ('number', 'floating point') -%}
+    convention='trec_eval': trec_eval orders documents of equal score by their ids as text, descending ('9' before '10'), but column {{ item }} holds numbers ({{ item_type }}), ordered as numbers; where scores tie the numbers can differ from trec_eval's: give the ids as text to reproduce it
     {%- endif -%}
 {%- endmacro %}
 

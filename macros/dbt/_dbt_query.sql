@@ -35,6 +35,8 @@
     warns of or cannot meet, where it would give a number without a word:
     - truth with a column named as grades that no relevance= names (_unread_grade_column;
       relevance=none says it is not one);
+    - numeric item ids under convention='trec_eval', whose tie-break orders ids as text
+      (_text_order_warning);
     - an input whose columns cannot be looked up (an ephemeral model, a CTE name, a subquery, a
       unit test's fixture): what is otherwise found by name is then not found, unless named, so
       that moving a graded truth to an ephemeral model would count its grade-0 rows as relevant.
@@ -50,6 +52,11 @@
     {%- set unread = '' if 'relevance' in options else rank_metrics._unread_grade_column(arguments.truth_columns, none, used, truth_is_list) | trim -%}
     {%- if unread -%}
         {%- do exceptions.warn("rank_metrics" ~ where ~ ": " ~ rank_metrics._unread_grade_message(arguments.truth_columns, unread, unread, truth_is_list) | trim) -%}
+    {%- endif -%}
+    {%- set text_order = rank_metrics._text_order_warning(arguments.predictions_columns, options.get('item', 'item_id'),
+                                                           options.get('convention'), options.get('tie_break')) | trim -%}
+    {%- if text_order -%}
+        {%- do exceptions.warn("rank_metrics" ~ where ~ ": " ~ text_order) -%}
     {%- endif -%}
     {%- set unnamed = [] -%}
     {%- if arguments.predictions_columns is none and 'rank' not in options and 'score' not in options and options.get('predictions_shape') != 'list' -%}

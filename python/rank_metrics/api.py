@@ -212,7 +212,7 @@ def _check(result: pd.DataFrame, macro: str, arguments: dict, tables: dict, engi
 
 def _run(macro: str, predictions, truth, arguments: dict, con, check: bool) -> pd.DataFrame:
     with _prepared(predictions, truth, con, arguments) as (engine, tables, predictions_view, truth_view):
-        _warn_if_grades_unread(arguments, truth_view.columns)
+        _warn_about_columns(arguments, predictions_view.columns, truth_view.columns)
         result = engine.result(render(macro, engine.name, **tables, **arguments))
         if check:
             _check(result, macro, arguments, tables, engine, predictions_view, truth_view)
@@ -220,10 +220,13 @@ def _run(macro: str, predictions, truth, arguments: dict, con, check: bool) -> p
     return result
 
 
-def _warn_if_grades_unread(arguments: dict, truth_columns: list[dict], stacklevel: int = 4) -> None:
+def _warn_about_columns(arguments: dict, predictions_columns: list[dict], truth_columns: list[dict],
+                        stacklevel: int = 4) -> None:
     """A RankMetricsWarning when truth has a numeric column named like grades (rel, label,
-    rating, ...: the macro _unread_grade_column, which dbt's models warn with too) and no
-    relevance= names it. From the column names only: no query more."""
+    rating, column3 of a file without a header, ...: the macro _unread_grade_column, which dbt's
+    models warn with too) and no relevance= names it; and when numeric item ids meet
+    convention='trec_eval', whose tie-break orders ids as text (_text_order_warning). From the
+    column names and types only: no query more."""
     used = [arguments[name] for name in ("user", "item", "truth_user", "truth_item")] + list(_as_list(arguments["by"]))
     names = _render_namespace()
     truth_is_list = bool(str(names._truth_is_list(truth_columns, arguments.get("truth_item") or arguments["item"],
@@ -233,6 +236,10 @@ def _warn_if_grades_unread(arguments: dict, truth_columns: list[dict], stackleve
         message = str(names._unread_grade_message(truth_columns, name, repr(name), truth_is_list)).strip()
         hint = "" if truth_is_list else f" (--relevance {name} on the command line)"
         warnings.warn(f"rank_metrics: {message}{hint}", RankMetricsWarning, stacklevel=stacklevel)
+    text_order = str(names._text_order_warning(predictions_columns, arguments["item"], arguments["convention"],
+                                               arguments["tie_break"])).strip()
+    if text_order:
+        warnings.warn(f"rank_metrics: {text_order}", RankMetricsWarning, stacklevel=stacklevel)
 
 
 def _warn_if_nothing_met(macro: str, result: pd.DataFrame, arguments: dict) -> None:
@@ -387,7 +394,7 @@ def sql(predictions, truth, k, *, con=None, dialect="duckdb", macro="map_at_k", 
         with engine.registered(predictions, "predictions") as predictions_view, \
                 engine.registered(truth, "truth") as truth_view:
             tables = dict(predictions_columns=predictions_view.columns, truth_columns=truth_view.columns)
-        _warn_if_grades_unread(arguments, tables["truth_columns"], stacklevel=3)
+        _warn_about_columns(arguments, tables["predictions_columns"], tables["truth_columns"], stacklevel=3)
     else:
         tables = {}
     for argument, name in (("predictions", predictions), ("truth", truth)):
