@@ -517,6 +517,17 @@ def test_an_unread_numeric_column_of_a_file_without_a_header_warns(tmp_path):
                                        **columns) == 0.5
 
 
+def test_a_txt_file_of_spaces_is_read_as_columns(tmp_path):
+    """TREC's run and qrels files are separated by spaces, which DuckDB's sniffer does not try:
+    a .txt of them came out one column, named after its first line."""
+    (tmp_path / "run.txt").write_text("301 Q0 D1 1 2.5 r\n301 Q0 D2 2 1.5 r\n302 Q0 D3 1 3 r\n")
+    (tmp_path / "qrels.txt").write_text("301 0 D1 0\n301 0 D2 1\n302 0 D3 2\n")
+    got = rank_metrics.evaluate_users(str(tmp_path / "run.txt"), str(tmp_path / "qrels.txt"), k=2, metrics=["map", "precision"],
+                                      user="column0", item="column2", score="column4", relevance="column3",
+                                      convention="trec_eval", check=True)
+    assert got[["column0", "average_precision", "precision"]].values.tolist() == [[301, 0.5, 0.5], [302, 1.0, 0.5]]
+
+
 def test_numeric_ids_under_the_trec_eval_convention_warn_of_its_text_order():
     """trec_eval orders documents of equal score by their ids as text, descending: '9' before
     '10'. Numbers order the other way, so a run of all-digit doc ids read as numbers gave P@1 0

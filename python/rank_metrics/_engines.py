@@ -163,6 +163,12 @@ class DuckDBEngine(Engine):
         try:
             reader_name, options = reader
             relation = getattr(self.con, reader_name)(text, **options)
+            # DuckDB's sniffer tries , ; | and tabs, not spaces: a .txt of spaces (TREC's run and
+            # qrels files) comes out one column, whose name or first value holds the spaces
+            if reader_name == "read_csv" and "delimiter" not in options and len(relation.columns) == 1 \
+                    and (" " in relation.columns[0] or " " in str((relation.limit(1).fetchone() or ("",))[0])):
+                options = dict(options, delimiter=" ")
+                relation = self.con.read_csv(text, **options)
             # ids such as Kaggle's article ids are text, whatever the sniffer makes of the digits
             retyped = {column: "VARCHAR" for column, data_type in zip(relation.columns, relation.types)
                        if column in text_columns and str(data_type) != "VARCHAR"}
