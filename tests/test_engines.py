@@ -296,6 +296,22 @@ def test_spark_table_names_and_errors(spark):
         rank_metrics.map_at_k("spark_predictions", "nope", k=2, con=spark)
 
 
+def test_spark_dataframes_of_two_sessions_are_named(spark):
+    """A DataFrame of another session (spark.newSession(), as some notebooks have) gave Spark's
+    TABLE_OR_VIEW_NOT_FOUND about an internal view and left its view behind (a new user's report)."""
+    other = spark.newSession()
+    predictions = to_spark(spark, pd.DataFrame({"user_id": [1, 1], "item_id": ["a", "b"], "rank": [1, 2]}))
+    truth = to_spark(spark, pd.DataFrame({"user_id": [1], "item_id": ["b"]}))
+    elsewhere = other.createDataFrame(truth.toPandas())
+    before = {table.name for table in other.catalog.listTables()}
+    for arguments, con in (((predictions, elsewhere), None), ((elsewhere, truth), None), ((predictions, truth), other)):
+        with pytest.raises(rank_metrics.RankMetricsError, match="belongs to another SparkSession than the other input"):
+            rank_metrics.map_at_k(*arguments, k=2, con=con)
+    assert {table.name for table in other.catalog.listTables()} == before
+    assert not [table.name for table in spark.catalog.listTables() if table.name.startswith("rank_metrics_")]
+    assert rank_metrics.map_at_k(predictions, truth, k=2) == pytest.approx(0.5)   # one session: as before
+
+
 def test_spark_inputs_stay_cached(spark):
     """A caller's cached DataFrames are still cached after rank_metrics has read them (dropping a
     temporary view through spark.catalog would uncache them), and its views are gone."""

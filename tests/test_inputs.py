@@ -275,3 +275,19 @@ def test_truth_user_and_item_on_the_command_line(tmp_path):
         code = main(["map-at-k", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "2", "--user", "customer_id",
                      "--item", "article_id", "--truth-user", "buyer", "--truth-item", "article", "--format", "csv", "--check"])
     assert code == 0 and out.getvalue() == "k,map_at_k,n_users\n2,0.75,2\n"
+
+
+@pytest.mark.parametrize("gain", ["linear", "exponential", "binary"])
+def test_decimal_grades_are_checked_against_the_reference(gain):
+    """A decimal grade column (common in Spark tables) made check=True fail with a TypeError in
+    the reference's gain (2.0 ** Decimal), whatever the metric (a new user's report)."""
+    from decimal import Decimal
+
+    predictions = pd.DataFrame({"user_id": ["u1"] * 3, "item_id": [1, 2, 3], "rank": [1, 2, 3]})
+    truth = pd.DataFrame({"user_id": ["u1", "u1"], "item_id": [2, 3], "relevance": [Decimal("0.5"), Decimal("2.25")]})
+    assert rank_metrics.map_at_k(predictions, truth, k=3, check=True) == pytest.approx((1 / 2 + 2 / 3) / 2)
+    ideal = {"linear": 2.25 + 0.5 / math.log2(3), "exponential": 2 ** 2.25 - 1 + (2 ** 0.5 - 1) / math.log2(3),
+             "binary": 1 + 1 / math.log2(3)}[gain]
+    dcg = {"linear": 0.5 / math.log2(3) + 2.25 / 2, "exponential": (2 ** 0.5 - 1) / math.log2(3) + (2 ** 2.25 - 1) / 2,
+           "binary": 1 / math.log2(3) + 1 / 2}[gain]
+    assert rank_metrics.ndcg_at_k(predictions, truth, k=3, gain=gain, check=True) == pytest.approx(dcg / ideal)

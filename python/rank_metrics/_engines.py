@@ -331,6 +331,11 @@ class SparkEngine(Engine):
     @contextlib.contextmanager
     def registered(self, value, argument: str, text_columns=()):
         if is_spark_dataframe(value):
+            # a view is made in the DataFrame's own session: from another one the SQL would not
+            # find it (a raw TABLE_OR_VIEW_NOT_FOUND), nor could it be dropped afterwards
+            if not _same_session(value.sparkSession, self.session):
+                raise RankMetricsError(f"rank_metrics: {argument}: this Spark DataFrame belongs to another SparkSession "
+                                       "than the other input (or con): make both inputs in one session")
             frame = value
         else:
             name = _table_name(value, argument)
@@ -370,6 +375,14 @@ class SparkEngine(Engine):
 # DuckDB's progress bar (never in pipes, files or CI logs; a connection a caller passes keeps
 # its own setting)
 SHOW_PROGRESS = False
+
+
+def _same_session(one, other) -> bool:
+    """Whether two SparkSessions are one: the same object, or wrappers of one JVM session."""
+    if one is other:
+        return True
+    ours, theirs = getattr(one, "_jsparkSession", None), getattr(other, "_jsparkSession", None)
+    return ours is not None and theirs is not None and bool(ours.equals(theirs))
 
 
 def engine_for(con, *inputs) -> Engine:

@@ -119,7 +119,8 @@ def user_metrics(ranked: Sequence, grades: dict, k: int, options: Options) -> di
         for items that are not relevant."""
         if grade <= 0 or (options.gain_from == "relevant" and not relevant(grade)):
             return 0.0
-        return {"linear": float(grade), "exponential": 2.0 ** grade - 1, "binary": 1.0}[options.gain]
+        grade = float(grade)   # a decimal grade too (2.0 ** Decimal is a TypeError), as SQL casts it to double
+        return {"linear": grade, "exponential": 2.0 ** grade - 1, "binary": 1.0}[options.gain]
 
     # the truth that counts for m, recall, AP's m and IDCG
     in_scope = [item for item in grades if options.truth_scope == "all" or item in set(ranked)]
