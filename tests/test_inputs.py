@@ -1,5 +1,6 @@
 """Every kind of input SPEC §3 names gives the same numbers."""
 
+import gzip
 import math
 import re
 import warnings
@@ -291,3 +292,31 @@ def test_decimal_grades_are_checked_against_the_reference(gain):
     dcg = {"linear": 0.5 / math.log2(3) + 2.25 / 2, "exponential": (2 ** 0.5 - 1) / math.log2(3) + (2 ** 2.25 - 1) / 2,
            "binary": 1 / math.log2(3) + 1 / 2}[gain]
     assert rank_metrics.ndcg_at_k(predictions, truth, k=3, gain=gain, check=True) == pytest.approx(dcg / ideal)
+
+
+def test_a_folder_as_spark_writes_one_is_read(tmp_path):
+    """Spark writes a folder of part files beside _SUCCESS and .crc files, with partition
+    folders such as model=a/: read by its path, partition column included (a new user's report:
+    'cannot tell the format', and a glob of the parts lost the model column)."""
+    truth = pd.DataFrame({"user_id": [1], "item_id": ["x"]})
+    for model, items in (("a", ["x", "y"]), ("b", ["y", "x"])):
+        (tmp_path / "recs" / f"model={model}").mkdir(parents=True)
+        pd.DataFrame({"user_id": [1, 1], "item_id": items, "rank": [1, 2]}).to_parquet(
+            tmp_path / "recs" / f"model={model}" / "part-00000-c000.snappy.parquet")
+        (tmp_path / "recs" / f"model={model}" / ".part-00000-c000.snappy.parquet.crc").write_bytes(b"\0")
+    (tmp_path / "recs" / "_SUCCESS").write_text("")
+    want = [("a", 1.0), ("b", 0.5)]
+    for path in (f"{tmp_path}/recs", f"{tmp_path}/recs/", f"{tmp_path}/recs/*/*.parquet"):
+        got = rank_metrics.map_at_k(path, truth, k=2, by="model", check=True)
+        assert list(zip(got.model, got.map_at_k)) == want, path
+    (tmp_path / "lists").mkdir()
+    (tmp_path / "lists" / "part-00000.csv.gz").write_bytes(gzip.compress(b"user_id,item_id,rank\n1,y,1\n1,x,2\n"))
+    assert rank_metrics.map_at_k(f"{tmp_path}/lists/", truth, k=2) == 0.5
+    (tmp_path / "lists" / "part-00001.parquet").write_bytes(b"")
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"predictions: cannot tell the format of folder '.*lists/': it "
+                       r"has files ending in \.csv\.gz, \.parquet \(files starting with _ or \. left aside\); name its "
+                       r"files with a glob, e\.g\. '.*lists/\*\.parquet'"):
+        rank_metrics.map_at_k(f"{tmp_path}/lists/", truth, k=2)
+    (tmp_path / "nothing").mkdir()
+    with pytest.raises(rank_metrics.RankMetricsError, match="cannot tell the format of folder .* it has no file ending in one of"):
+        rank_metrics.map_at_k(f"{tmp_path}/nothing", truth, k=2)

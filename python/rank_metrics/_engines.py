@@ -153,6 +153,8 @@ class DuckDBEngine(Engine):
         matches = sorted(glob.glob(text))
         if not matches:
             raise RankMetricsError(f"rank_metrics: {argument}: no file matches {text!r}")
+        if reader is None and len(matches) == 1 and os.path.isdir(matches[0]):
+            text, reader, matches = _folder_of_files(argument, matches[0])
         if reader is None:
             raise RankMetricsError(
                 f"rank_metrics: {argument}: cannot tell the format of {text!r}; "
@@ -162,6 +164,10 @@ class DuckDBEngine(Engine):
                 raise RankMetricsError(f"rank_metrics: {argument}: cannot read {match!r}: the file is empty")
         try:
             reader_name, options = reader
+            # Spark's and Hive's folders name a partition column in the path (model=a/part-….parquet)
+            if len(matches) > 1 or "*" in text:
+                if any("=" in part for match in matches for part in os.path.dirname(os.path.relpath(match)).split(os.sep)):
+                    options = dict(options, hive_partitioning=True)
             relation = getattr(self.con, reader_name)(text, **options)
             # DuckDB's sniffer tries , ; | and tabs, not spaces: a .txt of spaces (TREC's run and
             # qrels files) comes out one column, whose name or first value holds the spaces
@@ -403,11 +409,33 @@ def engine_for(con, *inputs) -> Engine:
                            f"(psycopg2 or psycopg) or a SparkSession; got {type(con).__name__}")
 
 
+def _data_suffix(path: str) -> str:
+    """'.parquet', or '.csv.gz' for a compressed file: what a glob of such files ends in."""
+    lowered = path.lower()
+    compression = next((suffix for suffix in (".gz", ".zst") if lowered.endswith(suffix)), "")
+    return os.path.splitext(lowered.removesuffix(compression))[1] + compression
+
+
 def _file_reader(text: str) -> tuple[str, dict] | None:
     lowered = text.lower()
     for suffix in (".gz", ".zst"):
         lowered = lowered.removesuffix(suffix)
     return _FILE_READERS.get(os.path.splitext(lowered)[1])
+
+
+def _folder_of_files(argument: str, folder: str) -> tuple[str, tuple[str, dict], list[str]]:
+    """A folder as Spark writes one (part-….parquet files, maybe in partition folders such as
+    model=a/, beside _SUCCESS and .crc files): (a glob of its data files, their reader, the files)."""
+    files = [path for path in sorted(glob.glob(os.path.join(folder, "**", "*"), recursive=True))
+             if os.path.isfile(path) and not os.path.basename(path).startswith(("_", "."))]
+    suffixes = sorted({_data_suffix(path) for path in files if _file_reader(path)})
+    if len(suffixes) != 1:
+        found = f"files ending in {', '.join(suffixes)}" if suffixes else "no file ending in one of " + ", ".join(sorted(_FILE_READERS))
+        raise RankMetricsError(f"rank_metrics: {argument}: cannot tell the format of folder {folder!r}: it has {found} "
+                               "(files starting with _ or . left aside); name its files with a glob, e.g. "
+                               f"{os.path.join(folder, '*.parquet')!r}")
+    pattern = os.path.join(folder, "**", "*" + suffixes[0])
+    return pattern, _file_reader(pattern), [path for path in files if path.lower().endswith(suffixes[0])]
 
 
 def _refuse_one_column(argument: str, text: str, column: str, delimiter: str) -> None:
