@@ -216,7 +216,7 @@ def test_a_warning_is_one_line_and_the_numbers_still_print(tmp_path):
     code, out, err = run("map-at-k", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "3", "--format", "csv")
     assert (code, out) == (0, "k,map_at_k,n_users\n3,0.0,2\n")
     assert err == ("rank-metrics: warning: no evaluated user has a relevant item within the first 3 items of their list, "
-                   "so every value is 0; if that is unexpected, check that 'user_id' and 'item_id' hold the same ids in "
+                   "so every value is 0; no user of predictions is in truth: check that 'user_id' holds the same ids in "
                    "predictions and truth (same type and formatting: '00123' is not 123)\n")
     # no user evaluated: the table is its header alone (not pandas' "Empty DataFrame")
     code, out, err = run("map-at-k", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "3", "--users", "both")

@@ -458,3 +458,24 @@ def test_uncertainty_and_comparison_on_the_engine(engine_inputs):
                                 k=1, metrics="map", con=con)
     assert one.value.tolist() == [1.0] and str(one.std_error.dtype) == "float64"
     assert one[["std_error", "ci_low", "ci_high"]].isna().all(axis=None)
+
+
+@pytest.mark.parametrize("engine", ["postgres", "spark"])
+def test_nothing_met_says_why_on_each_engine(engine, request):
+    """The all-zero warning's counts query runs on the engine of the inputs: an empty table, no
+    relevant truth row, no user in both tables, users that meet with no item."""
+    predictions = pd.DataFrame({"user_id": [1, 1], "item_id": ["a", "b"], "rank": [1, 2]})
+    truth = pd.DataFrame({"user_id": [1], "item_id": ["c"], "relevance": [1]})
+    cases = [(predictions, truth, "users meet, but none has a predicted item in truth"),
+             (predictions.assign(user_id=2), truth, "no user of predictions is in truth"),
+             (predictions, truth.assign(relevance=0), "no row of truth is relevant: every grade is 0 or less"),
+             (predictions.iloc[:0], truth, "predictions has no rows")]
+    con = request.getfixturevalue(engine)
+    for index, (given, judged, cause) in enumerate(cases):
+        if engine == "postgres":
+            inputs = (to_postgres(con, f"nothing_p{index}", given), to_postgres(con, f"nothing_t{index}", judged))
+        else:
+            inputs = (to_spark(con, given), to_spark(con, judged))
+        with pytest.warns(rank_metrics.RankMetricsWarning, match=f"; {cause}"):
+            rank_metrics.map_at_k(*inputs, k=2, users="predictions" if index != 3 else "judged",
+                                  con=con if engine == "postgres" else None)

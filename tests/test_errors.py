@@ -457,24 +457,35 @@ def test_an_empty_parquet_file_with_columns_is_data_not_a_broken_file(tmp_path, 
     path = tmp_path / "p.parquet"
     duckdb.connect().from_df(predictions.iloc[0:0]).write_parquet(str(path))
     # no predictions: every truth user is evaluated with AP 0
-    with pytest.warns(rank_metrics.RankMetricsWarning, match="every value is 0"):
+    with pytest.warns(rank_metrics.RankMetricsWarning, match="every value is 0; predictions has no rows$"):
         assert rank_metrics.map_at_k(str(path), truth, k=3) == 0.0
 
 
 def test_no_hit_at_all_warns_that_the_ids_may_not_match(predictions, truth):
     """Every value 0, or no user evaluated, is right by the definitions, but most often the two
-    tables' ids do not match: the number alone would not say so (a new user's report)."""
+    tables' ids do not match: the number alone would not say so (a new user's report). The
+    warning says which: no user in both tables, or users that meet with no item in truth; an
+    empty table; no relevant truth row (users of two trials: empty predictions, and a column of
+    zeros named as the grades, were both blamed on the ids)."""
     import warnings
 
     offset = truth.assign(user_id=truth["user_id"] + 1000)
     with pytest.warns(rank_metrics.RankMetricsWarning, match=r"no evaluated user has a relevant item within the first 3 "
-                      r"items of their list, so every value is 0; if that is unexpected, check that 'user_id' and "
-                      r"'item_id' hold the same ids in predictions and truth"):
+                      r"items of their list, so every value is 0; no user of predictions is in truth: check that "
+                      r"'user_id' holds the same ids in predictions and truth \(same type and formatting"):
         assert rank_metrics.map_at_k(predictions, offset, k=3) == 0.0
-    with pytest.warns(rank_metrics.RankMetricsWarning, match="no user is evaluated, so there is no number"):
+    with pytest.warns(rank_metrics.RankMetricsWarning, match="no user is evaluated, so there is no number; no user of predictions"):
         assert math.isnan(rank_metrics.map_at_k(predictions, offset, k=3, users="both"))
-    with pytest.warns(rank_metrics.RankMetricsWarning, match="every value is 0"):
+    with pytest.warns(rank_metrics.RankMetricsWarning, match="every value is 0; no user of predictions is in truth"):
         rank_metrics.evaluate(predictions, offset, k=[1, 3])
+    other_items = truth.assign(item_id=truth["item_id"].astype(str) + "x")
+    with pytest.warns(rank_metrics.RankMetricsWarning, match=r"every value is 0; users meet, but none has a predicted item "
+                      r"in truth within the cut: if that is unexpected, check that 'item_id' holds the same ids"):
+        assert rank_metrics.map_at_k(predictions, other_items, k=3) == 0.0
+    with pytest.warns(rank_metrics.RankMetricsWarning, match="every value is 0; no row of truth is relevant: every grade is 0 or less$"):
+        assert rank_metrics.map_at_k(predictions, truth.assign(grade=0), k=3, relevance="grade", users="predictions") == 0.0
+    with pytest.warns(rank_metrics.RankMetricsWarning, match="every grade is below relevance_threshold 5$"):
+        rank_metrics.map_at_k(predictions, truth.assign(grade=1), k=3, relevance="grade", users="predictions", relevance_threshold=5)
     with warnings.catch_warnings():
         warnings.simplefilter("error")   # a result with a hit: no warning
         assert rank_metrics.map_at_k(predictions, truth, k=3) > 0
@@ -568,3 +579,16 @@ def test_a_missing_item_column_is_named_before_the_order_column():
                                                r"its columns are: user_id, items$"):
         rank_metrics.map_at_k(predictions, truth, k=2)
     assert rank_metrics.map_at_k(predictions, truth, k=2, item="items", truth_item="item_id") == 1.0
+
+
+def test_the_connection_is_free_after_a_data_check_fails_or_a_warning(predictions, truth):
+    """A caller's connection (con=) is used again: the data checks' answer, and the counts the
+    all-zero warning reads, must not leave a result unfinished on it (DuckDB then refuses the
+    next query: 'connection has an unfinished result')."""
+    con = duckdb.connect()
+    with pytest.raises(RankMetricsError, match="NULL"):
+        rank_metrics.map_at_k(predictions.assign(rank=None), truth, k=3, con=con)
+    with pytest.warns(rank_metrics.RankMetricsWarning, match="every value is 0"):
+        rank_metrics.map_at_k(predictions, truth.assign(user_id=truth["user_id"] + 1000), k=3, con=con)
+    assert rank_metrics.map_at_k(predictions, truth, k=3, con=con) > 0
+    assert con.execute("select 1").fetchall() == [(1,)]

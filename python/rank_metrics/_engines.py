@@ -277,7 +277,10 @@ class DuckDBEngine(Engine):
         return frame
 
     def first_row(self, sql: str) -> tuple | None:
-        return self.con.execute(sql).fetchone()   # no DataFrame: a few ms a call, on its own
+        # no DataFrame (a few ms a call, on its own); every row fetched, since a result left
+        # unfinished blocks the caller's connection (con=) for its next query
+        rows = self.con.execute(sql).fetchall()
+        return rows[0] if rows else None
 
     def rows(self, view: View) -> list[dict]:
         return [dict(zip(view.handle.columns, row)) for row in view.handle.fetchall()]

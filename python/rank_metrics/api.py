@@ -216,7 +216,8 @@ def _run(macro: str, predictions, truth, arguments: dict, con, check: bool) -> p
         result = engine.result(render(macro, engine.name, **tables, **arguments))
         if check:
             _check(result, macro, arguments, tables, engine, predictions_view, truth_view)
-    _warn_if_nothing_met(macro, result, arguments)
+        _warn_if_nothing_met(macro, result, arguments, lambda: engine.first_row(
+            render("_nothing_met_counts", engine.name, **tables, **arguments)))
     return result
 
 
@@ -242,29 +243,49 @@ def _warn_about_columns(arguments: dict, predictions_columns: list[dict], truth_
         warnings.warn(f"rank_metrics: {text_order}", RankMetricsWarning, stacklevel=stacklevel)
 
 
-def _warn_if_nothing_met(macro: str, result: pd.DataFrame, arguments: dict) -> None:
+def _warn_if_nothing_met(macro: str, result: pd.DataFrame, arguments: dict, counts) -> None:
     """A RankMetricsWarning when no evaluated user has a relevant item within the largest k
     (every value 0) or no user is evaluated at all. Both can be right, but most often the two
-    tables' ids do not match (123 against '00123', ids offset by a join), and the numbers alone
-    would not say so. From the result only: no query more."""
+    tables' ids do not match (123 against '00123', ids offset by a join), a table is empty or no
+    grade makes a truth row relevant, and the numbers alone would not say which. Only then is
+    `counts` called: one query of the tables' counts (_nothing_met_counts) that says which."""
     if macro == "compare":
         return
-    columns = {"user": arguments["user"], "item": arguments["item"]}
-    in_truth = {name: arguments.get(f"truth_{name}") or column for name, column in columns.items()}
-    named = " and ".join(repr(column) if column == in_truth[name] else f"{column!r} (in truth {in_truth[name]!r})"
-                         for name, column in columns.items())
-    ids = (f"if that is unexpected, check that {named} hold the same ids in predictions and "
-           "truth (same type and formatting: '00123' is not 123)")
-    if not len(result) or ("n_users" in result and (result["n_users"] == 0).all()):
-        warnings.warn(f"rank_metrics: no user is evaluated, so there is no number; {ids}", RankMetricsWarning, stacklevel=4)
-        return
+    nobody = not len(result) or ("n_users" in result and (result["n_users"] == 0).all())
     value_columns = ["value"] + [column for _, group, per_user in METRICS.values() for column in (group, per_user)]
     columns = [column for column in value_columns if column in result]
     values = result[columns]
-    if columns and values.notna().all().all() and (values == 0).all().all():
-        largest = max(arguments["k"]) if isinstance(arguments["k"], list) else arguments["k"]
-        warnings.warn(f"rank_metrics: no evaluated user has a relevant item within the first {largest} items of their list, "
-                      f"so every value is 0; {ids}", RankMetricsWarning, stacklevel=4)
+    all_zero = bool(columns) and values.notna().all().all() and (values == 0).all().all()
+    if not (nobody or all_zero):
+        return
+    cause = _nothing_met_cause(arguments, *counts())
+    if nobody:
+        warnings.warn(f"rank_metrics: no user is evaluated, so there is no number; {cause}", RankMetricsWarning, stacklevel=4)
+        return
+    largest = max(arguments["k"]) if isinstance(arguments["k"], list) else arguments["k"]
+    warnings.warn(f"rank_metrics: no evaluated user has a relevant item within the first {largest} items of their list, "
+                  f"so every value is 0; {cause}", RankMetricsWarning, stacklevel=4)
+
+
+def _nothing_met_cause(arguments: dict, prediction_rows: int, truth_rows: int, relevant_rows: int,
+                       shared_users: int) -> str:
+    """Why nothing was met, from the tables' counts: an empty table, no relevant truth row, no
+    user in both tables, or (users meet) no predicted item in truth."""
+    if not prediction_rows or not truth_rows:
+        return f"{'predictions' if not prediction_rows else 'truth'} has no rows"
+    if not relevant_rows:
+        threshold = arguments.get("relevance_threshold")
+        below = "0 or less" if threshold is None else f"below relevance_threshold {threshold!r}"
+        return f"no row of truth is relevant: every grade is {below}"
+    columns = {"user": arguments["user"], "item": arguments["item"]}
+    in_truth = {name: arguments.get(f"truth_{name}") or column for name, column in columns.items()}
+    names = {name: repr(column) if column == in_truth[name] else f"{column!r} (in truth {in_truth[name]!r})"
+             for name, column in columns.items()}
+    if not shared_users:
+        return (f"no user of predictions is in truth: check that {names['user']} holds the same ids in predictions and "
+                "truth (same type and formatting: '00123' is not 123)")
+    return (f"users meet, but none has a predicted item in truth within the cut: if that is unexpected, check that "
+            f"{names['item']} holds the same ids in predictions and truth (same type and formatting: '00123' is not 123)")
 
 
 def _as_list(by) -> list:
