@@ -195,8 +195,9 @@ def _table_command(commands, name: str, help_text: str, metrics: bool = True,
                    metric: str | None = None) -> argparse.ArgumentParser:
     """A command reading PREDICTIONS and TRUTH (files, or tables of --database) with the metric options."""
     command = commands.add_parser(name, help=help_text)
-    command.add_argument("predictions", help="Parquet or CSV file or glob, or with --database a table in it")
-    command.add_argument("truth", help="Parquet or CSV file or glob, or with --database a table in it")
+    files = "a .parquet, .csv, .tsv or .txt file, a glob, or a folder of them (as Spark writes one)"
+    command.add_argument("predictions", help=f"{files}; or, with --database, a table in it")
+    command.add_argument("truth", help=f"{files}; or, with --database, a table in it")
     _add_metric_options(command, metric)
     command.add_argument("--database", metavar="FILE.duckdb",
                          help="a DuckDB file whose tables PREDICTIONS and TRUTH name (opened read-only)")
