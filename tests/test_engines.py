@@ -279,7 +279,8 @@ def test_postgres_errors_name_the_table_and_column(postgres):
     with pytest.raises(rank_metrics.RankMetricsError, match=r"column user_id \(argument user\) is bigint in "
                                                             "predictions but text in truth"):
         rank_metrics.map_at_k("few_predictions", "few_truth", k=1, con=postgres)
-    with pytest.raises(rank_metrics.RankMetricsError, match="predictions: with this connection, expected a table name"):
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"predictions: the inputs run on PostgreSQL \(con, or the other "
+                       r"input\), which reads a table name there; got a pandas DataFrame: write it to a table"):
         rank_metrics.map_at_k(pd.DataFrame({"user_id": [1]}), "few_truth", k=1, con=postgres)
     # the caller's connection is still usable after our failed queries
     with postgres.cursor() as cursor:
@@ -310,6 +311,15 @@ def test_spark_dataframes_of_two_sessions_are_named(spark):
     assert {table.name for table in other.catalog.listTables()} == before
     assert not [table.name for table in spark.catalog.listTables() if table.name.startswith("rank_metrics_")]
     assert rank_metrics.map_at_k(predictions, truth, k=2) == pytest.approx(0.5)   # one session: as before
+
+
+def test_a_frame_of_another_library_beside_a_spark_dataframe_is_named(spark):
+    """A Spark DataFrame with a pandas truth said only 'with this connection, expected a table
+    name; got DataFrame', though no connection was given (a new user's report)."""
+    predictions = to_spark(spark, pd.DataFrame({"user_id": [1, 1], "item_id": ["a", "b"], "rank": [1, 2]}))
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"truth: the inputs run on Spark \(con, or the other input\), "
+                       r"which reads a table name there; got a pandas DataFrame: make it a Spark DataFrame"):
+        rank_metrics.map_at_k(predictions, pd.DataFrame({"user_id": [1], "item_id": ["b"]}), k=2)
 
 
 def test_spark_inputs_stay_cached(spark):

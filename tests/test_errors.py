@@ -592,3 +592,13 @@ def test_the_connection_is_free_after_a_data_check_fails_or_a_warning(prediction
         rank_metrics.map_at_k(predictions, truth.assign(user_id=truth["user_id"] + 1000), k=3, con=con)
     assert rank_metrics.map_at_k(predictions, truth, k=3, con=con) > 0
     assert con.execute("select 1").fetchall() == [(1,)]
+
+
+def test_a_file_of_another_name_says_how_to_read_it(tmp_path):
+    """trec_eval's own test files are named qrels.test and results.test: the message says to
+    give such a text file a name the reader knows."""
+    (tmp_path / "qrels.test").write_text("301 0 D1 1\n")
+    with pytest.raises(RankMetricsError, match=r"truth: cannot tell the format of '.*qrels\.test'; expected a name ending in "
+                       r"one of .* \(a text file of another name, such as trec_eval's qrels\.test, is read as \.txt: copy or "
+                       r"link it under such a name\)"):
+        rank_metrics.map_at_k(pd.DataFrame({"user_id": [1], "item_id": ["D1"], "rank": [1]}), str(tmp_path / "qrels.test"), k=1)

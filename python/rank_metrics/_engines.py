@@ -60,10 +60,16 @@ def is_spark_dataframe(value) -> bool:
     return _module(value).startswith("pyspark.sql") and hasattr(value, "sparkSession")
 
 
-def _table_name(value, argument: str) -> str:
+def _table_name(value, argument: str, engine: str) -> str:
+    """A table name on PostgreSQL or Spark, where the other inputs' engine decides: a frame of
+    another library is named with its kind and the way to make it one (a pandas truth beside a
+    Spark DataFrame said only 'expected a table name; got DataFrame')."""
     if not isinstance(value, str) or not value:
-        raise RankMetricsError(f"rank_metrics: {argument}: with this connection, expected a table name; "
-                               f"got {type(value).__name__}")
+        kind = f"{_module(value).split('.')[0]} {type(value).__name__}" if _module(value) else type(value).__name__
+        fix = ("make it a Spark DataFrame (spark.createDataFrame) or pass both inputs as the same kind of frame"
+               if engine == "spark" else "write it to a table on the server, or use DuckDB (no con) for frames")
+        raise RankMetricsError(f"rank_metrics: {argument}: the inputs run on {'Spark' if engine == 'spark' else 'PostgreSQL'} "
+                               f"(con, or the other input), which reads a table name there; got a {kind}: {fix}")
     return value
 
 
@@ -158,7 +164,8 @@ class DuckDBEngine(Engine):
         if reader is None:
             raise RankMetricsError(
                 f"rank_metrics: {argument}: cannot tell the format of {text!r}; "
-                f"expected a name ending in one of {', '.join(sorted(_FILE_READERS))}")
+                f"expected a name ending in one of {', '.join(sorted(_FILE_READERS))} (a text file of another name, "
+                "such as trec_eval's qrels.test, is read as .txt: copy or link it under such a name)")
         for match in matches:
             if os.path.isfile(match) and os.path.getsize(match) == 0:
                 raise RankMetricsError(f"rank_metrics: {argument}: cannot read {match!r}: the file is empty")
@@ -300,7 +307,7 @@ class PostgresEngine(Engine):
 
     @contextlib.contextmanager
     def registered(self, value, argument: str, text_columns=()):
-        parts = _table_name(value, argument).split(".")
+        parts = _table_name(value, argument, self.name).split(".")
         if len(parts) > 2:
             raise RankMetricsError(f"rank_metrics: {argument}: expected 'table' or 'schema.table'; got {value!r}")
         schema, table = (None, parts[0]) if len(parts) == 1 else parts
@@ -347,7 +354,7 @@ class SparkEngine(Engine):
                                        "than the other input (or con): make both inputs in one session")
             frame = value
         else:
-            name = _table_name(value, argument)
+            name = _table_name(value, argument, self.name)
             try:
                 frame = self.session.table(name)
             except Exception:
