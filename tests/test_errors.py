@@ -11,6 +11,8 @@ import pytest
 import rank_metrics
 from rank_metrics import RankMetricsError
 
+from test_cli import run as run_cli
+
 
 @pytest.fixture
 def predictions():
@@ -556,6 +558,25 @@ def test_numeric_ids_under_the_trec_eval_convention_warn_of_its_text_order():
         as_text = rank_metrics.precision_at_k(run.astype({"doc": str}), qrels.astype({"doc": str}), **arguments)
         assert as_text == 1.0   # what trec_eval gives
         assert rank_metrics.precision_at_k(run, qrels, **arguments, tie_break="item") == 1.0
+
+
+def test_files_under_the_trec_eval_convention_have_text_ids(tmp_path):
+    """trec_eval reads query and document ids as text: so do CSV/TSV/TXT files under its
+    convention (and its tie-break), which then reproduce it where all-digit ids tie; on the
+    command line there is no other way to give the ids as text."""
+    import warnings
+
+    (tmp_path / "run.txt").write_text("1 Q0 9 1 1.0 r\n1 Q0 10 2 1.0 r\n2 Q0 5 1 1.0 r\n")
+    (tmp_path / "qrels.txt").write_text("1 0 9 1\n2 0 5 1\n")
+    files = (str(tmp_path / "run.txt"), str(tmp_path / "qrels.txt"))
+    columns = dict(k=1, user="column0", item="column2", score="column4", relevance="column3", convention="trec_eval")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert rank_metrics.precision_at_k(*files, **columns, check=True) == 1.0   # trec_eval: '9' before '10'
+        assert rank_metrics.precision_at_k(*files, **columns, tie_break="item_desc") == 0.5   # named: numbers, 10 first
+    code, out, err = run_cli("precision-at-k", *files, "-k", "1", "--convention", "trec_eval", "--user", "column0",
+                             "--item", "column2", "--score", "column4", "--relevance", "column3", "--format", "csv")
+    assert (code, out, err) == (0, "k,precision_at_k,n_users\n1,1.0,2\n", "")
 
 
 def test_polars_128_bit_integer_ids_are_named_with_the_fix():

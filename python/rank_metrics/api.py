@@ -72,6 +72,11 @@ def _prepared(predictions, truth, con, arguments):
     separated = arguments.get("item_separator") is not None
     text_predictions = [arguments["item"]] if separated else []
     text_truth = [arguments.get("truth_item") or arguments["item"]] if separated else []
+    # trec_eval reads query and document ids as text, and breaks ties by the ids' text: under its
+    # convention (and tie-break) a CSV/TSV/TXT file's all-digit ids are read as text too
+    if arguments.get("convention") == "trec_eval" and arguments.get("tie_break") is None:
+        text_predictions = [arguments["user"], arguments["item"]]
+        text_truth = [arguments.get("truth_user") or arguments["user"], arguments.get("truth_item") or arguments["item"]]
     try:
         with contextlib.ExitStack() as stack:
             predictions_view = stack.enter_context(engine.registered(predictions, "predictions", text_predictions))
