@@ -7,6 +7,7 @@ import inspect
 import logging
 import math
 import numbers
+import os
 import warnings
 from typing import TYPE_CHECKING, Sequence
 
@@ -73,8 +74,10 @@ def _prepared(predictions, truth, con, arguments):
     text_predictions = [arguments["item"]] if separated else []
     text_truth = [arguments.get("truth_item") or arguments["item"]] if separated else []
     # trec_eval reads query and document ids as text, and breaks ties by the ids' text: under its
-    # convention (and tie-break) a CSV/TSV/TXT file's all-digit ids are read as text too
-    if arguments.get("convention") == "trec_eval" and arguments.get("tie_break") is None:
+    # convention (and tie-break) the all-digit ids of CSV/TSV/TXT files are read as text too, when
+    # both inputs are files (a frame's numbers beside them would no longer match)
+    files = all(isinstance(value, (str, os.PathLike)) for value in (predictions, truth))
+    if arguments.get("convention") == "trec_eval" and arguments.get("tie_break") is None and files:
         text_predictions = [arguments["user"], arguments["item"]]
         text_truth = [arguments.get("truth_user") or arguments["user"], arguments.get("truth_item") or arguments["item"]]
     try:
