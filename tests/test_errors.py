@@ -538,7 +538,7 @@ def test_a_txt_file_of_spaces_is_read_as_columns(tmp_path):
     got = rank_metrics.evaluate_users(str(tmp_path / "run.txt"), str(tmp_path / "qrels.txt"), k=2, metrics=["map", "precision"],
                                       user="column0", item="column2", score="column4", relevance="column3",
                                       convention="trec_eval", check=True)
-    assert got[["column0", "average_precision", "precision"]].values.tolist() == [[301, 0.5, 0.5], [302, 1.0, 0.5]]
+    assert got[["column0", "average_precision", "precision"]].values.tolist() == [["301", 0.5, 0.5], ["302", 1.0, 0.5]]   # text ids under the trec_eval convention
 
 
 def test_numeric_ids_under_the_trec_eval_convention_warn_of_its_text_order():
