@@ -173,7 +173,7 @@ class DuckDBEngine(Engine):
             reader_name, options = reader
             # Spark's and Hive's folders name a partition column in the path (model=a/part-….parquet)
             if len(matches) > 1 or "*" in text:
-                if any("=" in part for match in matches for part in os.path.dirname(os.path.relpath(match)).split(os.sep)):
+                if any("=" in part for match in matches for part in os.path.dirname(match).split(os.sep)):
                     options = dict(options, hive_partitioning=True)
             relation = getattr(self.con, reader_name)(text, **options)
             # DuckDB's sniffer tries , ; | and tabs, not spaces: a .txt of spaces (TREC's run and
@@ -419,18 +419,15 @@ def engine_for(con, *inputs) -> Engine:
                            f"(psycopg2 or psycopg) or a SparkSession; got {type(con).__name__}")
 
 
-def _data_suffix(path: str) -> str:
-    """'.parquet', or '.csv.gz' for a compressed file: what a glob of such files ends in."""
+def _suffixes(path: str) -> tuple[str, str]:
+    """A file name's format and compression suffixes: ('.csv', '.gz'), ('.parquet', '')."""
     lowered = path.lower()
     compression = next((suffix for suffix in (".gz", ".zst") if lowered.endswith(suffix)), "")
-    return os.path.splitext(lowered.removesuffix(compression))[1] + compression
+    return os.path.splitext(lowered.removesuffix(compression))[1], compression
 
 
 def _file_reader(text: str) -> tuple[str, dict] | None:
-    lowered = text.lower()
-    for suffix in (".gz", ".zst"):
-        lowered = lowered.removesuffix(suffix)
-    return _FILE_READERS.get(os.path.splitext(lowered)[1])
+    return _FILE_READERS.get(_suffixes(text)[0])
 
 
 def _folder_of_files(argument: str, folder: str) -> tuple[str, tuple[str, dict], list[str]]:
@@ -438,7 +435,7 @@ def _folder_of_files(argument: str, folder: str) -> tuple[str, tuple[str, dict],
     model=a/, beside _SUCCESS and .crc files): (a glob of its data files, their reader, the files)."""
     files = [path for path in sorted(glob.glob(os.path.join(folder, "**", "*"), recursive=True))
              if os.path.isfile(path) and not os.path.basename(path).startswith(("_", "."))]
-    suffixes = sorted({_data_suffix(path) for path in files if _file_reader(path)})
+    suffixes = sorted({"".join(_suffixes(path)) for path in files if _file_reader(path)})
     if len(suffixes) != 1:
         found = f"files ending in {', '.join(suffixes)}" if suffixes else "no file ending in one of " + ", ".join(sorted(_FILE_READERS))
         raise RankMetricsError(f"rank_metrics: {argument}: cannot tell the format of folder {folder!r}: it has {found} "

@@ -1,0 +1,15 @@
+{#- Python's all-zero warning asks this only when nothing was met (every value 0, or no user
+    evaluated), to say why: (prediction rows, truth rows, truth rows that can be hits, users in
+    both tables), the lists unnested as the metric reads them. Takes the metric macros' arguments. -#}
+{% macro _nothing_met_counts(predictions, truth, k) %}
+{%- set plan = {} -%}
+{%- do rank_metrics._plan(plan, predictions, truth, k, **kwargs) -%}
+select
+    (select count(*) from {{ plan.predictions }} as rm_p) as rm_prediction_rows,
+    (select count(*) from {{ plan.truth }} as rm_t) as rm_truth_rows,
+    (select count(*) from {{ rank_metrics._truth_rows(plan) }} as rm_r where {{ rank_metrics._is_relevant(plan, 'rm_r.rm_grade') }}) as rm_relevant_rows,
+    (select count(*)
+     from (select distinct {{ plan.user }} as rm_user from {{ plan.predictions }} as rm_p) as p
+     inner join (select distinct {{ plan.truth_user }} as rm_user from {{ plan.truth }} as rm_t) as t
+         on p.rm_user = t.rm_user) as rm_shared_users
+{% endmacro %}
