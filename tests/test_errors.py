@@ -2,6 +2,7 @@
 argument, column or value at fault."""
 
 import math
+from contextlib import chdir
 
 import duckdb
 import pandas as pd
@@ -623,3 +624,7 @@ def test_a_file_of_another_name_says_how_to_read_it(tmp_path):
                        r"one of .* \(a text file of another name, such as trec_eval's qrels\.test, is read as \.txt: copy or "
                        r"link it under such a name\)"):
         rank_metrics.map_at_k(pd.DataFrame({"user_id": [1], "item_id": ["D1"], "rank": [1]}), str(tmp_path / "qrels.test"), k=1)
+    # named from its folder, with no '/': the message that it is no table says it is a file here
+    with chdir(tmp_path), pytest.raises(RankMetricsError, match=r"truth: 'qrels\.test' is neither a table .*; it is a file "
+                                        r"here, whose name does not tell its format \(a text file of another name"):
+        rank_metrics.map_at_k(pd.DataFrame({"user_id": [1], "item_id": ["D1"], "rank": [1]}), "qrels.test", k=1)

@@ -32,6 +32,8 @@ _FILE_READERS = {".parquet": ("read_parquet", {}), ".pq": ("read_parquet", {}),
                  ".csv": ("read_csv", {"delimiter": ",", "skiprows": 0}),
                  ".tsv": ("read_csv", {"delimiter": "\t", "skiprows": 0}),
                  ".txt": ("read_csv", {"skiprows": 0})}
+# what to do with a text file whose name tells no format (trec_eval's own test files)
+_ANOTHER_NAME = "a text file of another name, such as trec_eval's qrels.test, is read as .txt: copy or link it under such a name"
 _COUNT_COLUMNS = ("k", "n_users", "n_relevant", "n_hits")
 # Columns that hold a number or NULL: an engine returns a column of only NULLs (one user, no
 # standard error) as objects, so they are made float64 (NULL as NaN) on every engine alike.
@@ -155,7 +157,8 @@ class DuckDBEngine(Engine):
                 f"rank_metrics: {argument}: {text!r} is neither a table or view on the connection (con; "
                 "--database on the command line) nor a file path (a name ending in " + ", ".join(sorted(_FILE_READERS))
                 + f", a folder as {text + '/'!r}, a glob with *, or a pathlib.Path)"
-                + (f"; name a table without SQL's quotes, as {unquoted!r}: each part is quoted for you" if unquoted else ""))
+                + (f"; name a table without SQL's quotes, as {unquoted!r}: each part is quoted for you" if unquoted else "")
+                + (f"; it is a file here, whose name does not tell its format ({_ANOTHER_NAME})" if os.path.isfile(text) else ""))
         matches = sorted(glob.glob(text))
         if not matches:
             raise RankMetricsError(f"rank_metrics: {argument}: no file matches {text!r}")
@@ -164,8 +167,7 @@ class DuckDBEngine(Engine):
         if reader is None:
             raise RankMetricsError(
                 f"rank_metrics: {argument}: cannot tell the format of {text!r}; "
-                f"expected a name ending in one of {', '.join(sorted(_FILE_READERS))} (a text file of another name, "
-                "such as trec_eval's qrels.test, is read as .txt: copy or link it under such a name)")
+                f"expected a name ending in one of {', '.join(sorted(_FILE_READERS))} ({_ANOTHER_NAME})")
         for match in matches:
             if os.path.isfile(match) and os.path.getsize(match) == 0:
                 raise RankMetricsError(f"rank_metrics: {argument}: cannot read {match!r}: the file is empty")
