@@ -2,7 +2,6 @@
 argument, column or value at fault."""
 
 import math
-from contextlib import chdir
 
 import duckdb
 import pandas as pd
@@ -616,7 +615,7 @@ def test_the_connection_is_free_after_a_data_check_fails_or_a_warning(prediction
     assert con.execute("select 1").fetchall() == [(1,)]
 
 
-def test_a_file_of_another_name_says_how_to_read_it(tmp_path):
+def test_a_file_of_another_name_says_how_to_read_it(tmp_path, monkeypatch):
     """trec_eval's own test files are named qrels.test and results.test: the message says to
     give such a text file a name the reader knows."""
     (tmp_path / "qrels.test").write_text("301 0 D1 1\n")
@@ -625,6 +624,7 @@ def test_a_file_of_another_name_says_how_to_read_it(tmp_path):
                        r"link it under such a name\)"):
         rank_metrics.map_at_k(pd.DataFrame({"user_id": [1], "item_id": ["D1"], "rank": [1]}), str(tmp_path / "qrels.test"), k=1)
     # named from its folder, with no '/': the message that it is no table says it is a file here
-    with chdir(tmp_path), pytest.raises(RankMetricsError, match=r"truth: 'qrels\.test' is neither a table .*; it is a file "
-                                        r"here, whose name does not tell its format \(a text file of another name"):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(RankMetricsError, match=r"truth: 'qrels\.test' is neither a table .*; it is a file "
+                       r"here, whose name does not tell its format \(a text file of another name"):
         rank_metrics.map_at_k(pd.DataFrame({"user_id": [1], "item_id": ["D1"], "rank": [1]}), "qrels.test", k=1)
