@@ -83,7 +83,7 @@
         end as problem
     from (
         select count(*) as rm_baseline_rows
-        from {{ model }} as rm_p
+        from {{ rank_metrics._aliasable(model) }} as rm_p
         where {{ by_column }} = {{ rank_metrics._literal(baseline, 'baseline') }}
     ) as rm_gate
     left join (
