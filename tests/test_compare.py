@@ -160,6 +160,14 @@ def test_cli_compare_escapes_latex_and_markdown(tmp_path):
     assert rows["markdown"] == r"| A&B$C#D_E%F{G}H\I\|J | 4 | map | 0.400000 | 0.550000 | +0.150000 | +37.5% | 0.2080 | 0.2080 | 5 |"
 
 
+def test_latex_prints_a_p_value_below_the_resamples_in_text():
+    # < and > in LaTeX's default text encoding (OT1) print as ¡ and ¿
+    from rank_metrics._tables import _latex, cell
+
+    assert _latex(cell("p_value", 0.0, 10_000)) == r"\textless{}0.0001"
+    assert _latex("a>b") == r"a\textgreater{}b"
+
+
 def test_cli_sql_compare_runs_and_gives_the_normal_p_value():
     code, out, err = run("sql", "p", "t", "-k", "4", "--macro", "compare", "--metrics", "map", "--by", "model",
                          "--baseline", "b", "--test", "t", "--correction", "bonferroni", "--alpha", "0.2")
@@ -368,6 +376,13 @@ def test_agrees_with_ranx_student_and_fisher():
     (dict(baseline="b", test="bootstrap", seed=-1), "seed must be an integer of 0 or more (or None); got -1$"),
     (dict(baseline="b", test="permutation", seed=1.5), "seed must be an integer of 0 or more (or None); got 1.5$"),
     (dict(baseline="b", metrics=["auc"]), "metrics: unknown metric 'auc'"),
+    # checked whichever test runs, so that a bad value is not found only when the test changes
+    (dict(baseline="b", resamples=-5), "resamples must be a positive integer; got -5$"),
+    (dict(baseline="b", tests="t"), "unknown argument 'tests' (did you mean 'test'\\?); the arguments are baseline, "
+                                    "metrics, test, correction, alpha, seed, resamples, user, item,"),
+    # the engine's own failed cast, before
+    (dict(baseline=1), "baseline 1 is a number, but by column model is VARCHAR: give the baseline as text, '1', "
+                       "one of the column's values$"),
 ])
 def test_bad_compare_arguments_name_the_culprit(arguments, message):
     arguments = dict(dict(by="model"), **arguments)
@@ -408,6 +423,66 @@ def test_a_baseline_no_user_is_evaluated_for_lists_the_evaluated_values():
     assert str(error.value) == ("rank_metrics: compare: baseline 'z' is not a value of column model among the users "
                                 "evaluated; its values are: 'm00', 'm01', 'm02', 'm03', 'm04', 'm05', 'm06', 'm07', "
                                 "'m08', 'm09', …")
+
+
+def test_numbered_models_take_a_baseline_spelt_as_text(tmp_path):
+    """The command line's --baseline is text: for a numeric by column, text that spells a number
+    is that number (each test, and the check); other text is refused with the column's type."""
+    numbered = PREDICTIONS.assign(model=PREDICTIONS.model.map({"a": 10, "b": 9}))
+    numbered.to_csv(tmp_path / "p.csv", index=False)
+    TRUTH.to_csv(tmp_path / "t.csv", index=False)
+    for test in ("t", "permutation"):
+        want = rank_metrics.compare(numbered, TRUTH, k=4, metrics="map", by="model", baseline=9, test=test)
+        code, out, err = run("compare", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "4", "--metrics", "map",
+                             "--by", "model", "--baseline", "9", "--test", test, "--check", "--format", "json")
+        assert code == 0, err
+        got = json.loads(out)[0]
+        assert (got["model"], got["difference"], got["p_value"]) == (10, pytest.approx(0.15), want.p_value.iloc[0])
+    code, _, err = run("compare", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "4", "--by", "model",
+                       "--baseline", "b")
+    assert code == 2 and err.strip() == ("rank-metrics: error: baseline 'b' is text, but by column model is BIGINT: "
+                                         "give the baseline as a number, one of the column's values")
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"baseline 'b' \(text, where the column's values are "
+                                                            r"numbers\) is not a value of column model"):
+        rank_metrics.compare(numbered, TRUTH, k=4, by="model", baseline="b", test="permutation")
+
+
+def test_truth_with_a_column_of_the_models_name_says_truth_by():
+    """A by column that truth has too is matched with it: truth's own `model` (a split's name,
+    say) then meets no group, and the warning and the error say so, and what to pass."""
+    truth = TRUTH.assign(model="holdout")
+    with pytest.warns(rank_metrics.RankMetricsWarning, match=r"users meet, but never with the same 'model': truth "
+                      r"has the by column 'model' too.*pass truth_by=\[\]"):
+        with pytest.raises(rank_metrics.RankMetricsError, match="compare: no user is evaluated for any value of "
+                                                                "column model, so nothing can be compared"):
+            rank_metrics.compare(PREDICTIONS, truth, k=4, metrics="map", by="model", baseline="b")
+    shared = rank_metrics.compare(PREDICTIONS, truth, k=4, metrics="map", by="model", baseline="b", truth_by=[])
+    assert shared.difference.iloc[0] == pytest.approx(0.15)
+
+
+def test_truth_by_with_no_column_on_the_command_line(tmp_path):
+    PREDICTIONS.to_csv(tmp_path / "p.csv", index=False)
+    TRUTH.assign(model="holdout").to_csv(tmp_path / "t.csv", index=False)
+    code, out, err = run("map-at-k", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "4", "--by", "model",
+                         "--format", "json")
+    assert code == 0 and "pass --truth-by with no column" not in err and "(on the command line, --truth-by with no column)" in err
+    assert json.loads(out) == []   # no group meets truth's 'holdout' rows
+    code, out, err = run("map-at-k", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "4", "--by", "model",
+                         "--format", "json", "--truth-by")
+    assert code == 0, err
+    assert [(row["model"], row["map_at_k"]) for row in json.loads(out)] == [("a", pytest.approx(0.55)), ("b", pytest.approx(0.4))]
+
+
+def test_models_with_no_user_in_common_warn():
+    apart = PREDICTIONS.assign(user_id=PREDICTIONS.user_id + PREDICTIONS.model.map({"a": 0, "b": 100}))
+    truth = pd.concat([TRUTH, TRUTH.assign(user_id=TRUTH.user_id + 100)])
+    for test in ("t", "permutation"):
+        with pytest.warns(rank_metrics.RankMetricsWarning, match="compare: model 'a' and the baseline 'b' have no "
+                                                                 "evaluated user in common, so nothing is paired"):
+            result = rank_metrics.compare(apart, truth, k=4, metrics="map", by="model", baseline="b",
+                                          users="predictions", test=test)
+        assert (result.n_users.iloc[0], result.n_only_model.iloc[0], result.n_only_baseline.iloc[0]) == (0, 5, 5)
+        assert math.isnan(result.p_value.iloc[0])
 
 
 @pytest.mark.parametrize("confidence", [0, 1, 1.5, "high", True])

@@ -154,6 +154,17 @@ def test_cli_plot_writes_an_image_and_names_a_bad_output(tmp_path):
     assert code == 2 and "--output: expected a name ending in .png, .svg or .pdf; got" in err
 
 
+@pytest.mark.parametrize("name", ["report.pdf", "report"])
+def test_cli_report_names_an_output_that_is_not_html(tmp_path, name):
+    # it wrote HTML into report.pdf (a new user's report); the name is checked before any query
+    code, out, err = run("report", RECOMMENDATIONS, PURCHASES, "-k", "4", "--user", "customer_id", "--item", "article_id",
+                         "-o", str(tmp_path / name))
+    assert (code, out) == (2, "")
+    assert err == (f"rank-metrics: error: --output: expected a name ending in .html or .htm; got "
+                   f"{str(tmp_path / name)!r} (report writes one HTML page)\n")
+    assert not (tmp_path / name).exists()
+
+
 def test_cli_plot_writes_the_same_file_for_the_same_input(tmp_path):
     """An SVG had its date and random element ids, a PDF its creation date (a new user's report)."""
     for form in ("svg", "pdf", "png"):

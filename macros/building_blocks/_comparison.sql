@@ -17,7 +17,7 @@
 {%- endif -%}
 {%- set model = plan.by[0] -%}
 {%- set double = rank_metrics.type_double() -%}
-{%- set baseline = rank_metrics._literal(comparison.baseline, 'baseline') -%}
+{%- set baseline = rank_metrics._baseline_literal(plan, comparison.baseline) -%}
 {{ rank_metrics._one_pass(plan) }},
 {{ rank_metrics._user_metrics(plan) }},
 rm_paired as (
@@ -124,6 +124,29 @@ from rm_adjusted
     {%- endif -%}
     {%- do comparison.update({'baseline': baseline, 'test': test, 'correction': correction, 'alpha': alpha, 'rest': rest}) -%}
 {% endmacro %}
+
+
+{#- The baseline as an SQL literal for the one by column, refused when its kind cannot match the
+    column's type (a number against a text column, text against a numeric one): the engine's own
+    error would be a failed cast inside the query. Text that spells a plain number (the command
+    line's --baseline 2) is that number for a numeric column. -#}
+{% macro _baseline_literal(plan, baseline) -%}
+    {%- set name = plan.names.by[0] -%}
+    {%- set data_type = plan.by_types.get(name) -%}
+    {%- set family = rank_metrics._type_family(data_type) if data_type is not none else none -%}
+    {%- set is_text = baseline is string -%}
+    {%- set is_number = baseline is number and baseline is not boolean -%}
+    {%- set numeric_column = family in ['number', 'floating point'] -%}
+    {%- if numeric_column and is_text and (baseline | trim).lstrip('-').replace('.', '', 1).isdigit() -%}
+    {{- baseline | trim -}}
+    {%- elif (family == 'string' and is_number) or (numeric_column and is_text) -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: baseline " ~ rank_metrics._shown(baseline) ~ " is " ~ ('a number' if is_number else 'text')
+            ~ ", but by column " ~ name ~ " is " ~ data_type ~ ": give the baseline as " ~ ('text, ' ~ rank_metrics._shown(baseline | string) if is_number else 'a number')
+            ~ ", one of the column's values") }}
+    {%- else -%}
+    {{- rank_metrics._literal(baseline, 'baseline') -}}
+    {%- endif -%}
+{%- endmacro %}
 
 
 {#- A value of a by column as an SQL literal: text quoted, numbers as they are. -#}

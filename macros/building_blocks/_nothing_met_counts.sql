@@ -1,6 +1,8 @@
 {#- Python's all-zero warning asks this only when nothing was met (every value 0, or no user
     evaluated), to say why: (prediction rows, truth rows, truth rows that can be hits, users in
-    both tables), the lists unnested as the metric reads them. Takes the metric macros' arguments. -#}
+    both tables, users in both with the same values of the by columns truth also has — NULL
+    when there are none), the lists unnested as the metric reads them. Takes the metric macros'
+    arguments. -#}
 {% macro _nothing_met_counts(predictions, truth, k) %}
 {%- set plan = {} -%}
 {%- do rank_metrics._plan(plan, predictions, truth, k, **kwargs) -%}
@@ -11,5 +13,13 @@ select
     (select count(*)
      from (select distinct {{ plan.user }} as rm_user from {{ plan.predictions }} as rm_p) as p
      inner join (select distinct {{ plan.truth_user }} as rm_user from {{ plan.truth }} as rm_t) as t
-         on p.rm_user = t.rm_user) as rm_shared_users
+         on p.rm_user = t.rm_user) as rm_shared_users,
+    {% if plan.truth_by -%}
+    (select count(*)
+     from (select distinct {{ plan.user }} as rm_user{% for column in plan.truth_by %}, {{ column }} as rm_by_{{ loop.index }}{% endfor %}
+           from {{ plan.predictions }} as rm_p) as p
+     inner join (select distinct {{ plan.truth_user }} as rm_user{% for column in plan.truth_by %}, {{ column }} as rm_by_{{ loop.index }}{% endfor %}
+           from {{ plan.truth }} as rm_t) as t
+         on p.rm_user = t.rm_user{% for column in plan.truth_by %} and p.rm_by_{{ loop.index }} = t.rm_by_{{ loop.index }}{% endfor %})
+    {%- else %}null{% endif %} as rm_shared_groups
 {% endmacro %}

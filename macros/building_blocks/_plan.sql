@@ -320,6 +320,11 @@
         {%- endfor -%}
     {%- endif -%}
 
+    {#- the by columns' types in predictions, where known (a baseline is checked against them) -#}
+    {%- set by_types = {} -%}
+    {%- for column in (predictions_columns or []) if column.name in by_list -%}
+        {%- do by_types.update({column.name: column.data_type | string}) -%}
+    {%- endfor -%}
     {%- set quoted_by = [] -%}
     {%- for name in by_list -%}{%- do quoted_by.append(rank_metrics.quote_identifier(name)) -%}{%- endfor -%}
     {%- set quoted_truth_by = [] -%}
@@ -370,6 +375,7 @@
         'patterns_suffice': bits_counted and ('ndcg' not in plan.metrics or ideal_from_m),
         'hit_patterns': false,
         'by': quoted_by, 'truth_by': quoted_truth_by,
+        'by_types': by_types,
         'shapes': shapes,
         'names': {'user': user, 'item': item, 'truth_user': truth_user, 'truth_item': truth_item, 'rank': rank, 'score': score, 'relevance': relevance,
                   'by': by_list, 'truth_by': truth_by},

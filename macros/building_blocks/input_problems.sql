@@ -196,7 +196,7 @@ select 400 as rm_check, 'baseline' as argument,
         {%- endfor %}
         || case when rm_values > 10 then {{ rank_metrics.string_literal(', …') }} else '' end end as problem
 from (
-    select sum(case when rm_by = {{ rank_metrics._literal(baseline, 'baseline') }} then 1 else 0 end) as rm_rows,
+    select sum(case when rm_by = {{ rank_metrics._baseline_literal(plan, baseline) }} then 1 else 0 end) as rm_rows,
         {%- for place in range(1, 11) %}
         max(case when rm_place = {{ place }} then {{ quote }} || cast(rm_by as {{ text }}) || {{ quote }} end) as rm_value_{{ place }},
         {%- endfor %}

@@ -44,13 +44,15 @@ def comparison_text(result, model: str, form: str, legend: str, resamples: int |
     return "\n".join(lines) + f"\n{legend}\n"
 
 
-# LaTeX's special characters in text; one pass, so that a replacement is never escaped again
+# LaTeX's special characters in text; one pass, so that a replacement is never escaped again.
+# < and > are not special, but in text LaTeX's default font encoding (OT1) prints them as ¡ and ¿
 _LATEX_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
-                  "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}"}
+                  "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}",
+                  "<": r"\textless{}", ">": r"\textgreater{}"}
 
 
 def _latex(text: str) -> str:
-    return re.sub(r"[&%$#_{}~^\\]", lambda match: _LATEX_SPECIAL[match.group()], text)
+    return re.sub(r"[&%$#_{}~^\\<>]", lambda match: _LATEX_SPECIAL[match.group()], text)
 
 
 def _markdown(text: str) -> str:

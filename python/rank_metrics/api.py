@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import difflib
 import inspect
 import logging
 import math
@@ -56,11 +57,15 @@ OPTIONS = {
 }
 
 
-def _metric_arguments(k, options: dict) -> dict:
+def _metric_arguments(k, options: dict, own: Sequence[str] = ()) -> dict:
+    """The metric options with their defaults and k, checked; `own`: the calling function's other
+    keyword arguments, named in the message for one that is unknown."""
     unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
-        raise RankMetricsError(f"rank_metrics: unknown argument {unknown[0]!r}; the arguments are "
-                               f"{', '.join(OPTIONS)}, con, check")
+        known = [*own, *OPTIONS, "con", "check"]
+        close = difflib.get_close_matches(unknown[0], known, n=1)
+        raise RankMetricsError(f"rank_metrics: unknown argument {unknown[0]!r}"
+                               f"{f' (did you mean {close[0]!r}?)' if close else ''}; the arguments are {', '.join(known)}")
     return dict(OPTIONS, **options, k=_k_argument(k))
 
 
@@ -224,8 +229,9 @@ def _run(macro: str, predictions, truth, arguments: dict, con, check: bool) -> p
         result = engine.result(render(macro, engine.name, **tables, **arguments))
         if check:
             _check(result, macro, arguments, tables, engine, predictions_view, truth_view)
-        _warn_if_nothing_met(macro, result, arguments, lambda: engine.first_row(
-            render("_nothing_met_counts", engine.name, **tables, **arguments)))
+        _warn_if_nothing_met(macro, result, arguments, lambda: (
+            *engine.first_row(render("_nothing_met_counts", engine.name, **tables, **arguments)),
+            _resolved_plan(arguments, tables, engine.name)[0]["truth_by"]))
     return result
 
 
@@ -276,9 +282,10 @@ def _warn_if_nothing_met(macro: str, result: pd.DataFrame, arguments: dict, coun
 
 
 def _nothing_met_cause(arguments: dict, prediction_rows: int, truth_rows: int, relevant_rows: int,
-                       shared_users: int) -> str:
+                       shared_users: int, shared_groups: int | None, truth_by: list) -> str:
     """Why nothing was met, from the tables' counts: an empty table, no relevant truth row, no
-    user in both tables, or (users meet) no predicted item in truth."""
+    user in both tables, users in both but never with the same values of the by columns truth
+    also has (truth_by), or (users meet) no predicted item in truth."""
     if not prediction_rows or not truth_rows:
         return f"{'predictions' if not prediction_rows else 'truth'} has no rows"
     if not relevant_rows:
@@ -292,6 +299,12 @@ def _nothing_met_cause(arguments: dict, prediction_rows: int, truth_rows: int, r
     if not shared_users:
         return (f"no user of predictions is in truth: check that {names['user']} holds the same ids in predictions and "
                 "truth (same type and formatting: '00123' is not 123)")
+    if shared_groups == 0:
+        shown = ", ".join(map(repr, truth_by))
+        return (f"users meet, but never with the same {shown}: truth has the by column{'s' * (len(truth_by) > 1)} "
+                f"{shown} too, and a by column both tables have is matched (each group is evaluated against "
+                f"truth's rows of that group); if truth's {shown} {'is' if len(truth_by) == 1 else 'are'} not "
+                "the groups of predictions, pass truth_by=[] (on the command line, --truth-by with no column)")
     return (f"users meet, but none has a predicted item in truth within the cut: if that is unexpected, check that "
             f"{names['item']} holds the same ids in predictions and truth (same type and formatting: '00123' is not 123)")
 
@@ -357,7 +370,8 @@ def _metrics_argument(metrics):
 
 def evaluate(predictions, truth, k, *, metrics=None, confidence=None, con=None, check=False,
              **options) -> pd.DataFrame:
-    arguments = dict(_metric_arguments(k, options), metrics=_metrics_argument(metrics), confidence=confidence)
+    arguments = dict(_metric_arguments(k, options, own=("metrics", "confidence")), metrics=_metrics_argument(metrics),
+                     confidence=confidence)
     result = _run("evaluate", predictions, truth, arguments, con, check)
     order = {metric: index for index, metric in enumerate(METRICS)}
     result = result.assign(rm_order=result["metric"].map(order))
@@ -365,7 +379,7 @@ def evaluate(predictions, truth, k, *, metrics=None, confidence=None, con=None, 
 
 
 def evaluate_users(predictions, truth, k, *, metrics=None, con=None, check=False, **options) -> pd.DataFrame:
-    arguments = dict(_metric_arguments(k, options), metrics=_metrics_argument(metrics))
+    arguments = dict(_metric_arguments(k, options, own=("metrics",)), metrics=_metrics_argument(metrics))
     result = _run("evaluate_users", predictions, truth, arguments, con, check)
     return _sorted(result, _as_list(arguments["by"]) + [arguments["user"], "k"])
 
@@ -416,7 +430,8 @@ def sql(predictions, truth, k, *, con=None, dialect="duckdb", macro="map_at_k", 
     # the macro says which of these it takes: one given to a macro that does not take it fails
     given = dict(metrics=_metrics_argument(metrics), confidence=confidence, baseline=baseline, test=test,
                  correction=correction, alpha=alpha)
-    arguments = dict(_metric_arguments(k, options), **{name: value for name, value in given.items() if value is not None})
+    arguments = dict(_metric_arguments(k, options, own=("dialect", "macro", *given)),
+                     **{name: value for name, value in given.items() if value is not None})
     render_as, source_dialect = DIALECTS[dialect]
     if con is not None:
         engine = engine_for(con)

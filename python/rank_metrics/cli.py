@@ -99,7 +99,7 @@ def _add_metric_options(parser: argparse.ArgumentParser, metric: str | None = No
     order.add_argument("--score", help="score column, descending (default: a column named score)")
     parser.add_argument("--relevance", help="relevance grade column of truth; grades <= 0 are not relevant")
     parser.add_argument("--by", nargs="+", help="group by these prediction columns")
-    parser.add_argument("--truth-by", nargs="+", help="by columns to match in truth (default: those truth has)")
+    parser.add_argument("--truth-by", nargs="*", help="by columns to match in truth (default: those truth has); with no column, every group is evaluated against all of truth")
     parser.add_argument("--truth-user", help="truth's user column, when its name differs from --user")
     parser.add_argument("--truth-item", help="truth's item column, when its name differs from --item")
     parser.add_argument("--predictions-shape", help="long (a row per item) or list (a row per user, the items "
@@ -454,11 +454,15 @@ def _picture(arguments: argparse.Namespace, keywords: dict) -> int:
 
     common = dict(metrics=arguments.metrics, confidence=arguments.confidence, con=_connection(arguments.database),
                   **keywords)
+    # the name is checked before anything is computed: the format follows from it
+    form = os.path.splitext(arguments.output)[1].lower().lstrip(".")
+    forms = ("png", "svg", "pdf") if arguments.command == "plot" else ("html", "htm")
+    if form not in forms:
+        raise RankMetricsError(f"rank_metrics: --output: expected a name ending in {', '.join('.' + one for one in forms[:-1])} "
+                               f"or .{forms[-1]}; got {arguments.output!r}"
+                               + ("" if arguments.command == "plot" else " (report writes one HTML page)"))
     if arguments.command == "plot":
         figure = report.plot(arguments.predictions, arguments.truth, **common)
-        form = os.path.splitext(arguments.output)[1].lower().lstrip(".")
-        if form not in ("png", "svg", "pdf"):
-            raise RankMetricsError(f"rank_metrics: --output: expected a name ending in .png, .svg or .pdf; got {arguments.output!r}")
         try:
             report.save_figure(figure, arguments.output, form)
         except (ValueError, OSError) as error:

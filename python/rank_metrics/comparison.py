@@ -8,15 +8,18 @@ need each user's values: they come from the same one pass (evaluate_users), pair
 from __future__ import annotations
 
 import math
+import numbers
+import warnings
 
 from . import api, stats
-from .errors import RankMetricsError
+from .errors import RankMetricsError, RankMetricsWarning
 
 COLUMNS = ["k", "metric", "baseline_value", "value", "difference", "relative_difference", "std_error", "t",
            "df", "p_value", "p_value_adjusted", "significant", "n_users", "n_only_model", "n_only_baseline"]
 # a number or none (no pair, one pair, no spread): float64 with NaN whichever test made them
 NUMBERS = COLUMNS[2:11]
 RESAMPLES = 10_000   # of the permutation and bootstrap tests, unless asked otherwise
+_OWN_ARGUMENTS = ("baseline", "metrics", "test", "correction", "alpha", "seed", "resamples")
 
 
 def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", correction="holm", alpha=0.05,
@@ -38,21 +41,35 @@ def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", corr
     if correction not in stats.CORRECTIONS:
         raise RankMetricsError(f"rank_metrics: compare: correction must be one of "
                                f"{', '.join(map(repr, stats.CORRECTIONS))}; got {correction!r}")
+    stats.check_resampling(seed, resamples)
     model = _model_column(by)
-    arguments = dict(api._metric_arguments(k, dict(options, by=[model])),
+    arguments = dict(api._metric_arguments(k, dict(options, by=[model]), own=_OWN_ARGUMENTS),
                      metrics=api._metrics_argument(metrics))
     if test == "t":
         result = api._run("compare", predictions, truth, dict(arguments, baseline=baseline, test="t",
                           correction=correction, alpha=alpha), con, check=False)
         if not len(result):   # no pair at all: say why (the groups are read only now)
-            _require_baseline(model, baseline, _groups_of(predictions, truth, arguments, con))
+            groups = _groups_of(predictions, truth, arguments, con)
+            _require_baseline(model, _as_group_value(baseline, groups), groups)
         result["p_value"] = [stats.student_p_value(t, df) if not _missing(t) else p
                              for t, df, p in zip(result["t"], result["df"], result["p_value"])]
     else:
         result = _resampled(predictions, truth, arguments, model, baseline, test, seed, resamples, con)
     if check:
         _check(result, predictions, truth, arguments, model, baseline, con)
+    _warn_if_unpaired(result, model, baseline)
     return _finished(result, model, correction, alpha)
+
+
+def _warn_if_unpaired(result, model, baseline) -> None:
+    """A RankMetricsWarning for the models that share no evaluated user with the baseline: their
+    rows have no difference and no p-value, only the counts of each side's users."""
+    unpaired = sorted(set(result.loc[result["n_users"] == 0, model]), key=repr)
+    if unpaired:
+        warnings.warn(f"rank_metrics: compare: {model} {_shown(unpaired)} and the baseline {baseline!r} have no "
+                      "evaluated user in common, so nothing is paired and there is no difference or p-value "
+                      "(n_only_model and n_only_baseline count each side's users; under users='truth' every user "
+                      "with a relevant item is evaluated for both)", RankMetricsWarning, stacklevel=3)
 
 
 def _model_column(by) -> str:
@@ -73,10 +90,29 @@ def _groups_of(predictions, truth, arguments, con):
     return sorted(set(users[arguments["by"][0]]))
 
 
+def _as_group_value(baseline, groups):
+    """The group that a text baseline spelling a number names when the groups are numbers (the
+    command line's --baseline 2), as SQL compares them; else the baseline as given."""
+    if isinstance(baseline, str) and groups and all(isinstance(group, numbers.Real) and not isinstance(group, bool)
+                                                    for group in groups):
+        try:
+            value = float(baseline)
+        except ValueError:
+            return baseline
+        return next((group for group in groups if group == value), baseline)
+    return baseline
+
+
 def _require_baseline(model, baseline, groups) -> None:
     """Raise unless the baseline is one group and there is another to compare with it."""
+    if not groups:   # the one pass has warned why
+        raise RankMetricsError(f"rank_metrics: compare: no user is evaluated for any value of column {model}, so "
+                               "nothing can be compared (the warning before this says why)")
     if baseline not in set(groups):
-        raise RankMetricsError(f"rank_metrics: compare: baseline {baseline!r} is not a value of column {model} "
+        text = isinstance(baseline, str)
+        kind = "" if all(isinstance(group, str) == text for group in groups) else \
+            f" ({'text' if text else 'a number'}, where the column's values are {'numbers' if text else 'text'})"
+        raise RankMetricsError(f"rank_metrics: compare: baseline {baseline!r}{kind} is not a value of column {model} "
                                f"among the users evaluated; its values are: {_shown(groups)}")
     if len(groups) < 2:
         raise RankMetricsError(f"rank_metrics: compare: column {model} has no value but the baseline "
@@ -96,6 +132,7 @@ def _resampled(predictions, truth, arguments, model, baseline, test, seed, resam
     users = api._run("evaluate_users", predictions, truth, arguments, con, check=False)
     user = arguments["user"]
     groups = sorted(set(users[model]))
+    baseline = _as_group_value(baseline, groups)
     _require_baseline(model, baseline, groups)
     columns = [(metric, api.METRICS[metric][2]) for metric in api.METRICS
                if arguments["metrics"] is None or metric in arguments["metrics"]]
@@ -144,6 +181,7 @@ def _check(result, predictions, truth, arguments, model, baseline, con):
     users = api.evaluate_users(predictions, truth, arguments["k"], metrics=arguments["metrics"], con=con,
                                check=True, **{name: arguments[name] for name in api.OPTIONS})
     user = arguments["user"]
+    baseline = _as_group_value(baseline, sorted(set(users[model])))
     for row in result.to_dict("records"):
         column = api.METRICS[row["metric"]][2]
         mine = users[(users[model] == row[model]) & (users["k"] == row["k"])]

@@ -16,6 +16,15 @@ TESTS = ("t", "permutation", "bootstrap")
 CORRECTIONS = ("holm", "bonferroni", "none")
 
 
+def check_resampling(seed, resamples) -> None:
+    """seed and resamples as the resampled tests take them (checked whichever test runs, so that a
+    bad value is found before a run switches tests)."""
+    if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 1:
+        raise RankMetricsError(f"rank_metrics: resamples must be a positive integer; got {resamples!r}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0):
+        raise RankMetricsError(f"rank_metrics: seed must be an integer of 0 or more (or None); got {seed!r}")
+
+
 def paired(model: Sequence[float], baseline: Sequence[float], *, test: str = "t", seed=None,
            resamples: int = 10_000) -> dict:
     """SPEC §7's paired comparison of aligned per-user values: difference (the mean of
@@ -27,10 +36,7 @@ def paired(model: Sequence[float], baseline: Sequence[float], *, test: str = "t"
     statistic is None. seed: None or an integer of 0 or more."""
     if test not in TESTS:
         raise RankMetricsError(f"rank_metrics: test must be one of {', '.join(map(repr, TESTS))}; got {test!r}")
-    if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 1:
-        raise RankMetricsError(f"rank_metrics: resamples must be a positive integer; got {resamples!r}")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0):
-        raise RankMetricsError(f"rank_metrics: seed must be an integer of 0 or more (or None); got {seed!r}")
+    check_resampling(seed, resamples)
     if len(model) != len(baseline):
         raise RankMetricsError(f"rank_metrics: paired values must be as many on both sides; got "
                                f"{len(model)} and {len(baseline)}")
