@@ -296,6 +296,30 @@ def test_postgres_errors_name_the_table_and_column(postgres):
         assert cursor.fetchone() == (1,)
 
 
+def test_postgres_reads_a_materialized_view_a_temporary_table_and_a_domain(postgres):
+    """The table a name resolves to on the search path, of any kind: information_schema, read
+    before, has no materialized view, and looked in the current schema only, not at the session's
+    temporary tables (a new user's report). A domain column is read as its base type."""
+    to_postgres(postgres, "plain_predictions", pd.DataFrame({"user_id": [1, 1, 2, 2], "item_id": ["a", "b", "c", "d"],
+                                                             "rank": [1, 2, 1, 2]}))
+    with postgres.cursor() as cursor:
+        cursor.execute("drop materialized view if exists mv_predictions; drop domain if exists grade_domain cascade;"
+                       "create materialized view mv_predictions as select * from plain_predictions;"
+                       "create domain grade_domain as integer;"
+                       "create temporary table tmp_truth (user_id bigint, item_id text, grade grade_domain);"
+                       "insert into tmp_truth values (1, 'b', 1), (2, 'c', 2), (2, 'd', 0)")
+    postgres.commit()
+    want = rank_metrics.map_at_k(pd.DataFrame({"user_id": [1, 1, 2, 2], "item_id": ["a", "b", "c", "d"],
+                                               "rank": [1, 2, 1, 2]}),
+                                 pd.DataFrame({"user_id": [1, 2, 2], "item_id": ["b", "c", "d"], "grade": [1, 2, 0]}),
+                                 k=2, relevance="grade")
+    for predictions in ("mv_predictions", "public.mv_predictions"):
+        got = rank_metrics.map_at_k(predictions, "tmp_truth", k=2, relevance="grade", con=postgres, check=True)
+        assert got == pytest.approx(want) == pytest.approx(0.75)
+    with pytest.raises(rank_metrics.RankMetricsError, match="predictions: no table 'MV_predictions' on the connection"):
+        rank_metrics.map_at_k("MV_predictions", "tmp_truth", k=2, con=postgres)
+
+
 def test_spark_table_names_and_errors(spark):
     to_spark(spark, pd.DataFrame({"user_id": [1, 1], "item_id": ["a", "b"], "rank": [1, 2]})) \
         .createOrReplaceTempView("spark_predictions")

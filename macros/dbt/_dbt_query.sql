@@ -112,11 +112,20 @@
             `describe` cannot read that) -#}
         {%- set table = relation.incorporate(limit=none, event_time_filter=none) -%}
         {%- set columns = adapter.get_columns_in_relation(table) -%}
+        {%- if columns | length == 0 and adapter.type() == 'postgres' -%}
+            {#- dbt-postgres reads information_schema, which has no materialized view: the
+                catalog has every kind of relation -#}
+            {%- set found = run_query(rank_metrics.postgres__relation_columns(table.schema, table.identifier)) -%}
+            {%- set columns = [] -%}
+            {%- for row in found.rows -%}
+                {%- do columns.append({'name': row['column_name'], 'data_type': row['data_type']}) -%}
+            {%- endfor -%}
+        {%- endif -%}
         {#- the adapters return no column for a relation that does not exist: say that, rather
             than name a missing column among none -#}
         {%- if columns | length == 0 -%}
             {%- do exceptions.raise_compiler_error("rank_metrics: " ~ argument ~ ": " ~ table ~ " has no columns: it does not exist yet (build or seed it first: "
-                ~ "dbt build runs what a model refers to before the model) or cannot be read") -%}
+                ~ "dbt build runs what a model refers to before the model; for a source, check its schema and name) or cannot be read") -%}
         {%- endif -%}
         {{ return(columns) }}
     {%- endif -%}
