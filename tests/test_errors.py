@@ -156,7 +156,8 @@ def test_duplicates_error_names_user_and_item(predictions, truth):
     repeated = pd.concat([predictions, predictions.iloc[[1]].assign(rank=3)])
     with pytest.raises(RankMetricsError, match="duplicates='error': user 1 has item b more than once"):
         rank_metrics.map_at_k(repeated, truth, k=3, duplicates="error")
-    with pytest.raises(RankMetricsError, match="duplicates='error'"):
+    # the convention that set it is named (a user of trec_eval's convention did not see why)
+    with pytest.raises(RankMetricsError, match=r"duplicates='error' \(set by convention='trec_eval'\): user 1 has item b"):
         rank_metrics.map_at_k(repeated, truth, k=3, convention="trec_eval")
 
 
@@ -494,7 +495,9 @@ def test_no_hit_at_all_warns_that_the_ids_may_not_match(predictions, truth):
         rank_metrics.evaluate_users(predictions, truth, k=[1, 3])
 
 
-@pytest.mark.parametrize("name", ["rel", "label", "Grade", "rating", "Relevance", "clicked"])
+@pytest.mark.parametrize("name", ["rel", "label", "Grade", "rating", "Relevance", "clicked",
+                                  # a grade word within the name (a dbt user's qty_grade gave no warning)
+                                  "qty_grade", "stars", "user_rating", "star-count"])
 def test_a_grade_column_that_is_not_read_warns(predictions, truth, name):
     """Truth with a grade column not named `relevance` and no relevance= counts every row as
     relevant, grade 0 too: a trec qrels file read as (query, doc, rel) gave P@10 1.0 against
@@ -514,6 +517,12 @@ def test_a_grade_column_that_is_not_read_warns(predictions, truth, name):
             rank_metrics.map_at_k(predictions, graded, k=3, relevance=name)
         rank_metrics.map_at_k(predictions, truth.assign(quantity=1, **{name: ["x"] * len(truth)}), k=3)   # not numbers
         rank_metrics.map_at_k(predictions, truth.assign(relevance=1, **{name: 1}), k=3)   # 'relevance' is read
+        rank_metrics.map_at_k(predictions, truth.assign(quantity=1, rank_of_day=2, grader_id=3), k=3)   # no grade word
+
+
+def test_the_command_line_hint_for_an_unread_grade_column_is_quoted(predictions, truth):
+    with pytest.warns(rank_metrics.RankMetricsWarning, match=r"\(--relevance 'Star Count' on the command line\)"):
+        rank_metrics.map_at_k(predictions, truth.assign(**{"Star Count": 1}), k=3)
 
 
 def test_an_unread_numeric_column_of_a_file_without_a_header_warns(tmp_path):

@@ -60,6 +60,9 @@
         {%- endif -%}
         {%- do plan.update({option: value}) -%}
     {%- endfor -%}
+    {#- the options the convention set (for messages that name where a value came from) -#}
+    {%- do plan.update({'convention': convention,
+                        'preset_options': given | dictsort | selectattr(1, 'none') | map(attribute=0) | list if convention is not none else []}) -%}
 
     {#- k: a positive integer or a non-empty list of them; several k are computed in one pass -#}
     {%- set k_list = [k] if (k is not iterable or k is string) else k -%}
@@ -403,20 +406,26 @@
     named too, as in TREC qrels (query, 0, doc, grade: column3; P@10 1.0 against 0.3). -#}
 {% macro _unread_grade_column(truth_columns, relevance, used, truth_is_list=false) -%}
     {%- set grade_names = ['relevance', 'rel', 'relevancy', 'relevant', 'is_relevant', 'relevance_score', 'grade', 'grades',
-                           'label', 'judgment', 'judgement', 'qrel', 'rating', 'gain', 'score', 'target', 'click', 'clicks', 'clicked'] -%}
+                           'label', 'judgment', 'judgement', 'qrel', 'rating', 'gain', 'score', 'target', 'click', 'clicks', 'clicked',
+                           'stars', 'star', 'ratings', 'labels', 'scores'] -%}
     {%- set found = [] -%}
+    {%- set in_name = [] -%}
     {%- set unnamed = [] -%}
     {%- if relevance is none and truth_columns is not none and (truth_is_list or 'relevance' not in truth_columns | map(attribute='name') | list) -%}
         {%- for column in truth_columns if column.name not in used
                                            and rank_metrics._type_family(column.data_type | string) in ('number', 'floating point', 'boolean', 'bool') -%}
+            {%- set words = (column.name | lower).replace('-', '_').replace(' ', '_').split('_') -%}
             {%- if (column.name | lower) in grade_names -%}
                 {%- do found.append(column.name) -%}
+            {#- a grade word within the name: qty_grade, user_rating, star-count -#}
+            {%- elif words | select('in', grade_names) | list -%}
+                {%- do in_name.append(column.name) -%}
             {%- elif column.name.startswith('column') and column.name[6:].isdigit() -%}
                 {%- do unnamed.append(column.name) -%}
             {%- endif -%}
         {%- endfor -%}
     {%- endif -%}
-    {{- found | first if found else (unnamed | last if unnamed else '') -}}
+    {{- (found + in_name) | first if found + in_name else (unnamed | last if unnamed else '') -}}
 {%- endmacro %}
 
 

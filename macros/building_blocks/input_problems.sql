@@ -107,7 +107,8 @@ rm_problems as (
 {%- if plan.duplicates == 'error' %}
 union all
 select 300 as rm_check, 'duplicates' as argument, problem from (
-    select ({{ rank_metrics.string_literal("duplicates='error': user ") }} || cast({{ plan.user }} as {{ text }}) || {{ rank_metrics.string_literal(' has item ') }} || cast({{ plan.item }} as {{ text }}) || {{ rank_metrics.string_literal(' more than once in predictions') }}) as problem
+    {%- set source = " (set by convention=" ~ rank_metrics._shown(plan.convention) ~ ")" if 'duplicates' in plan.preset_options else "" %}
+    select ({{ rank_metrics.string_literal("duplicates='error'" ~ source ~ ": user ") }} || cast({{ plan.user }} as {{ text }}) || {{ rank_metrics.string_literal(' has item ') }} || cast({{ plan.item }} as {{ text }}) || {{ rank_metrics.string_literal(' more than once in predictions') }}) as problem
     from {{ plan.predictions }} as rm_p
     group by {{ rank_metrics._column_prefix(plan.by) }}{{ plan.user }}, {{ plan.item }}
     having count(*) > 1

@@ -9,6 +9,7 @@ import logging
 import math
 import numbers
 import os
+import shlex
 import warnings
 from typing import TYPE_CHECKING, Sequence
 
@@ -249,7 +250,7 @@ def _warn_about_columns(arguments: dict, predictions_columns: list[dict], truth_
     name = str(names._unread_grade_column(truth_columns, arguments.get("relevance"), used, truth_is_list)).strip()
     if name:
         message = str(names._unread_grade_message(truth_columns, name, repr(name), truth_is_list)).strip()
-        hint = "" if truth_is_list else f" (--relevance {name} on the command line)"
+        hint = "" if truth_is_list else f" (--relevance {shlex.quote(name)} on the command line)"
         warnings.warn(f"rank_metrics: {message}{hint}", RankMetricsWarning, stacklevel=stacklevel)
     text_order = str(names._text_order_warning(predictions_columns, arguments["item"], arguments["convention"],
                                                arguments["tie_break"])).strip()
