@@ -157,6 +157,18 @@ def test_no_significant_regression_names_its_own_arguments(dbt_project, argument
     assert not ok and message in text
 
 
+@pytest.mark.parametrize("gate, arguments", [("metric_at_least", "min_value=0.3"),
+                                             ("no_significant_regression", "by='model', baseline='b'")])
+def test_a_gate_names_itself_for_a_k_in_quotes(dbt_project, gate, arguments):
+    # YAML's k: '10' is text; the message named no gate (a dbt user's trial)
+    from test_dbt import compile_inline
+
+    ok, text = compile_inline(dbt_project, f"{{{{ rank_metrics.test_{gate}(model=ref('compare_predictions'), "
+                                           f"truth=ref('compare_truth'), k='4', metric='map', {arguments}) }}}}")
+    assert not ok and (f"rank_metrics: {gate}: k must be a positive integer or a list of them (k: 10, or k: [5, 10], "
+                       "unquoted); got '4'") in text
+
+
 @pytest.mark.parametrize("call, message", [
     ("rank_metrics.map_at_k(predictions=ref('compare_predictions'), k=4)", "rank_metrics: truth is required (truth=ref('purchases'))"),
     ("rank_metrics.evaluate(truth=ref('compare_truth'), k=4)", "rank_metrics: predictions is required (predictions=ref('recs'))"),

@@ -3,7 +3,7 @@
 
 {#- The gate's own arguments, checked with the gate's names for them (the macros it calls
     would name theirs: `metrics`, `evaluate`). -#}
-{% macro _gate_arguments(gate, metric, options, taken_elsewhere, own) %}
+{% macro _gate_arguments(gate, metric, k, options, taken_elsewhere, own) %}
     {#- a misspelt or misplaced argument first: `metrics: [ndcg]` or `min_val: 0.2` would
         otherwise be reported as a missing metric or min_value -#}
     {%- for name, where in taken_elsewhere.items() if options.get(name) is not none -%}
@@ -14,6 +14,11 @@
         {%- do exceptions.raise_compiler_error("rank_metrics: " ~ gate ~ ": unknown argument " ~ rank_metrics._shown(name)
             ~ "; its arguments are truth, k, metric, " ~ own ~ " and the options of the metric macros ("
             ~ rank_metrics._option_names() ~ ", validate)") -%}
+    {%- endfor -%}
+    {#- k as YAML gives it: '10' in quotes is text (the metric macros' own check would not name the gate) -#}
+    {%- for one_k in ([k] if k is not iterable or k is string else k) if one_k is not integer or one_k is boolean or one_k < 1 -%}
+        {%- do exceptions.raise_compiler_error("rank_metrics: " ~ gate ~ ": k must be a positive integer or a list of them (k: 10, "
+            ~ "or k: [5, 10], unquoted); got " ~ rank_metrics._shown(one_k)) -%}
     {%- endfor -%}
     {%- set names = (rank_metrics._metric_names() | trim).split(' ') -%}
     {%- if metric is not string or metric not in names -%}
@@ -27,7 +32,7 @@
     would otherwise leave no failing row and pass; but not under `dbt build --empty`, whose
     inputs are empty on purpose (its checks of the data are skipped too). -#}
 {% test metric_at_least(model, truth, k, metric=none, min_value=none, by=none) %}
-    {%- do rank_metrics._gate_arguments('metric_at_least', metric, kwargs, {
+    {%- do rank_metrics._gate_arguments('metric_at_least', metric, k, kwargs, {
         'metrics': 'a gate judges one metric: metric', 'baseline': 'no_significant_regression takes it',
         'alpha': 'no_significant_regression takes it', 'test': 'a compare argument', 'correction': 'a compare argument',
         'confidence': 'an evaluate argument'}, 'min_value, by') -%}
@@ -54,7 +59,7 @@
     candidate that wrote nothing), with one row that says so: no comparison is no pass (but not
     under `dbt build --empty`, as metric_at_least). -#}
 {% test no_significant_regression(model, truth, k, metric=none, by=none, baseline=none, alpha=0.05) %}
-    {%- do rank_metrics._gate_arguments('no_significant_regression', metric, kwargs, {
+    {%- do rank_metrics._gate_arguments('no_significant_regression', metric, k, kwargs, {
         'metrics': 'a gate judges one metric: metric', 'test': 'the gate is the one-sided t test',
         'correction': 'each model is judged on its own', 'confidence': 'an evaluate argument', 'min_value': 'metric_at_least takes it'},
         'by, baseline, alpha') -%}
