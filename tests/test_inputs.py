@@ -4,6 +4,7 @@ import gzip
 import math
 import re
 import warnings
+from pathlib import Path
 
 import duckdb
 import pandas as pd
@@ -320,3 +321,33 @@ def test_a_folder_as_spark_writes_one_is_read(tmp_path):
     (tmp_path / "nothing").mkdir()
     with pytest.raises(rank_metrics.RankMetricsError, match="cannot tell the format of folder .* it has no file ending in one of"):
         rank_metrics.map_at_k(f"{tmp_path}/nothing", truth, k=2)
+
+
+def test_a_file_whose_name_has_glob_characters_is_that_file(tmp_path, monkeypatch):
+    """'p?.csv' was a pattern that read px.csv too (MAP 1.0 for 0.5, silently), and 'sub [1].csv'
+    one that matched nothing (a new user's report). A name that exists, or a pathlib.Path, is
+    that file; a glob is for names that do not exist."""
+    monkeypatch.chdir(tmp_path)
+    truth = pd.DataFrame({"user_id": ["u1", "u2"], "item_id": ["0001", "0002"]})
+    pd.DataFrame({"user_id": ["u1"], "item_id": ["0001"], "rank": [1]}).to_csv("p?.csv", index=False)
+    pd.DataFrame({"user_id": ["u2"], "item_id": ["0002"], "rank": [1]}).to_csv("px.csv", index=False)
+    for name in ("p?.csv", "sub [1].csv", "a*b.csv"):
+        if name != "p?.csv":
+            (tmp_path / name).write_bytes((tmp_path / "p?.csv").read_bytes())
+        for value in (name, f"{tmp_path}/{name}", tmp_path / name):
+            assert rank_metrics.map_at_k(value, truth, k=12, check=True) == 0.5, value
+    assert rank_metrics.map_at_k("p*.csv", truth, k=12) == 1.0   # a pattern where no file has the name
+    (tmp_path / "parts[1]").mkdir()
+    (tmp_path / "parts[1]" / "part-0.csv").write_bytes((tmp_path / "px.csv").read_bytes())
+    assert rank_metrics.map_at_k("parts[1]/", truth, k=12) == 0.5
+    with pytest.raises(rank_metrics.RankMetricsError, match="predictions: no file 'gone.csv'"):
+        rank_metrics.map_at_k(Path("gone.csv"), truth, k=12)
+
+
+def test_a_polars_frame_without_pyarrow_names_the_extra(monkeypatch):
+    monkeypatch.setitem(__import__("sys").modules, "pyarrow", None)
+    with pytest.raises(rank_metrics.RankMetricsError) as error:
+        rank_metrics.map_at_k(pl.DataFrame({"user_id": ["a", "a"], "item_id": ["x", "y"], "rank": [1, 2]}),
+                              pl.DataFrame({"user_id": ["a"], "item_id": ["y"]}), k=12)
+    assert str(error.value) == ("rank_metrics: predictions: reading a polars DataFrame needs the pyarrow package, "
+                                "which is not installed: pip install 'rank-metrics[polars]'")

@@ -12,6 +12,7 @@ import abc
 import contextlib
 import glob
 import os
+import re
 import uuid
 import warnings
 from dataclasses import dataclass
@@ -159,11 +160,21 @@ class DuckDBEngine(Engine):
                 + f", a folder as {text + '/'!r}, a glob with *, or a pathlib.Path)"
                 + (f"; name a table without SQL's quotes, as {unquoted!r}: each part is quoted for you" if unquoted else "")
                 + (f"; it is a file here, whose name does not tell its format ({_ANOTHER_NAME})" if os.path.isfile(text) else ""))
-        matches = sorted(glob.glob(text))
+        # a name that exists, or a pathlib.Path, is that file, whatever its characters: 'p?.csv'
+        # would otherwise be a pattern that reads px.csv too, and 'sub [1].csv' one that reads
+        # nothing. `source` is what DuckDB reads, its glob characters escaped for such a name.
+        if isinstance(value, os.PathLike) or os.path.exists(text):
+            if not os.path.exists(text):
+                raise RankMetricsError(f"rank_metrics: {argument}: no file {text!r}")
+            matches, source = [text], _literal_pattern(text)
+        else:
+            matches, source = sorted(glob.glob(text)), text
         if not matches:
             raise RankMetricsError(f"rank_metrics: {argument}: no file matches {text!r}")
         if reader is None and len(matches) == 1 and os.path.isdir(matches[0]):
-            text, reader, matches = _folder_of_files(argument, matches[0])
+            folder = matches[0]
+            text, reader, matches = _folder_of_files(argument, folder)
+            source = _literal_pattern(folder) + text[len(folder):]   # the folder's name escaped, not its pattern
         if reader is None:
             raise RankMetricsError(
                 f"rank_metrics: {argument}: cannot tell the format of {text!r}; "
@@ -177,18 +188,18 @@ class DuckDBEngine(Engine):
             if len(matches) > 1 or "*" in text:
                 if any("=" in part for match in matches for part in os.path.dirname(match).split(os.sep)):
                     options = dict(options, hive_partitioning=True)
-            relation = getattr(self.con, reader_name)(text, **options)
+            relation = getattr(self.con, reader_name)(source, **options)
             # DuckDB's sniffer tries , ; | and tabs, not spaces: a .txt of spaces (TREC's run and
             # qrels files) comes out one column, whose name or first value holds the spaces
             if reader_name == "read_csv" and "delimiter" not in options and len(relation.columns) == 1 \
                     and (" " in relation.columns[0] or " " in str((relation.limit(1).fetchone() or ("",))[0])):
                 options = dict(options, delimiter=" ")
-                relation = self.con.read_csv(text, **options)
+                relation = self.con.read_csv(source, **options)
             # ids such as Kaggle's article ids are text, whatever the sniffer makes of the digits
             retyped = {column: "VARCHAR" for column, data_type in zip(relation.columns, relation.types)
                        if column in text_columns and str(data_type) != "VARCHAR"}
             if reader_name == "read_csv" and retyped:
-                relation = self.con.read_csv(text, **options, dtype=retyped)
+                relation = self.con.read_csv(source, **options, dtype=retyped)
             # a .csv file is read with commas: a file of semicolons or tabs comes out one column
             if reader_name == "read_csv" and "delimiter" in options and len(relation.columns) == 1:
                 _refuse_one_column(argument, text, relation.columns[0], options["delimiter"])
@@ -251,6 +262,11 @@ class DuckDBEngine(Engine):
                 try:
                     self.con.register(name, value)   # pandas, polars, pyarrow and the like
                 except (duckdb.Error, TypeError, ValueError) as error:
+                    if re.search(r"ModuleNotFoundError: .*\bpyarrow\b", str(error)):   # DuckDB reads a polars frame as Arrow data
+                        extra = "polars" if _module(value).startswith("polars") else "arrow"
+                        raise RankMetricsError(f"rank_metrics: {argument}: reading a {_module(value).split('.')[0]} "
+                                               f"{type(value).__name__} needs the pyarrow package, which is not "
+                                               f"installed: pip install 'rank-metrics[{extra}]'") from None
                     if isinstance(error, duckdb.Error) and _module(value).split(".")[0] in ("pandas", "polars", "pyarrow"):
                         # a frame of a kind DuckDB reads, with a column it cannot
                         hint = _numpy_text_hint(value) if "Data type '<U" in str(error) else _wide_integer_hint(value)
@@ -435,7 +451,7 @@ def _file_reader(text: str) -> tuple[str, dict] | None:
 def _folder_of_files(argument: str, folder: str) -> tuple[str, tuple[str, dict], list[str]]:
     """A folder as Spark writes one (part-….parquet files, maybe in partition folders such as
     model=a/, beside _SUCCESS and .crc files): (a glob of its data files, their reader, the files)."""
-    files = [path for path in sorted(glob.glob(os.path.join(folder, "**", "*"), recursive=True))
+    files = [path for path in sorted(glob.glob(os.path.join(glob.escape(folder), "**", "*"), recursive=True))
              if os.path.isfile(path) and not os.path.basename(path).startswith(("_", "."))]
     suffixes = sorted({"".join(_suffixes(path)) for path in files if _file_reader(path)})
     if len(suffixes) != 1:
@@ -445,6 +461,12 @@ def _folder_of_files(argument: str, folder: str) -> tuple[str, tuple[str, dict],
                                f"{os.path.join(folder, '*.parquet')!r}")
     pattern = os.path.join(folder, "**", "*" + suffixes[0])
     return pattern, _file_reader(pattern), [path for path in files if path.lower().endswith(suffixes[0])]
+
+
+def _literal_pattern(path: str) -> str:
+    """A path as a DuckDB file pattern that matches that path alone: DuckDB reads *, ? and [ as a
+    glob's, and a character in brackets as itself."""
+    return re.sub(r"([*?\[])", r"[\1]", path)
 
 
 def _refuse_one_column(argument: str, text: str, column: str, delimiter: str) -> None:
