@@ -464,6 +464,15 @@ def test_an_empty_parquet_file_with_columns_is_data_not_a_broken_file(tmp_path, 
         assert rank_metrics.map_at_k(str(path), truth, k=3) == 0.0
 
 
+def test_a_list_shaped_submission_of_empty_lists_warns_of_no_items():
+    # its rows are there: "predictions has no rows" misled a Kaggle user with 20,000 of them
+    submission = pd.DataFrame({"customer_id": ["a", "b"], "prediction": ["", ""]})
+    with pytest.warns(rank_metrics.RankMetricsWarning, match="every value is 0; predictions has no items: every list is empty$"):
+        assert rank_metrics.map_at_k(submission, pd.DataFrame({"customer_id": ["a"], "article_id": ["x"]}), k=12,
+                                     user="customer_id", item="prediction", truth_item="article_id",
+                                     predictions_shape="list", item_separator=" ") == 0.0
+
+
 def test_no_hit_at_all_warns_that_the_ids_may_not_match(predictions, truth):
     """Every value 0, or no user evaluated, is right by the definitions, but most often the two
     tables' ids do not match: the number alone would not say so (a new user's report). The

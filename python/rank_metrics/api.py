@@ -232,7 +232,7 @@ def _run(macro: str, predictions, truth, arguments: dict, con, check: bool) -> p
             _check(result, macro, arguments, tables, engine, predictions_view, truth_view)
         _warn_if_nothing_met(macro, result, arguments, lambda: (
             *engine.first_row(render("_nothing_met_counts", engine.name, **tables, **arguments)),
-            _resolved_plan(arguments, tables, engine.name)[0]["truth_by"]))
+            *_resolved_plan(arguments, tables, engine.name)))
     return result
 
 
@@ -283,12 +283,15 @@ def _warn_if_nothing_met(macro: str, result: pd.DataFrame, arguments: dict, coun
 
 
 def _nothing_met_cause(arguments: dict, prediction_rows: int, truth_rows: int, relevant_rows: int,
-                       shared_users: int, shared_groups: int | None, truth_by: list) -> str:
+                       shared_users: int, shared_groups: int | None, resolved: dict, shapes: dict) -> str:
     """Why nothing was met, from the tables' counts: an empty table, no relevant truth row, no
     user in both tables, users in both but never with the same values of the by columns truth
-    also has (truth_by), or (users meet) no predicted item in truth."""
+    also has (truth_by), or (users meet) no predicted item in truth. `resolved` and `shapes`: the
+    column names and table shapes as the macros resolve them (_resolved_plan)."""
     if not prediction_rows or not truth_rows:
-        return f"{'predictions' if not prediction_rows else 'truth'} has no rows"
+        table = "predictions" if not prediction_rows else "truth"
+        # a list-shaped table's rows are its lists' items: it may have rows whose lists are empty
+        return f"{table} has no {'items: every list is empty' if shapes[table]['list'] else 'rows'}"
     if not relevant_rows:
         threshold = arguments.get("relevance_threshold")
         below = "0 or less" if threshold is None else f"below relevance_threshold {threshold!r}"
@@ -301,6 +304,7 @@ def _nothing_met_cause(arguments: dict, prediction_rows: int, truth_rows: int, r
         return (f"no user of predictions is in truth: check that {names['user']} holds the same ids in predictions and "
                 "truth (same type and formatting: '00123' is not 123)")
     if shared_groups == 0:
+        truth_by = resolved["truth_by"]
         shown = ", ".join(map(repr, truth_by))
         return (f"users meet, but never with the same {shown}: truth has the by column{'s' * (len(truth_by) > 1)} "
                 f"{shown} too, and a by column both tables have is matched (each group is evaluated against "
