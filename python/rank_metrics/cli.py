@@ -99,7 +99,8 @@ def _add_metric_options(parser: argparse.ArgumentParser, metric: str | None = No
     order.add_argument("--score", help="score column, descending (default: a column named score)")
     parser.add_argument("--relevance", help="relevance grade column of truth; grades <= 0 are not relevant")
     parser.add_argument("--by", nargs="+", help="group by these prediction columns")
-    parser.add_argument("--truth-by", nargs="*", help="by columns to match in truth (default: those truth has); with no column, every group is evaluated against all of truth")
+    parser.add_argument("--truth-by", nargs="*", help="by columns to match in truth (default: those truth has); "
+                        "with no column, every group is evaluated against all of truth")
     parser.add_argument("--truth-user", help="truth's user column, when its name differs from --user")
     parser.add_argument("--truth-item", help="truth's item column, when its name differs from --item")
     parser.add_argument("--predictions-shape", help="long (a row per item) or list (a row per user, the items "
