@@ -130,7 +130,7 @@ def test_list_form_equals_long_form_on_random_inputs(rows, truth_rows, k):
 
 
 @pytest.mark.parametrize("predictions, options, message", [
-    (LISTS, dict(rank="rank"), "rank: list-shaped predictions are ordered by their lists; pass no rank or score (got rank=rank)"),
+    (LISTS, dict(rank="rank"), "rank: list-shaped predictions are ordered by their lists; pass no rank or score (got rank='rank')"),
     (LISTS, dict(score="rank"), "score: list-shaped predictions are ordered by their lists"),
     (LONG.drop(columns="rank"), dict(predictions_shape="list"),
      "predictions_shape='list' but item column item_id of predictions is VARCHAR, not a list; for items in text, "

@@ -168,17 +168,17 @@
     {%- endif -%}
     {%- if shapes.predictions.list -%}
         {%- for argument, value in [('rank', rank), ('score', score)] if value is not none -%}
-            {{ exceptions.raise_compiler_error("rank_metrics: " ~ argument ~ ": list-shaped predictions are ordered by their lists; pass no rank or score (got " ~ argument ~ "=" ~ value ~ ")") }}
+            {{ exceptions.raise_compiler_error("rank_metrics: " ~ argument ~ ": list-shaped predictions are ordered by their lists; pass no rank or score (got " ~ argument ~ "=" ~ rank_metrics._shown(value) ~ ")") }}
         {%- endfor -%}
         {%- set rank = 'rm_list_position' -%}
     {%- endif -%}
     {%- if shapes.truth.list and relevance is not none -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: relevance: list-shaped truth has no grades; pass no relevance (got relevance=" ~ relevance ~ ")") }}
+        {{ exceptions.raise_compiler_error("rank_metrics: relevance: list-shaped truth has no grades; pass no relevance (got relevance=" ~ rank_metrics._shown(relevance) ~ ")") }}
     {%- endif -%}
 
     {#- rank or score: exactly one orders each user's list -#}
     {%- if rank is not none and score is not none -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: pass rank or score, not both (got rank=" ~ rank ~ ", score=" ~ score ~ ")") }}
+        {{ exceptions.raise_compiler_error("rank_metrics: pass rank or score, not both (got rank=" ~ rank_metrics._shown(rank) ~ ", score=" ~ rank_metrics._shown(score) ~ ")") }}
     {%- elif rank is none and score is none -%}
         {%- if predictions_names is none -%}
             {%- set rank = 'rank' -%}
