@@ -273,6 +273,7 @@ def _parser() -> argparse.ArgumentParser:
     command.add_argument("--confidence", type=_number,
                          help="for --macro evaluate: of the interval ci_low..ci_high (default 0.95)")
     _add_comparison_options(command, baseline_required=False, resampling=False)   # for --macro compare
+    parser.commands = commands.choices   # each command's own parser, for its errors
     return parser
 
 
@@ -347,7 +348,10 @@ def _fail(message: str, status: int) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
-    arguments = _parser().parse_args(_spread_k(list(sys.argv[1:] if argv is None else argv)))
+    parser = _parser()
+    arguments, unknown = parser.parse_known_args(_spread_k(list(sys.argv[1:] if argv is None else argv)))
+    if unknown:   # said by the command's parser, whose --help lists the flags it takes
+        parser.commands[arguments.command].error(f"unrecognized arguments: {' '.join(unknown)}")
     _engines.SHOW_PROGRESS = _progress_wanted(sys.stdout)
     try:
         keywords = _metric_keywords(arguments)
