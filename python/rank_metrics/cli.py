@@ -196,7 +196,8 @@ def _table_command(commands, name: str, help_text: str, metrics: bool = True,
                    metric: str | None = None) -> argparse.ArgumentParser:
     """A command reading PREDICTIONS and TRUTH (files, or tables of --database) with the metric options."""
     command = commands.add_parser(name, help=help_text)
-    files = "a .parquet, .csv, .tsv or .txt file, a glob, or a folder of them (as Spark writes one)"
+    files = ("a .parquet, .csv, .tsv or .txt file (also .gz or .zst compressed), a glob, or a folder of them "
+             "(as Spark writes one)")
     command.add_argument("predictions", help=f"{files}; or, with --database, a table in it")
     command.add_argument("truth", help=f"{files}; or, with --database, a table in it")
     _add_metric_options(command, metric)
