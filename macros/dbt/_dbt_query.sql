@@ -142,3 +142,19 @@
             ~ "generate its SQL with `rank-metrics sql --dialect snowflake|bigquery|trino ...` and use it in a model") -%}
     {%- endif -%}
 {% endmacro %}
+
+
+{#- The SQL of a metric, refused on dbt-spark when the model is a view whose text is longer than
+    the 32,700 characters Spark's Hive metastore keeps for a view: Spark's own error is a
+    metastore truncation message after a minute of retries (six metrics at four k under some
+    options pass it). A table keeps no text. -#}
+{% macro _fits_its_view(sql) %}
+    {%- set limit = 32700 -%}
+    {%- if execute and adapter.type() == 'spark' and model is defined and model is mapping
+          and (model.get('config') or {}).get('materialized') == 'view' and sql | length > limit -%}
+        {%- do exceptions.raise_compiler_error("rank_metrics: this model's SQL is " ~ sql | length ~ " characters long, and Spark's Hive "
+            ~ "metastore keeps at most " ~ limit ~ " of a view's text: materialize the model as a table "
+            ~ "({{ config(materialized='table') }}), or ask for fewer metrics or k") -%}
+    {%- endif -%}
+    {{ return(sql) }}
+{% endmacro %}
