@@ -12,7 +12,7 @@ import sqlglot
 import rank_metrics
 from rank_metrics.api import DIALECTS
 
-from conftest import INTEGRATION, DbtProject
+from conftest import INTEGRATION, ROOT, DbtProject
 from engine_tables import to_postgres, to_spark
 
 SEEDS = INTEGRATION / "seeds"
@@ -327,6 +327,42 @@ def test_postgres_reads_a_materialized_view_a_temporary_table_and_a_domain(postg
         assert got == pytest.approx(want) == pytest.approx(0.75)
     with pytest.raises(rank_metrics.RankMetricsError, match="predictions: no table 'MV_predictions' on the connection"):
         rank_metrics.map_at_k("MV_predictions", "tmp_truth", k=2, con=postgres)
+
+
+SPARK_CONNECT_SCRIPT = """
+from pyspark.sql import SparkSession
+import rank_metrics
+
+spark = SparkSession.builder.remote("local[2]").getOrCreate()
+spark.conf.set("spark.sql.shuffle.partitions", "2")
+predictions = spark.createDataFrame([(1, "a", 1), (1, "b", 2), (2, "c", 1)], ["user_id", "item_id", "rank"]).cache()
+truth = spark.createDataFrame([(1, "b"), (2, "d")], ["user_id", "item_id"]).cache()
+predictions.count(), truth.count()
+other_truth = spark.createDataFrame([(1, "a")], ["user_id", "item_id"])
+views = []
+for _ in range(3):
+    assert rank_metrics.map_at_k(predictions, truth, k=2) == 0.25
+    assert rank_metrics.map_at_k(predictions, other_truth, k=2, check=True) == 1.0
+    assert predictions.storageLevel.useMemory and truth.storageLevel.useMemory
+    views.append(sorted(table.name for table in spark.catalog.listTables()))
+# one view per cached input, made at its first use: none for the input that is not cached
+assert views[0] == views[1] == views[2] and len(views[0]) == 2, views
+print("ok")
+"""
+
+
+def test_spark_connect_keeps_a_cached_input_cached(tmp_path):
+    """On Spark Connect, dropping a temporary view uncaches the DataFrame it reads, and there is
+    no other drop: a user's cached inputs came back uncached (a user's trial). A cached input
+    keeps its view there, one per DataFrame. In a process of its own: a Connect session has its
+    own local server."""
+    import os
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", SPARK_CONNECT_SCRIPT], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=600, env=dict(os.environ, PYTHONPATH=str(ROOT / "python")))
+    assert done.returncode == 0 and done.stdout.strip().endswith("ok"), done.stderr[-3000:]
 
 
 def test_spark_table_names_and_errors(spark):

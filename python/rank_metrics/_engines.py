@@ -15,6 +15,7 @@ import os
 import re
 import uuid
 import warnings
+import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -377,19 +378,35 @@ class SparkEngine(Engine):
                 frame = self.session.table(name)
             except Exception:
                 raise RankMetricsError(f"rank_metrics: {argument}: no table {name!r} in the Spark session") from None
-        view_name = _temporary_name(argument)
-        frame.createOrReplaceTempView(view_name)
+        # Catalog.dropTempView also uncaches every cached DataFrame whose plan the view holds, so
+        # it would uncache a caller's cached input. Classic Spark drops through the session
+        # catalog, which leaves the cache alone; Spark Connect has no other drop (nor does its
+        # spark.sql(..., df=df), which uncaches too), so there a cached input keeps its view, one
+        # per DataFrame, reused by the calls after.
+        kept = self._connect_view_of_cached(frame)
+        view_name = kept or _temporary_name(argument)
+        if not kept:
+            frame.createOrReplaceTempView(view_name)
         try:
             yield View(quoted=_quote(view_name, self.name),
                        columns=[{"name": column, "data_type": data_type} for column, data_type in frame.dtypes],
                        handle=frame)
         finally:
-            self._drop_view(view_name)
+            if not kept:
+                self._drop_view(view_name)
+
+    def _connect_view_of_cached(self, frame) -> str | None:
+        """On Spark Connect, the view kept for a cached DataFrame (made at its first use); else None."""
+        if hasattr(self.session, "_jsparkSession") or not frame.storageLevel.useMemory and not frame.storageLevel.useDisk:
+            return None
+        if frame not in _KEPT_VIEWS:
+            _KEPT_VIEWS[frame] = _temporary_name("cached")
+            frame.createOrReplaceTempView(_KEPT_VIEWS[frame])
+        return _KEPT_VIEWS[frame]
 
     def _drop_view(self, name: str) -> None:
-        """Drop our view and nothing else. Catalog.dropTempView also uncaches every cached
-        DataFrame whose plan the view holds, so it would uncache a caller's cached input; the
-        session catalog's own drop leaves the cache alone (Spark Connect has only the former)."""
+        """Drop our view and nothing else (classic Spark: the session catalog's drop, which
+        uncaches nothing)."""
         try:
             self.session._jsparkSession.sessionState().catalog().dropTempView(name)
         except AttributeError:
@@ -404,6 +421,9 @@ class SparkEngine(Engine):
     def rows(self, view: View) -> list[dict]:
         return [row.asDict() for row in view.handle.collect()]
 
+
+# Spark Connect: the temporary view of each cached input DataFrame, kept while the DataFrame lives
+_KEPT_VIEWS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 # set by the CLI when its output is a terminal: the connections rank_metrics opens itself show
 # DuckDB's progress bar (never in pipes, files or CI logs; a connection a caller passes keeps
