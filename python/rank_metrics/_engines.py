@@ -332,8 +332,10 @@ class PostgresEngine(Engine):
         schema, table = (None, parts[0]) if len(parts) == 1 else parts
         columns = self.run(render("relation_columns", self.name, schema=schema, table=table))
         if columns.empty:
+            spelt = self.first_row(render("relation_in_another_case", self.name, schema=schema, table=table))
+            hint = f"; it has {spelt[0]!r}, in another case" if spelt else ""
             raise RankMetricsError(f"rank_metrics: {argument}: no table {value!r} on the connection "
-                                   "(names are matched as written, case included)")
+                                   f"(names are matched as written, case included){hint}")
         yield View(quoted=".".join(_quote(part, self.name) for part in parts),
                    columns=[{"name": row.column_name, "data_type": row.data_type} for row in columns.itertuples()])
 
