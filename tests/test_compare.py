@@ -144,6 +144,23 @@ def test_cli_compare_formats_mark_significant_results(tmp_path, table_format):
         assert out.startswith(r"\begin{tabular}{lrlrrrrrrr}")
 
 
+def test_cli_compare_fails_if_a_model_is_worse_when_asked(tmp_path):
+    """--fail-if-worse: a release gate for CI outside dbt (a user's trial: the command exited 0
+    with a row marked ▼). c never finds the item; a finds it as b does."""
+    truth = pd.DataFrame({"user_id": range(30), "item_id": 1})
+    found = pd.DataFrame({"user_id": range(30), "item_id": 1, "rank": [1 + user % 3 // 2 for user in range(30)]})
+    pd.concat([found.assign(model="b"), found.assign(model="a"), truth.assign(model="c", item_id=2, rank=1)]) \
+        .to_csv(tmp_path / "p.csv", index=False)
+    truth.to_csv(tmp_path / "t.csv", index=False)
+    common = [str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "2", "4", "--metrics", "map", "ndcg",
+              "--by", "model", "--format", "csv"]
+    code, out, err = run("compare", *common, "--baseline", "b", "--fail-if-worse")
+    assert code == 4 and len(pd.read_csv(pd.io.common.StringIO(out))) == 8   # the table is still printed
+    assert err == "rank-metrics: worse than the baseline 'b': c map@2, c ndcg@2, c map@4, c ndcg@4\n"
+    assert run("compare", *common, "--baseline", "b")[0] == 0              # not asked
+    assert run("compare", *common, "--baseline", "c", "--fail-if-worse")[0] == 0   # a and b are better than c
+
+
 def test_cli_compare_escapes_latex_and_markdown(tmp_path):
     # every character LaTeX reads as a command, and Markdown's cell separator, in a model's name
     name = "A&B$C#D_E%F{G}H\\I|J"

@@ -22,6 +22,7 @@ from .errors import CheckFailed, RankMetricsError, RankMetricsWarning
 EXIT_BAD_INPUT = 2
 EXIT_CHECK_FAILED = 3
 EXIT_FAILED = 1
+EXIT_WORSE = 4   # compare --fail-if-worse: a model significantly worse than the baseline
 EXIT_BROKEN_PIPE = 141   # as a shell reports a process ended by SIGPIPE
 
 
@@ -225,7 +226,8 @@ def _add_comparison_options(command: argparse.ArgumentParser, baseline_required:
 
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="rank-metrics", description="Ranking metrics: MAP@k, NDCG, precision, recall, MRR, hit rate.",
-                     epilog="Exit status: 0 done, 2 bad input, 3 --check disagreement, 1 any other failure.")
+                     epilog="Exit status: 0 done, 2 bad input, 3 --check disagreement, 4 a model significantly worse "
+                            "(compare --fail-if-worse), 1 any other failure.")
     parser.add_argument("--version", action="version", version=f"rank-metrics {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
@@ -248,6 +250,9 @@ def _parser() -> argparse.ArgumentParser:
                          help="table (default), markdown or latex for a document, csv or json with every digit")
     command.add_argument("--check", action="store_true",
                          help="also check the pairs and differences against the reference implementation")
+    command.add_argument("--fail-if-worse", action="store_true",
+                         help=f"exit with status {EXIT_WORSE} when a model is significantly worse than the baseline "
+                              "(a row marked ▼): a release gate for CI outside dbt")
 
     for name, help_text in (("report", "one self-contained HTML page: comparison, charts, users, options"),
                             ("plot", "each metric against k per group with its confidence band, as an image")):
@@ -435,6 +440,11 @@ def _compare(arguments: argparse.Namespace, keywords: dict) -> int:
                   f"(adjusted p < {arguments.alpha}; test {arguments.test}, correction {arguments.correction})")
         resamples = None if arguments.test == "t" else arguments.resamples
         sys.stdout.write(comparison_text(result, model, arguments.format, legend, resamples))
+    worse = result[(result["significant"] == 1) & (result["difference"] < 0)]
+    if arguments.fail_if_worse and len(worse):
+        rows = ", ".join(f"{row[model]} {row['metric']}@{row['k']}" for row in worse.to_dict("records"))
+        print(f"rank-metrics: worse than the baseline {arguments.baseline!r}: {rows}", file=sys.stderr)
+        return EXIT_WORSE
     return 0
 
 
