@@ -165,8 +165,8 @@ def test_a_gate_names_itself_for_a_k_in_quotes(dbt_project, gate, arguments):
 
     ok, text = compile_inline(dbt_project, f"{{{{ rank_metrics.test_{gate}(model=ref('compare_predictions'), "
                                            f"truth=ref('compare_truth'), k='4', metric='map', {arguments}) }}}}")
-    assert not ok and (f"rank_metrics: {gate}: k must be a positive integer or a list of them (k: 10, or k: [5, 10], "
-                       "unquoted); got '4'") in text
+    assert not ok and (f"rank_metrics: {gate}: k must be a positive integer or a non-empty list of them; got '4' "
+                       "(in YAML: k: 10, or k: [5, 10], unquoted)") in text
 
 
 @pytest.mark.parametrize("call, message", [

@@ -64,18 +64,12 @@
     {%- do plan.update({'convention': convention,
                         'preset_options': given | dictsort | selectattr(1, 'none') | map(attribute=0) | list if convention is not none else []}) -%}
 
-    {#- k: a positive integer or a non-empty list of them; several k are computed in one pass -#}
-    {%- set k_list = [k] if (k is not iterable or k is string) else k -%}
-    {%- if k_list | length == 0 -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: k must be a positive integer or a non-empty list of them; got an empty list") }}
+    {#- k: several are computed in one pass -#}
+    {%- set k_problem = rank_metrics._k_problem(k) -%}
+    {%- if k_problem -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ k_problem) }}
     {%- endif -%}
-    {%- for one_k in k_list -%}
-        {%- if one_k is not integer or one_k is boolean or one_k < 1 -%}
-            {{ exceptions.raise_compiler_error("rank_metrics: k must be a positive integer or a non-empty list of them; got " ~ rank_metrics._shown(one_k)) }}
-        {%- elif one_k > 9223372036854775807 -%}
-            {{ exceptions.raise_compiler_error("rank_metrics: k must be at most 9223372036854775807 (the engines' bigint); got " ~ one_k) }}
-        {%- endif -%}
-    {%- endfor -%}
+    {%- set k_list = [k] if (k is not iterable or k is string) else k -%}
     {%- do plan.update({'ks': k_list | unique | sort | list}) -%}
 
     {#- metrics: the family's names (SPEC §6), each computed once, in this order -#}
@@ -555,5 +549,24 @@
     {%- elif value is iterable and value is not mapping -%}
         {%- for one in value -%}{{ rank_metrics._shown(one) }}{{ ', ' if not loop.last }}{%- endfor -%}
     {%- else -%}{{ value }}
+    {%- endif -%}
+{%- endmacro %}
+
+
+{#- What is wrong with k, as a sentence ('' when nothing): it must be a positive integer or a
+    non-empty list of them, each within the engines' bigint. The metric macros and the release
+    gates (which name themselves first) both say it. -#}
+{% macro _k_problem(k) -%}
+    {%- set k_list = [k] if (k is not iterable or k is string) else k -%}
+    {%- if k_list | length == 0 -%}
+    k must be a positive integer or a non-empty list of them; got an empty list
+    {%- else -%}
+        {%- for one_k in k_list if one_k is not integer or one_k is boolean or one_k < 1 or one_k > 9223372036854775807 -%}
+            {%- if loop.first and (one_k is not integer or one_k is boolean or one_k < 1) -%}
+    k must be a positive integer or a non-empty list of them; got {{ rank_metrics._shown(one_k) }}
+            {%- elif loop.first -%}
+    k must be at most 9223372036854775807 (the engines' bigint); got {{ one_k }}
+            {%- endif -%}
+        {%- endfor -%}
     {%- endif -%}
 {%- endmacro %}

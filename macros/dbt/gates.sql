@@ -16,10 +16,10 @@
             ~ rank_metrics._option_names() ~ ", validate)") -%}
     {%- endfor -%}
     {#- k as YAML gives it: '10' in quotes is text (the metric macros' own check would not name the gate) -#}
-    {%- for one_k in ([k] if k is not iterable or k is string else k) if one_k is not integer or one_k is boolean or one_k < 1 -%}
-        {%- do exceptions.raise_compiler_error("rank_metrics: " ~ gate ~ ": k must be a positive integer or a list of them (k: 10, "
-            ~ "or k: [5, 10], unquoted); got " ~ rank_metrics._shown(one_k)) -%}
-    {%- endfor -%}
+    {%- set k_problem = rank_metrics._k_problem(k) -%}
+    {%- if k_problem -%}
+        {%- do exceptions.raise_compiler_error("rank_metrics: " ~ gate ~ ": " ~ k_problem ~ " (in YAML: k: 10, or k: [5, 10], unquoted)") -%}
+    {%- endif -%}
     {%- set names = (rank_metrics._metric_names() | trim).split(' ') -%}
     {%- if metric is not string or metric not in names -%}
         {%- do exceptions.raise_compiler_error("rank_metrics: " ~ gate ~ ": metric must name one metric, one of "
