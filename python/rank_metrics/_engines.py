@@ -399,11 +399,14 @@ class SparkEngine(Engine):
 
     def _connect_view_of_cached(self, frame) -> str | None:
         """On Spark Connect, the view kept for a cached DataFrame (made at its first use); else None."""
-        if hasattr(self.session, "_jsparkSession") or not frame.storageLevel.useMemory and not frame.storageLevel.useDisk:
+        if hasattr(self.session, "_jsparkSession"):
             return None
-        if frame not in _KEPT_VIEWS:
-            _KEPT_VIEWS[frame] = _temporary_name("cached")
-            frame.createOrReplaceTempView(_KEPT_VIEWS[frame])
+        if frame in _KEPT_VIEWS:   # kept at an earlier call: storageLevel is a round trip to the server
+            return _KEPT_VIEWS[frame]
+        if not frame.storageLevel.useMemory and not frame.storageLevel.useDisk:
+            return None
+        _KEPT_VIEWS[frame] = _temporary_name("cached")
+        frame.createOrReplaceTempView(_KEPT_VIEWS[frame])
         return _KEPT_VIEWS[frame]
 
     def _drop_view(self, name: str) -> None:
