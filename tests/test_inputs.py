@@ -323,6 +323,22 @@ def test_a_folder_as_spark_writes_one_is_read(tmp_path):
         rank_metrics.map_at_k(f"{tmp_path}/nothing", truth, k=2)
 
 
+def test_csv_files_of_a_glob_are_matched_by_their_headers(tmp_path):
+    """CSV files whose columns come in another order were read by position: a file of
+    item_id,user_id had its items read as users (0.25 for 0.75, silently, check=True agreeing,
+    a new user's trial). They are matched by name, as Parquet files are; a column one file lacks
+    is missing there (NULL), which the data checks name."""
+    (tmp_path / "parts").mkdir()
+    (tmp_path / "parts" / "a.csv").write_text("user_id,item_id,rank\nu1,a,1\nu1,b,2\n")
+    (tmp_path / "parts" / "b.csv").write_text("item_id,user_id,rank\nd,u2,1\n")
+    truth = pd.DataFrame({"user_id": ["u1", "u2"], "item_id": ["b", "d"]})
+    for path in (f"{tmp_path}/parts/*.csv", f"{tmp_path}/parts/"):
+        assert rank_metrics.map_at_k(path, truth, k=2, check=True) == 0.75, path
+    (tmp_path / "parts" / "c.csv").write_text("user_id,item,rank\nu3,x,1\n")
+    with pytest.raises(rank_metrics.RankMetricsError, match=r'predictions has 1 row with NULL in column "item_id"'):
+        rank_metrics.map_at_k(f"{tmp_path}/parts/*.csv", truth, k=2)
+
+
 def test_a_file_whose_name_has_glob_characters_is_that_file(tmp_path, monkeypatch):
     """'p?.csv' was a pattern that read px.csv too (MAP 1.0 for 0.5, silently), and 'sub [1].csv'
     one that matched nothing (a new user's report). A name that exists, or a pathlib.Path, is

@@ -189,6 +189,10 @@ class DuckDBEngine(Engine):
             if len(matches) > 1 or "*" in text:
                 if any("=" in part for match in matches for part in os.path.dirname(match).split(os.sep)):
                     options = dict(options, hive_partitioning=True)
+                # several CSV files are matched by their headers' names, as Parquet files are:
+                # by position, a file of columns item_id,user_id had its items read as users
+                if reader_name == "read_csv":
+                    options = dict(options, union_by_name=True)
             relation = getattr(self.con, reader_name)(source, **options)
             # DuckDB's sniffer tries , ; | and tabs, not spaces: a .txt of spaces (TREC's run and
             # qrels files) comes out one column, whose name or first value holds the spaces
