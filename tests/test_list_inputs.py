@@ -293,7 +293,12 @@ def put(request):
     (TEXT_LISTS, TEXT_LISTS, dict(predictions_shape="list", item_separator=" "), "truth_shape",
      "values of column item_id of truth hold the item separator ' ', so each is a list of items, which long form "
      "would read as one item: pass truth_shape='list'"),
-
+    # a list column written to CSV by pandas: '[c, x, a]' split by ', ' gives '[c' and 'a]' (a new user's trial)
+    (pd.DataFrame({"user_id": [1, 2, 3], "item_id": ["[c, x, a]", "[b, a]", "[q]"]}), TRUTH,
+     dict(predictions_shape="list", item_separator=", "), "predictions_shape",
+     "values of column item_id of predictions are lists in brackets, as Python and pandas write a list to a CSV file "
+     "([b, a]): split by the separator, the first and last items would keep the brackets; write each list as its "
+     "items joined by the separator alone (' '.join(items)), or a row per item"),
 ])
 def test_list_shape_mistakes_in_the_data_are_errors(put, predictions, truth, options, argument, message):
     load, con = put

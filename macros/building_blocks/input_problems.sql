@@ -163,6 +163,19 @@ where rm_holding_1 = 0 and ({% for other in others %}rm_other_{{ loop.index }} >
 where rm_holding_1 > 0
 {%- endif %}
 {%- endif %}
+{#- Lists written in brackets, as Python and pandas write a list column to CSV ('[101, 202]'):
+    split by the separator, the first item would be '[101' and the last '202]', silently missed -#}
+{%- if shape.list and shape.separator is not none %}
+union all
+select {{ number + 5 }} as rm_check, {{ rank_metrics.string_literal(table ~ '_shape') }} as argument,
+    {{ rank_metrics.string_literal('values of column ' ~ name ~ ' of ' ~ table ~ ' are lists in brackets, as Python and pandas write a list to a CSV file (') }}
+        || substr(rm_bracketed, 1, 40) || {{ rank_metrics.string_literal("): split by the separator, the first and last items would keep the brackets; write each list as its items joined by the separator alone (' '.join(items)), or a row per item") }} as problem
+from (
+    select min(case when {{ item }} like '[%]' then {{ item }} end) as rm_bracketed
+    from {{ relation }} as rm_s
+) as rm_brackets
+where rm_bracketed is not null
+{%- endif %}
 {%- endfor %}
 {#- Lists in predictions' list column against truth whose item texts hold a separator that no
     predicted item holds: truth in a submission's form (one text per user) read as long form,
