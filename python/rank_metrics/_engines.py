@@ -264,6 +264,8 @@ class DuckDBEngine(Engine):
                         warnings.warn(f"rank_metrics: {argument}: the RecordBatchReader gave no rows; a reader reads "
                                       "once, so one read before (by an earlier call) gives none the second time: "
                                       "pass a pyarrow Table to read it again", RankMetricsWarning, stacklevel=7)
+                if _module(value).startswith("pandas") and type(value).__name__ == "DataFrame":
+                    value = _numpy_scalars_as_numbers(value)
                 try:
                     self.con.register(name, value)   # pandas, polars, pyarrow and the like
                 except (duckdb.Error, TypeError, ValueError) as error:
@@ -507,6 +509,40 @@ def _refuse_one_column(argument: str, text: str, column: str, delimiter: str) ->
             f"rank_metrics: {argument}: cannot read {text!r}: it reads as one column, {column!r}: a {os.path.splitext(text)[1]} "
             f"file is read with {names[delimiter]} between fields, and this one has {others[0]!r} between them; "
             f"save it with {names[delimiter]}, or name it .txt to have its separator detected")
+
+
+def _numpy_scalars_as_numbers(frame):
+    """The frame with each object column of numpy numbers (what exploding numpy arrays gives)
+    made a numeric column. DuckDB reads such a column as text, where item 10 sorts before 9 in
+    a tie and 9 never meets truth's 9 (a new user's trial); Python numbers it reads as numbers.
+    Only the first value of an object column is looked at, unless it is a numpy number."""
+    import numpy as np
+    import pandas as pd
+
+    made = {}
+    for place, (_, values) in enumerate(frame.items()):
+        if values.dtype != object:
+            continue
+        first = next((value for value in values.array
+                      if value is not None and value is not pd.NA and not (isinstance(value, float) and value != value)), None)
+        if not isinstance(first, np.generic):
+            continue
+        kind = pd.api.types.infer_dtype(values, skipna=True)
+        try:
+            if kind == "integer":
+                made[place] = values.astype("Int64")
+            elif kind in ("floating", "mixed-integer-float"):
+                made[place] = values.astype("Float64")
+            elif kind == "boolean":
+                made[place] = values.astype("boolean")
+        except (OverflowError, TypeError, ValueError):   # past int64: unsigned, as pandas infers it
+            made[place] = values.infer_objects()
+    if not made:
+        return frame
+    frame = frame.copy(deep=False)
+    for place, values in made.items():
+        frame.isetitem(place, values)
+    return frame
 
 
 def _numpy_text_hint(frame) -> str:
