@@ -646,3 +646,16 @@ def test_a_file_of_another_name_says_how_to_read_it(tmp_path, monkeypatch):
     with pytest.raises(RankMetricsError, match=r"truth: 'qrels\.test' is neither a table .*; it is a file "
                        r"here, whose name does not tell its format \(a text file of another name"):
         rank_metrics.map_at_k(pd.DataFrame({"user_id": [1], "item_id": ["D1"], "rank": [1]}), "qrels.test", k=1)
+
+
+def test_a_column_name_twice_is_an_error(predictions, truth):
+    """pd.concat(axis=1) can give a frame two 'rank' columns: DuckDB read the first and renamed the
+    second, silently (0.0 here, 1.0 by the other; a new user's trial)."""
+    import pyarrow as pa
+
+    repeated = pd.concat([predictions, pd.DataFrame({"rank": [2, 1, 1]})], axis=1)
+    with pytest.raises(RankMetricsError, match=r"predictions: column 'rank' appears 2 times in this DataFrame; drop or rename"):
+        rank_metrics.map_at_k(repeated, truth, k=1)
+    table = pa.Table.from_arrays([pa.array([1]), pa.array(["a"]), pa.array(["a"])], names=["user_id", "item_id", "item_id"])
+    with pytest.raises(RankMetricsError, match=r"truth: column 'item_id' appears 2 times in this Table"):
+        rank_metrics.map_at_k(predictions, table, k=1)

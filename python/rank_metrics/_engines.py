@@ -264,6 +264,7 @@ class DuckDBEngine(Engine):
                         warnings.warn(f"rank_metrics: {argument}: the RecordBatchReader gave no rows; a reader reads "
                                       "once, so one read before (by an earlier call) gives none the second time: "
                                       "pass a pyarrow Table to read it again", RankMetricsWarning, stacklevel=7)
+                _refuse_repeated_columns(value, argument)
                 if _module(value).startswith("pandas") and type(value).__name__ == "DataFrame":
                     value = _numpy_scalars_as_numbers(value)
                 try:
@@ -509,6 +510,17 @@ def _refuse_one_column(argument: str, text: str, column: str, delimiter: str) ->
             f"rank_metrics: {argument}: cannot read {text!r}: it reads as one column, {column!r}: a {os.path.splitext(text)[1]} "
             f"file is read with {names[delimiter]} between fields, and this one has {others[0]!r} between them; "
             f"save it with {names[delimiter]}, or name it .txt to have its separator detected")
+
+
+def _refuse_repeated_columns(value, argument: str) -> None:
+    """A pandas frame or pyarrow Table with two columns of one name (pd.concat(axis=1) makes
+    them): DuckDB reads the first and renames the second, so which one is the rank would be
+    chance (a new user's trial)."""
+    names = [str(name) for name in getattr(value, "column_names", None) or getattr(value, "columns", [])]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise RankMetricsError(f"rank_metrics: {argument}: column {repeated[0]!r} appears {names.count(repeated[0])} times "
+                               f"in this {type(value).__name__}; drop or rename all but one, so that it is clear which is read")
 
 
 def _numpy_scalars_as_numbers(frame):
