@@ -362,6 +362,23 @@ def test_numpy_numbers_in_an_object_column_are_numbers():
     assert rank_metrics.map_at_k(wide, pd.DataFrame({"user_id": [1.5], "item_id": [2**64 - 1]}), k=1, check=True) == 1.0
 
 
+def test_struct_ids_are_checked_against_the_reference():
+    """Ids that are structs (dicts in pandas, Arrow structs) gave a TypeError from check=True and
+    from evaluate_users' ordering (a new user's trial). Ties break as the engine orders structs,
+    field by field: {'sku': 'a'} before {'sku': 'b'}."""
+    def sku(name):
+        return {"sku": name, "size": "M"}
+
+    predictions = pd.DataFrame({"user_id": ["u1", "u1", "u2", "u2"], "item_id": [sku("a"), sku("b"), sku("b"), sku("c")],
+                                "score": [1.0, 1.0, 0.3, 0.9]})
+    truth = pd.DataFrame({"user_id": ["u1", "u2"], "item_id": [sku("b"), sku("b")]})
+    assert rank_metrics.map_at_k(predictions, truth, k=2, check=True) == 0.5
+    by_user = rank_metrics.evaluate_users(predictions.assign(user_id=[sku("u2")] * 2 + [sku("u1")] * 2),
+                                          truth.assign(user_id=[sku("u2"), sku("u1")]), k=2, check=True)
+    assert by_user.user_id.tolist() == [sku("u1"), sku("u2")]
+    assert by_user.average_precision.tolist() == [0.5, 0.5]
+
+
 def test_a_file_whose_name_has_glob_characters_is_that_file(tmp_path, monkeypatch):
     """'p?.csv' was a pattern that read px.csv too (MAP 1.0 for 0.5, silently), and 'sub [1].csv'
     one that matched nothing (a new user's report). A name that exists, or a pathlib.Path, is

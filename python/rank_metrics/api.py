@@ -168,7 +168,8 @@ def _expected_and_got(result: pd.DataFrame, macro: str, columns: dict, user_rows
         keys = by + [user, "k"]
         values = [column for _, _, column in METRICS.values() if column in result.columns]
         expected = {(*(row[key] for key in keys), value): row[value] for row in user_rows for value in values}
-        got = {(*(row[key] for key in keys), value): row[value] for row in result.to_dict("records") for value in values}
+        got = {(*(_hashable(row[key]) for key in keys), value): row[value]
+               for row in result.to_dict("records") for value in values}
         return keys + ["column"], expected, got
     if macro == "evaluate":
         keys = by + ["k", "metric", "column"]
@@ -190,6 +191,16 @@ def _expected_and_got(result: pd.DataFrame, macro: str, columns: dict, user_rows
     return keys, expected, got
 
 
+def _hashable(value):
+    """An id as the reference can keep it in a set: a struct (a dict, in its fields' order, so
+    that ties break as the engine orders structs) or a list as a tuple."""
+    if isinstance(value, dict):
+        return tuple(_hashable(one) for one in value.values())
+    if isinstance(value, (list, tuple)):
+        return tuple(_hashable(one) for one in value)
+    return value
+
+
 def _check(result: pd.DataFrame, macro: str, arguments: dict, tables: dict, engine, predictions_view,
            truth_view):
     """Raise CheckFailed unless the reference implementation computes the same rows."""
@@ -206,6 +217,10 @@ def _check(result: pd.DataFrame, macro: str, arguments: dict, tables: dict, engi
                   for row in _long_rows(engine.rows(truth_view), truth_item, shapes["truth"], None)]
     given_rows = engine.rows(predictions_view)
     prediction_rows = _long_rows(given_rows, columns["item"], shapes["predictions"], columns["rank"])
+    # ids that are structs, maps or lists come as dicts and lists, which a set cannot hold
+    for row in (*truth_rows, *prediction_rows):
+        for column in (columns["user"], columns["item"]):
+            row[column] = _hashable(row[column])
     # a list-shaped table's groups are those of its rows, empty lists included
     groups = [tuple(row[column] for column in columns["by"]) for row in given_rows]
     user_rows, group_rows = reference.evaluate(prediction_rows, truth_rows, sorted(set(ks)), options=options,
@@ -319,7 +334,10 @@ def _as_list(by) -> list:
 
 
 def _sorted(frame: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
-    return frame.sort_values(list(keys), kind="stable").reset_index(drop=True)
+    try:
+        return frame.sort_values(list(keys), kind="stable").reset_index(drop=True)
+    except TypeError:   # ids that are structs or lists come as dicts and lists: ordered as tuples
+        return frame.sort_values(list(keys), kind="stable", key=lambda column: column.map(_hashable)).reset_index(drop=True)
 
 
 def _signature(*extra: str) -> inspect.Signature:
