@@ -69,6 +69,22 @@ def test_mapk_classic_numbers():
     assert rank_metrics.mapk([truth] * 6, [list(x) for x in lists], k=4) == pytest.approx(0.71875)
 
 
+def test_mapk_takes_numpy_arrays_and_pandas_series():
+    """`if not actual` refused a Series and an array ('truth value ... is ambiguous'), and None gave
+    a TypeError (a new user's trial). Sets of relevant items are taken; a set of predictions has
+    no order."""
+    import numpy as np
+
+    want = 0.75   # [1] against [1, 2]: 1; [2] against [0, 2]: 1/2
+    assert rank_metrics.mapk(pd.Series([[1], [2]]), pd.Series([[1, 2], [0, 2]]), k=2) == want
+    assert rank_metrics.mapk(np.array([[1], [2]]), [[1, 2], [0, 2]], k=np.int64(2)) == want
+    assert rank_metrics.mapk([{1}, {2}], np.array([[1, 2], [0, 2]]), k=2) == want
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"actual must be a list of items \(.*, or a set\); got NoneType"):
+        rank_metrics.apk(None, [1], k=1)
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"predicted\[0\] must be a list of items .*; got set; a set has no order"):
+        rank_metrics.mapk([[1]], [{1}], k=1)
+
+
 def test_the_pattern_a_source_document_misprints():
     # SPEC §2: one source prints 0.15 for hit pattern 0 1 0 with m = 3; it is 1/6
     assert rank_metrics.apk(["r1", "r2", "r3"], ["n1", "r1", "n2"], k=3) == pytest.approx(1 / 6)

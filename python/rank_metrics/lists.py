@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import numbers
 from typing import Sequence
 
 from . import reference
@@ -10,7 +11,7 @@ from .errors import RankMetricsError
 
 
 def _checked(k, normalization, duplicates):
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
         raise RankMetricsError(f"rank_metrics: k must be a positive integer; got {k!r}")
     if normalization not in reference.NORMALIZATIONS:
         raise RankMetricsError(f"rank_metrics: normalization must be one of "
@@ -20,12 +21,19 @@ def _checked(k, normalization, duplicates):
                                f"{', '.join(reference.DUPLICATES)}; got {duplicates!r}")
 
 
-def _refuse_text(value, name: str) -> None:
-    """A text is a sequence of characters: apk('a b', 'a') would score each character as an item
-    (a Kaggle submission's prediction string passed as it is)."""
+def _items(value, name: str, ordered: bool = True) -> list:
+    """A list (or any sequence: a tuple, a numpy array, a pandas Series; a set too for a set of
+    relevant items, where order means nothing) as a Python list. A text
+    is refused: it is a sequence of characters, and apk('a b', 'a') would score each character as
+    an item (a Kaggle submission's prediction string passed as it is)."""
     if isinstance(value, (str, bytes)):
         raise RankMetricsError(f"rank_metrics: {name} is a {type(value).__name__} ({value[:40]!r}), not a list of "
                                "items: its characters would be the items; split it first, e.g. .split()")
+    if not hasattr(value, "__iter__") or isinstance(value, dict) or (ordered and isinstance(value, (set, frozenset))):
+        raise RankMetricsError(f"rank_metrics: {name} must be a list of items (a list, tuple, numpy array or pandas "
+                               f"Series{'' if ordered else ', or a set'}); got {type(value).__name__}"
+                               + ("; a set has no order to rank by" if isinstance(value, (set, frozenset)) else ""))
+    return list(value)
 
 
 def apk(actual: Sequence, predicted: Sequence, k: int = 10, *, normalization: str = "min_m_k",
@@ -34,8 +42,7 @@ def apk(actual: Sequence, predicted: Sequence, k: int = 10, *, normalization: st
 
     The relevant set is the distinct items of `actual`; an empty `actual` gives 0.
     """
-    _refuse_text(actual, "actual")
-    _refuse_text(predicted, "predicted")
+    actual, predicted = _items(actual, "actual", ordered=False), _items(predicted, "predicted")
     _checked(k, normalization, duplicates)
     if duplicates == "error" and len(set(predicted)) != len(predicted):
         repeated = next(item for index, item in enumerate(predicted) if item in predicted[:index])
@@ -47,15 +54,12 @@ def apk(actual: Sequence, predicted: Sequence, k: int = 10, *, normalization: st
 def mapk(actual: Sequence[Sequence], predicted: Sequence[Sequence], k: int = 10, *,
          normalization: str = "min_m_k", duplicates: str = "first") -> float:
     """The mean of apk over pairs of lists, as the classic mapk: every pair counts."""
+    actual, predicted = _items(actual, "actual"), _items(predicted, "predicted")
     if len(actual) != len(predicted):
         raise RankMetricsError(f"rank_metrics: actual and predicted must be lists of the same length; "
                                f"got {len(actual)} and {len(predicted)}")
-    _refuse_text(actual, "actual")
-    _refuse_text(predicted, "predicted")
     if not actual:
         return math.nan
-    for index, (one_actual, one_predicted) in enumerate(zip(actual, predicted)):
-        _refuse_text(one_actual, f"actual[{index}]")
-        _refuse_text(one_predicted, f"predicted[{index}]")
-    return math.fsum(apk(a, p, k, normalization=normalization, duplicates=duplicates)
-                     for a, p in zip(actual, predicted)) / len(actual)
+    pairs = [(_items(one_actual, f"actual[{index}]", ordered=False), _items(one_predicted, f"predicted[{index}]"))
+             for index, (one_actual, one_predicted) in enumerate(zip(actual, predicted))]
+    return math.fsum(apk(a, p, k, normalization=normalization, duplicates=duplicates) for a, p in pairs) / len(pairs)
