@@ -659,3 +659,16 @@ def test_a_column_name_twice_is_an_error(predictions, truth):
     table = pa.Table.from_arrays([pa.array([1]), pa.array(["a"]), pa.array(["a"])], names=["user_id", "item_id", "item_id"])
     with pytest.raises(RankMetricsError, match=r"truth: column 'item_id' appears 2 times in this Table"):
         rank_metrics.map_at_k(predictions, table, k=1)
+
+
+def test_a_column_without_a_type_is_empty_or_null_not_a_type_error(truth):
+    """pd.DataFrame(columns=[...]) has object columns, and a column of only None has no type
+    either: DuckDB calls them "NULL", which the type checks reported as a type ('rank of
+    predictions is "NULL"', a new user's trial). An empty table is an empty table; NULLs are
+    named by the data checks."""
+    with pytest.warns(rank_metrics.RankMetricsWarning, match="predictions has no rows"):
+        assert rank_metrics.map_at_k(pd.DataFrame(columns=["user_id", "item_id", "rank"]), truth, k=3, check=True) == 0.0
+    with pytest.raises(RankMetricsError, match=r'rank: predictions has 2 rows with NULL in column "rank"'):
+        rank_metrics.map_at_k(pd.DataFrame({"user_id": [1, 1], "item_id": ["a", "b"], "rank": [None, None]}), truth, k=3)
+    with pytest.raises(RankMetricsError, match=r'user: predictions has 2 rows with NULL in column "user_id"'):
+        rank_metrics.map_at_k(pd.DataFrame({"user_id": [None, None], "item_id": ["a", "b"], "rank": [1, 2]}), truth, k=3)

@@ -288,7 +288,7 @@
                                         ('truth', truth_columns, [('relevance', relevance)])] if columns is not none -%}
         {%- for argument, name in checked if name is not none -%}
             {%- set column = columns | selectattr('name', 'equalto', name) | first -%}
-            {%- if rank_metrics._type_family(column.data_type) not in ('number', 'floating point') -%}
+            {%- if rank_metrics._type_family(column.data_type) not in ('number', 'floating point', 'no type') -%}
                 {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " (argument " ~ argument ~ ") of " ~ table ~ " is " ~ column.data_type ~ "; " ~ argument ~ " must be a numeric column (integer, decimal or floating point)") }}
             {%- endif -%}
         {%- endfor -%}
@@ -306,7 +306,7 @@
             {%- set left = shapes.predictions.element_type if argument == 'item' and shapes.predictions.list else left -%}
             {%- set right = shapes.truth.element_type if argument == 'item' and shapes.truth.list else right -%}
             {%- set families = [rank_metrics._type_family(left), rank_metrics._type_family(right)] if left is not none and right is not none else [] -%}
-            {%- if families and families[0] != families[1] -%}
+            {%- if families and families[0] != families[1] and 'no type' not in families -%}
                 {#- a whole number and a double compare as doubles, where distinct ids past 2^53 meet -#}
                 {%- set inexact = 'floating point' in families and 'number' in families -%}
                 {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " (argument " ~ argument ~ ") is " ~ left ~ " in predictions but "
@@ -481,6 +481,9 @@
     {%- if base in ['varchar', 'char', 'character', 'character varying', 'text', 'string', 'bpchar', 'nvarchar', 'nchar', 'enum'] -%}string
     {%- elif base in numbers -%}number
     {%- elif base in floats -%}floating point
+    {#- a column of only NULLs, or of an empty frame without a dtype (pandas' object columns), has
+        none: the data checks name its NULLs, or the table has no rows -#}
+    {%- elif base.strip('"') in ['null', 'void'] -%}no type
     {%- else -%}{{ lowered }}
     {%- endif -%}
 {%- endmacro %}
