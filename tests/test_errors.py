@@ -672,3 +672,17 @@ def test_a_column_without_a_type_is_empty_or_null_not_a_type_error(truth):
         rank_metrics.map_at_k(pd.DataFrame({"user_id": [1, 1], "item_id": ["a", "b"], "rank": [None, None]}), truth, k=3)
     with pytest.raises(RankMetricsError, match=r'user: predictions has 2 rows with NULL in column "user_id"'):
         rank_metrics.map_at_k(pd.DataFrame({"user_id": [None, None], "item_id": ["a", "b"], "rank": [1, 2]}), truth, k=3)
+
+
+def test_a_column_name_with_spaces_around_it_is_shown_with_them():
+    """truth's 'relevance ' (a trailing space from a spreadsheet's header): the warning said pass
+    relevance='relevance', which then was not a column, and the error listed the columns with
+    the space out of sight (a new user's trial)."""
+    predictions = pd.DataFrame({"user_id": ["u1", "u1"], "item_id": ["a", "b"], "rank": [1, 2]})
+    truth = pd.DataFrame({"user_id": ["u1", "u1"], "item_id": ["a", "b"], "relevance ": [0, 1]})
+    with pytest.warns(rank_metrics.RankMetricsWarning, match=r"pass relevance='relevance ' \(--relevance 'relevance ' on"):
+        rank_metrics.map_at_k(predictions, truth, k=2)
+    with pytest.raises(RankMetricsError, match=r"it has 'relevance ', with other spaces around it \(names are matched as "
+                                               r"spelt\): pass relevance='relevance '$"):
+        rank_metrics.map_at_k(predictions, truth, k=2, relevance="relevance")
+    assert rank_metrics.map_at_k(predictions, truth, k=2, relevance="relevance ", check=True) == 0.5

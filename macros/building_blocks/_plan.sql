@@ -186,8 +186,8 @@
             {%- for wanted in ['rank', 'score'] -%}
                 {%- set spelt = rank_metrics._in_another_case(predictions_names, wanted) -%}
                 {%- if spelt -%}
-                {{ exceptions.raise_compiler_error("rank_metrics: predictions has neither a rank nor a score column, but it has " ~ spelt
-                    ~ ", in another case (names are matched as spelt): pass " ~ wanted ~ "='" ~ spelt ~ "'") }}
+                {{ exceptions.raise_compiler_error("rank_metrics: predictions has neither a rank nor a score column, but it has "
+                    ~ rank_metrics._spelt_otherwise(wanted, spelt) ~ " (names are matched as spelt): pass " ~ wanted ~ "='" ~ spelt ~ "'") }}
                 {%- endif -%}
             {%- endfor -%}
             {#- a missing item column is the first thing to say (the check of every column below) -#}
@@ -277,7 +277,7 @@
                     must be spelt alike in both tables -#}
                 {%- set fix = "rename one of the two columns" if argument == 'truth_by'
                     else "pass " ~ ('truth_' ~ argument if table == 'truth' and argument in ['user', 'item'] else argument) ~ "='" ~ spelt ~ "'" -%}
-                {%- set other_name = "; it has " ~ spelt ~ ", in another case (names are matched as spelt): " ~ fix -%}
+                {%- set other_name = "; it has " ~ rank_metrics._spelt_otherwise(name, spelt) ~ " (names are matched as spelt): " ~ fix -%}
             {%- endif -%}
             {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " (argument " ~ argument ~ ") is not in " ~ table ~ "; its columns are: " ~ names | join(', ') ~ other_name) }}
         {%- endfor -%}
@@ -384,8 +384,15 @@
     match names as spelt), or ''. -#}
 {% macro _in_another_case(names, name) -%}
     {%- set found = [] -%}
-    {%- for other in names if other != name and (other | lower) == (name | lower) -%}{%- do found.append(other) -%}{%- endfor -%}
+    {%- for other in names if other != name and (other | lower | trim) == (name | lower | trim) -%}{%- do found.append(other) -%}{%- endfor -%}
     {{- found | first if found else '' -}}
+{%- endmacro %}
+
+{#- The name _in_another_case found, and how it differs, for messages: in case, or in the spaces
+    around it (then quoted, so that they show: 'relevance '). -#}
+{% macro _spelt_otherwise(name, spelt) -%}
+    {%- if (spelt | trim) != spelt or (name | trim) != name -%}{{ rank_metrics._shown(spelt) }}, with other spaces around it
+    {%- else -%}{{ spelt }}, in another case{%- endif -%}
 {%- endmacro %}
 
 

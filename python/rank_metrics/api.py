@@ -263,6 +263,8 @@ def _warn_about_columns(arguments: dict, predictions_columns: list[dict], truth_
     truth_is_list = bool(str(names._truth_is_list(truth_columns, arguments.get("truth_item") or arguments["item"],
                                                   arguments.get("truth_shape"))).strip())
     name = str(names._unread_grade_column(truth_columns, arguments.get("relevance"), used, truth_is_list)).strip()
+    # the macro's text is stripped of its layout's spaces, and so of a name's own ('relevance ')
+    name = next((column["name"] for column in truth_columns if column["name"].strip() == name), name)
     if name:
         message = str(names._unread_grade_message(truth_columns, name, repr(name), truth_is_list)).strip()
         hint = "" if truth_is_list else f" (--relevance {shlex.quote(name)} on the command line)"
