@@ -379,6 +379,24 @@ def test_struct_ids_are_checked_against_the_reference():
     assert by_user.average_precision.tolist() == [0.5, 0.5]
 
 
+def test_a_csv_files_number_ids_are_text_beside_text_ids(tmp_path):
+    """The CSV reader guesses types from the values: users 7 and 8 of one file became numbers,
+    beside a truth file with a user 'guest', and the command line, which cannot cast, said "cast
+    one so they match" (a new user's trial). Ids are labels: the file's are read as text, in
+    predictions or in truth."""
+    (tmp_path / "p.csv").write_text("user_id,item_id,rank\n7,10,1\n7,11,2\n8,10,1\n")
+    (tmp_path / "t.csv").write_text("user_id,item_id\n7,11\nguest,10\n8,10\n")
+    # 7: item 11 at position 2 (1/2); guest: no list (0); 8: item 10 at 1 (1)
+    assert rank_metrics.map_at_k(str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), k=2, check=True) == 0.5
+    (tmp_path / "p2.csv").write_text("user_id,item_id,rank\n7,11,1\nguest,10,1\n")
+    (tmp_path / "t2.csv").write_text("user_id,item_id\n7,11\n8,10\n")
+    # 7: 1; 8: no list (0)
+    assert rank_metrics.map_at_k(str(tmp_path / "p2.csv"), str(tmp_path / "t2.csv"), k=2, check=True) == 0.5
+    # a frame's numbers are the caller's: still an error, naming both types
+    with pytest.raises(rank_metrics.RankMetricsError, match="is BIGINT in predictions but VARCHAR in truth; cast one"):
+        rank_metrics.map_at_k(pd.DataFrame({"user_id": [7], "item_id": [10], "rank": [1]}), str(tmp_path / "t.csv"), k=2)
+
+
 def test_a_file_whose_name_has_glob_characters_is_that_file(tmp_path, monkeypatch):
     """'p?.csv' was a pattern that read px.csv too (MAP 1.0 for 0.5, silently), and 'sub [1].csv'
     one that matched nothing (a new user's report). A name that exists, or a pathlib.Path, is

@@ -94,6 +94,12 @@ def _prepared(predictions, truth, con, arguments):
             if not text_truth and _text_items(predictions_view.columns, arguments["item"], engine.name):
                 text_truth = [arguments.get("truth_item") or arguments["item"]]
             truth_view = stack.enter_context(engine.registered(truth, "truth", text_truth))
+            # a CSV file's types are its reader's guess from the values: ids that are text in the
+            # other table (007, guest) make the file's all-digit ids text too, read again
+            for argument, value, columns in _ids_to_read_as_text(arguments, predictions, truth, predictions_view,
+                                                                 truth_view, engine.name):
+                view = stack.enter_context(engine.registered(value, argument, columns))
+                predictions_view, truth_view = (view, truth_view) if argument == "predictions" else (predictions_view, view)
             tables = dict(predictions=predictions_view.quoted, truth=truth_view.quoted,
                           predictions_columns=predictions_view.columns,
                           truth_columns=truth_view.columns)
@@ -116,6 +122,28 @@ def _prepared(predictions, truth, con, arguments):
         raise unreadable from None
     finally:
         engine.close()
+
+
+def _ids_to_read_as_text(arguments, predictions, truth, predictions_view, truth_view, engine: str) -> list:
+    """(argument, input, its id columns to read as text) for each input given as a file path whose
+    user or item column is a number where the other table's is text."""
+    names = _render_namespace(engine)
+
+    def family(columns, name):
+        found = [column["data_type"] for column in columns if column["name"] == name]
+        return str(names._type_family(found[0])).strip() if found else None
+
+    pairs = [(arguments["user"], arguments.get("truth_user") or arguments["user"]),
+             (arguments["item"], arguments.get("truth_item") or arguments["item"])]
+    found = {"predictions": [], "truth": []}
+    for predicted, judged in pairs:
+        kinds = family(predictions_view.columns, predicted), family(truth_view.columns, judged)
+        if kinds == ("number", "string"):
+            found["predictions"].append(predicted)
+        elif kinds == ("string", "number"):
+            found["truth"].append(judged)
+    return [(argument, value, found[argument]) for argument, value in (("predictions", predictions), ("truth", truth))
+            if found[argument] and isinstance(value, (str, os.PathLike))]
 
 
 def _text_items(columns: list[dict], item: str, engine: str) -> bool:
