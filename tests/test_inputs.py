@@ -397,6 +397,18 @@ def test_a_csv_files_number_ids_are_text_beside_text_ids(tmp_path):
         rank_metrics.map_at_k(pd.DataFrame({"user_id": [7], "item_id": [10], "rank": [1]}), str(tmp_path / "t.csv"), k=2)
 
 
+def test_a_frames_named_index_is_read_as_columns():
+    """set_index('user_id') left user_id "not in predictions", and a frame whose columns were all
+    in its index could not be read (a new user's trial): named index levels are columns."""
+    predictions = pd.DataFrame({"user_id": ["u1", "u1", "u2"], "item_id": ["a", "b", "c"], "rank": [1, 2, 1]})
+    truth = pd.DataFrame({"user_id": ["u1", "u2"], "item_id": ["b", "c"]})
+    want = 0.75   # u1: b at 2 (1/2); u2: c at 1 (1)
+    assert rank_metrics.map_at_k(predictions.set_index("user_id"), truth, k=2, check=True) == want
+    assert rank_metrics.map_at_k(predictions, truth.set_index(["user_id", "item_id"]), k=2, check=True) == want
+    # a level named like a column is left out, not read in its place
+    assert rank_metrics.map_at_k(predictions.set_index(pd.Index([9, 9, 9], name="rank")), truth, k=2) == want
+
+
 def test_a_file_whose_name_has_glob_characters_is_that_file(tmp_path, monkeypatch):
     """'p?.csv' was a pattern that read px.csv too (MAP 1.0 for 0.5, silently), and 'sub [1].csv'
     one that matched nothing (a new user's report). A name that exists, or a pathlib.Path, is

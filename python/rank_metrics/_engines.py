@@ -266,7 +266,7 @@ class DuckDBEngine(Engine):
                                       "pass a pyarrow Table to read it again", RankMetricsWarning, stacklevel=7)
                 _refuse_repeated_columns(value, argument)
                 if _module(value).startswith("pandas") and type(value).__name__ == "DataFrame":
-                    value = _numpy_scalars_as_numbers(value)
+                    value = _numpy_scalars_as_numbers(_named_index_as_columns(value))
                 try:
                     self.con.register(name, value)   # pandas, polars, pyarrow and the like
                 except (duckdb.Error, TypeError, ValueError) as error:
@@ -521,6 +521,17 @@ def _refuse_repeated_columns(value, argument: str) -> None:
     if repeated:
         raise RankMetricsError(f"rank_metrics: {argument}: column {repeated[0]!r} appears {names.count(repeated[0])} times "
                                f"in this {type(value).__name__}; drop or rename all but one, so that it is clear which is read")
+
+
+def _named_index_as_columns(frame):
+    """The frame with its named index levels as columns (set_index('user_id'), a groupby's
+    result): DuckDB reads no index, so user_id was "not in predictions" and a frame whose every
+    column was in the index could not be read at all (a new user's trial). A level named like a
+    column stays out (which of the two to read would be a guess)."""
+    names = [name for name in frame.index.names if name is not None]
+    if not names or any(name in frame.columns for name in names):
+        return frame
+    return frame.reset_index(level=names)
 
 
 def _numpy_scalars_as_numbers(frame):
