@@ -202,3 +202,22 @@ def test_the_same_input_gives_the_same_page(page, tmp_path):
                        "-o", str(tmp_path / "again.html"))
     assert code == 0, err
     assert (tmp_path / "again.html").read_bytes() == page.read_bytes()
+
+
+def test_python_and_the_command_line_write_the_same_page(tmp_path):
+    """With the id columns left at their defaults, the command line's page listed user and item
+    among the options in force and Python's did not (a new user's walkthrough)."""
+    import pandas as pd
+
+    predictions = pd.read_csv(RECOMMENDATIONS).rename(columns={"customer_id": "user_id", "article_id": "item_id"})
+    truth = pd.read_csv(PURCHASES).rename(columns={"customer_id": "user_id", "article_id": "item_id"})
+    predictions.to_csv(tmp_path / "recs.csv", index=False)
+    truth.to_csv(tmp_path / "purchases.csv", index=False)
+    code, _, err = run("report", str(tmp_path / "recs.csv"), str(tmp_path / "purchases.csv"), "-k", "5", "--by", "model",
+                       "-o", str(tmp_path / "cli.html"))
+    assert code == 0, err
+    page = rank_metrics.report(str(tmp_path / "recs.csv"), str(tmp_path / "purchases.csv"), k=[5], by="model")
+    assert page == (tmp_path / "cli.html").read_text()
+    tables = Tables()
+    tables.feed(page)
+    assert dict(tables.tables["options"])["user"] == "user_id"

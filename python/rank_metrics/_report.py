@@ -185,10 +185,15 @@ def _options_table(options: dict, report_options: dict) -> str:
     options as resolved, then any other option given."""
     known = {name: value for name, value in options.items() if name in reference.Options.__dataclass_fields__}
     resolved = reference.resolve_options(options.get("convention"), **known)
-    rows = list(report_options.items()) + [("convention", options.get("convention") or "kaggle (the defaults)")]
+    # the id columns always, given or not, so that the command line (which passes their defaults)
+    # and Python write the same page for the same input
+    rows = list(report_options.items()) + [("user", options.get("user") or "user_id"),
+                                           ("item", options.get("item") or "item_id"),
+                                           ("convention", options.get("convention") or "kaggle (the defaults)")]
     rows += [(name, getattr(resolved, name)) for name in reference.Options.__dataclass_fields__]
     rows += [(name, value) for name, value in options.items()
-             if name not in reference.Options.__dataclass_fields__ and name != "convention" and value is not None]
+             if name not in reference.Options.__dataclass_fields__ and name not in ("convention", "user", "item")
+             and value is not None]
     return ("<table class='options'><tbody>" + "".join(
         f"<tr><th>{html.escape(str(name))}</th><td>{html.escape(_option(value))}</td></tr>" for name, value in rows)
         + "</tbody></table>")
