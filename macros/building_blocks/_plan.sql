@@ -17,7 +17,10 @@
         {{ exceptions.raise_compiler_error("rank_metrics: " ~ name ~ " is an argument of the permutation and bootstrap tests, which run in Python "
             ~ "(rank_metrics.compare, rank-metrics compare); SQL has only the t test") }}
         {%- endif -%}
+        {%- set known = (rank_metrics._option_names() | replace(',', ' ')).split() + ['metrics', 'confidence', 'baseline', 'test', 'correction', 'alpha', 'validate'] -%}
+        {%- set nearest = rank_metrics._nearest_name(name, known) -%}
         {{ exceptions.raise_compiler_error("rank_metrics: unknown argument " ~ rank_metrics._shown(name)
+            ~ (" (did you mean " ~ rank_metrics._shown(nearest) ~ "?)" if nearest else "")
             ~ "; the arguments after (predictions, truth, k) are " ~ rank_metrics._option_names() ~ ", metrics and confidence "
             ~ "(evaluate), baseline, test, correction and alpha (compare), validate (dbt)") }}
     {%- endfor -%}
@@ -541,6 +544,21 @@
 {% endmacro %}
 
 {#- The options every metric macro takes, as the messages list them. -#}
+{#- The known name that shares the longest beginning with `name`, at least four letters of it
+    ('normalisation': normalization; 'tie_breaker': tie_break), or '': Jinja has no difflib. -#}
+{% macro _nearest_name(name, names) -%}
+    {%- set best = namespace(name='', length=3) -%}
+    {%- for known in names -%}
+        {%- set shared = namespace(length=0) -%}
+        {%- for length in range(1, [name | length, known | length] | min + 1) if (name | lower)[:length] == known[:length] -%}
+            {%- set shared.length = length -%}
+        {%- endfor -%}
+        {%- if shared.length > best.length -%}{%- set best.name = known -%}{%- set best.length = shared.length -%}{%- endif -%}
+    {%- endfor -%}
+    {{- best.name -}}
+{%- endmacro %}
+
+
 {% macro _option_names() -%}
     user, item, rank, score, relevance, by, truth_by, truth_user, truth_item, normalization, users, duplicates, tie_break,
     convention, gain, gain_from, precision_denominator, recall_denominator, truth_scope, relevance_threshold,

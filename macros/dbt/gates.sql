@@ -11,7 +11,9 @@
     {%- endfor -%}
     {%- set known = (rank_metrics._option_names() | replace(',', ' ')).split() + ['validate'] -%}
     {%- for name in options | list | sort if name not in known -%}
+        {%- set nearest = rank_metrics._nearest_name(name, known + ['truth', 'metric'] + (own | replace(',', ' ') | replace(' and ', ' ')).split()) -%}
         {%- do exceptions.raise_compiler_error("rank_metrics: " ~ gate ~ ": unknown argument " ~ rank_metrics._shown(name)
+            ~ (" (did you mean " ~ rank_metrics._shown(nearest) ~ "?)" if nearest else "")
             ~ "; its arguments are truth, k, metric, " ~ own ~ " and the options of the metric macros ("
             ~ rank_metrics._option_names() ~ ", validate)") -%}
     {%- endfor -%}
