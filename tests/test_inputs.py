@@ -395,6 +395,16 @@ def test_a_csv_files_number_ids_are_text_beside_text_ids(tmp_path):
     # a frame's numbers are the caller's: still an error, naming both types
     with pytest.raises(rank_metrics.RankMetricsError, match="is BIGINT in predictions but VARCHAR in truth; cast one"):
         rank_metrics.map_at_k(pd.DataFrame({"user_id": [7], "item_id": [10], "rank": [1]}), str(tmp_path / "t.csv"), k=2)
+    # zero-padded digits against the file's numbers: as text, 007 would never meet 7 (a silent 0.5
+    # here, the review of this change found): still an error
+    (tmp_path / "padded.csv").write_text("user_id,item_id\n007,10\n8,10\n")
+    with pytest.raises(rank_metrics.RankMetricsError, match="is BIGINT in predictions but VARCHAR in truth; cast one"):
+        rank_metrics.map_at_k(str(tmp_path / "p.csv"), str(tmp_path / "padded.csv"), k=2)
+    # read again, the file keeps the columns it read as text before: items as text beside
+    # predictions' text items (H&M's article ids), and now its users too
+    (tmp_path / "articles.csv").write_text("user_id,item_id\n7,706016001\n8,706016002\n")
+    recs = pd.DataFrame({"user_id": ["7", "8", "guest"], "item_id": ["706016001", "706016002", "706016002"], "rank": [1, 1, 1]})
+    assert rank_metrics.map_at_k(recs, str(tmp_path / "articles.csv"), k=1, check=True) == 1.0
 
 
 def test_a_frames_named_index_is_read_as_columns():

@@ -97,8 +97,9 @@ def _prepared(predictions, truth, con, arguments):
             # a CSV file's types are its reader's guess from the values: ids that are text in the
             # other table (007, guest) make the file's all-digit ids text too, read again
             for argument, value, columns in _ids_to_read_as_text(arguments, predictions, truth, predictions_view,
-                                                                 truth_view, engine.name):
-                view = stack.enter_context(engine.registered(value, argument, columns))
+                                                                 truth_view, engine):
+                earlier = text_predictions if argument == "predictions" else text_truth
+                view = stack.enter_context(engine.registered(value, argument, [*earlier, *columns]))
                 predictions_view, truth_view = (view, truth_view) if argument == "predictions" else (predictions_view, view)
             tables = dict(predictions=predictions_view.quoted, truth=truth_view.quoted,
                           predictions_columns=predictions_view.columns,
@@ -124,26 +125,34 @@ def _prepared(predictions, truth, con, arguments):
         engine.close()
 
 
-def _ids_to_read_as_text(arguments, predictions, truth, predictions_view, truth_view, engine: str) -> list:
+def _ids_to_read_as_text(arguments, predictions, truth, predictions_view, truth_view, engine) -> list:
     """(argument, input, its id columns to read as text) for each input given as a file path whose
-    user or item column is a number where the other table's is text."""
-    names = _render_namespace(engine)
+    user or item column is a number where the other table's is text holding words (guest) and
+    no zero-padded digits (007, which as text would not meet the file's 7: that stays an error)."""
+    if engine.name != "duckdb":
+        return []
+    names = _render_namespace(engine.name)
 
     def family(columns, name):
         found = [column["data_type"] for column in columns if column["name"] == name]
         return str(names._type_family(found[0])).strip() if found else None
 
-    pairs = [(arguments["user"], arguments.get("truth_user") or arguments["user"]),
-             (arguments["item"], arguments.get("truth_item") or arguments["item"])]
+    def words_only(view, column):
+        not_numbers, padded = engine.first_row(render("_text_id_kinds", engine.name, relation=view.quoted, column=column))
+        return not_numbers > 0 and padded == 0
+
     found = {"predictions": [], "truth": []}
-    for predicted, judged in pairs:
+    for predicted, judged in ((arguments["user"], arguments.get("truth_user") or arguments["user"]),
+                              (arguments["item"], arguments.get("truth_item") or arguments["item"])):
         kinds = family(predictions_view.columns, predicted), family(truth_view.columns, judged)
-        if kinds == ("number", "string"):
+        if kinds == ("number", "string") and isinstance(predictions, (str, os.PathLike)) \
+                and words_only(truth_view, judged):
             found["predictions"].append(predicted)
-        elif kinds == ("string", "number"):
+        elif kinds == ("string", "number") and isinstance(truth, (str, os.PathLike)) \
+                and words_only(predictions_view, predicted):
             found["truth"].append(judged)
     return [(argument, value, found[argument]) for argument, value in (("predictions", predictions), ("truth", truth))
-            if found[argument] and isinstance(value, (str, os.PathLike))]
+            if found[argument]]
 
 
 def _text_items(columns: list[dict], item: str, engine: str) -> bool:
