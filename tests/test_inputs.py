@@ -334,6 +334,15 @@ def test_csv_files_of_a_glob_are_matched_by_their_headers(tmp_path):
     truth = pd.DataFrame({"user_id": ["u1", "u2"], "item_id": ["b", "d"]})
     for path in (f"{tmp_path}/parts/*.csv", f"{tmp_path}/parts/"):
         assert rank_metrics.map_at_k(path, truth, k=2, check=True) == 0.75, path
+    # files of one header are read as before, and so are space-separated .txt files with none
+    # (TREC runs: matched by name, each file's first line was its header)
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "runs" / "a.txt").write_text("q1 Q0 d1 1 2.0 r\nq1 Q0 d2 2 1.0 r\n")
+    (tmp_path / "runs" / "b.txt").write_text("q2 Q0 d3 1 2.0 r\n")
+    (tmp_path / "qrels.txt").write_text("q1 0 d2 1\nq2 0 d3 1\n")
+    columns = dict(user="column0", item="column2", rank="column3", truth_user="column0", truth_item="column2",
+                   relevance="column3")
+    assert rank_metrics.map_at_k(f"{tmp_path}/runs/*.txt", str(tmp_path / "qrels.txt"), k=2, check=True, **columns) == 0.75
     (tmp_path / "parts" / "c.csv").write_text("user_id,item,rank\nu3,x,1\n")
     with pytest.raises(rank_metrics.RankMetricsError, match=r'predictions has 1 row with NULL in column "item_id"'):
         rank_metrics.map_at_k(f"{tmp_path}/parts/*.csv", truth, k=2)
