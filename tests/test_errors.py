@@ -659,6 +659,9 @@ def test_a_column_name_twice_is_an_error(predictions, truth):
     table = pa.Table.from_arrays([pa.array([1]), pa.array(["a"]), pa.array(["a"])], names=["user_id", "item_id", "item_id"])
     with pytest.raises(RankMetricsError, match=r"truth: column 'item_id' appears 2 times in this Table"):
         rank_metrics.map_at_k(predictions, table, k=1)
+    # two columns of a name nothing reads are left alone
+    notes = pd.concat([predictions, pd.DataFrame({"note": ["x"] * 3}), pd.DataFrame({"note": ["y"] * 3})], axis=1)
+    assert rank_metrics.map_at_k(notes, truth, k=1) == rank_metrics.map_at_k(predictions, truth, k=1)
 
 
 def test_a_column_without_a_type_is_empty_or_null_not_a_type_error(truth):

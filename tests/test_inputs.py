@@ -424,8 +424,11 @@ def test_a_frames_named_index_is_read_as_columns():
     want = 0.75   # u1: b at 2 (1/2); u2: c at 1 (1)
     assert rank_metrics.map_at_k(predictions.set_index("user_id"), truth, k=2, check=True) == want
     assert rank_metrics.map_at_k(predictions, truth.set_index(["user_id", "item_id"]), k=2, check=True) == want
-    # a level named like a column is left out, not read in its place
+    # a level named like a column is left out, not read in its place; one no argument names stays
+    # an index (here beside a score column, where a rank would be one too many)
     assert rank_metrics.map_at_k(predictions.set_index(pd.Index([9, 9, 9], name="rank")), truth, k=2) == want
+    scored = predictions.rename(columns={"rank": "score"}).assign(score=[2.0, 1.0, 1.0])
+    assert rank_metrics.map_at_k(scored.set_index(pd.Index([5, 6, 7], name="rank")), truth, k=2) == want
 
 
 def test_a_file_whose_name_has_glob_characters_is_that_file(tmp_path, monkeypatch):

@@ -9,6 +9,7 @@ table name, path or column is ever pasted into SQL text: names are quoted by the
 from __future__ import annotations
 
 import abc
+import collections
 import contextlib
 import glob
 import os
@@ -265,9 +266,8 @@ class DuckDBEngine(Engine):
                         warnings.warn(f"rank_metrics: {argument}: the RecordBatchReader gave no rows; a reader reads "
                                       "once, so one read before (by an earlier call) gives none the second time: "
                                       "pass a pyarrow Table to read it again", RankMetricsWarning, stacklevel=7)
-                _refuse_repeated_columns(value, argument)
                 if _module(value).startswith("pandas") and type(value).__name__ == "DataFrame":
-                    value = _numpy_scalars_as_numbers(_named_index_as_columns(value))
+                    value = _numpy_scalars_as_numbers(value)
                 try:
                     self.con.register(name, value)   # pandas, polars, pyarrow and the like
                 except (duckdb.Error, TypeError, ValueError) as error:
@@ -528,26 +528,28 @@ def _headers_differ(paths) -> bool:
     return len(headers) > 1
 
 
-def _refuse_repeated_columns(value, argument: str) -> None:
-    """A pandas frame or pyarrow Table with two columns of one name (pd.concat(axis=1) makes
-    them): DuckDB reads the first and renames the second, so which one is the rank would be
-    chance (a new user's trial)."""
-    names = [str(name) for name in getattr(value, "column_names", None) or getattr(value, "columns", [])]
-    repeated = sorted({name for name in names if names.count(name) > 1})
+def as_read(value, argument: str, read: set, named: set):
+    """A pandas frame or pyarrow Table as the call reads it, `read` being the column names it may
+    read and `named` those its arguments name: a named index level of a `named` name becomes a
+    column (set_index('user_id') was "not in predictions", and a frame whose every column was in
+    its index could not be read; an index that only happens to be called rank stays an index),
+    and a `read` name on two columns is an error (pd.concat(axis=1) makes them; DuckDB read the
+    first and renamed the second, so which was the rank was chance). New users' trials."""
+    kind = _module(value).split(".")[0], type(value).__name__
+    if kind not in (("pandas", "DataFrame"), ("pyarrow", "Table")):
+        return value
+    names = [str(name) for name in (value.column_names if kind[0] == "pyarrow" else value.columns)]
+    counts = collections.Counter(names)
+    repeated = sorted(name for name in read if counts[name] > 1)
     if repeated:
-        raise RankMetricsError(f"rank_metrics: {argument}: column {repeated[0]!r} appears {names.count(repeated[0])} times "
-                               f"in this {type(value).__name__}; drop or rename all but one, so that it is clear which is read")
-
-
-def _named_index_as_columns(frame):
-    """The frame with its named index levels as columns (set_index('user_id'), a groupby's
-    result): DuckDB reads no index, so user_id was "not in predictions" and a frame whose every
-    column was in the index could not be read at all (a new user's trial). A level named like a
-    column stays out (which of the two to read would be a guess)."""
-    names = [name for name in frame.index.names if name is not None]
-    if not names or any(name in frame.columns for name in names):
-        return frame
-    return frame.reset_index(level=names)
+        raise RankMetricsError(f"rank_metrics: {argument}: column {repeated[0]!r} appears {counts[repeated[0]]} times "
+                               f"in this {kind[1]}; drop or rename all but one, so that it is clear which is read")
+    if kind[0] == "pandas":
+        # a level named like a column stays out: which of the two to read would be a guess
+        levels = [name for name in value.index.names if name in named and name not in counts]
+        if levels:
+            value = value.reset_index(level=levels)
+    return value
 
 
 def _numpy_scalars_as_numbers(frame):

@@ -14,7 +14,7 @@ import warnings
 from typing import TYPE_CHECKING, Sequence
 
 from . import reference
-from ._engines import _module, engine_for
+from ._engines import _module, as_read, engine_for
 from ._optional import load
 from ._render import namespace as _render_namespace
 from ._render import render
@@ -73,6 +73,12 @@ def _metric_arguments(k, options: dict, own: Sequence[str] = ()) -> dict:
 @contextlib.contextmanager
 def _prepared(predictions, truth, con, arguments):
     """Both inputs seen by one engine, checked (SPEC §4) before any metric is computed."""
+    # the names the arguments give columns, and those columns found by name may have
+    named = {value for name in ("user", "item", "rank", "score", "relevance", "truth_user", "truth_item")
+             if isinstance(value := arguments.get(name), str)}
+    named |= set(_as_list(arguments.get("by"))) | set(_as_list(arguments.get("truth_by")))
+    read = named | {"rank", "score", "relevance"}
+    predictions, truth = as_read(predictions, "predictions", read, named), as_read(truth, "truth", read, named)
     engine = engine_for(con, predictions, truth)
     # items split from text are text: item columns read from CSV files are then text in both
     # tables, so that ids like 0108775015 or 706016001 compare as the same text on both sides
