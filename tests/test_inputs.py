@@ -365,6 +365,9 @@ def test_numpy_numbers_in_an_object_column_are_numbers():
     with pytest.raises(rank_metrics.RankMetricsError, match='predictions has 1 row with NULL in column "item_id"'):
         rank_metrics.map_at_k(pd.DataFrame({"user_id": [1, 1], "item_id": pd.Series([np.int64(9), None], dtype=object),
                                             "rank": [1, 2]}), truth, k=1)
+    # a Python number first and numpy ones after it
+    mixed = pd.DataFrame({"user_id": [1, 1], "item_id": pd.Series([10, np.int64(9)], dtype=object), "score": [1.0, 1.0]})
+    assert rank_metrics.map_at_k(mixed, pd.DataFrame({"user_id": [1], "item_id": [9]}), k=1, check=True) == 1.0
     # numpy floats and past int64 too
     wide = pd.DataFrame({"user_id": pd.Series([np.float64(1.5)] * 2, dtype=object),
                          "item_id": pd.Series([np.uint64(2**64 - 1), np.uint64(3)], dtype=object), "rank": [1, 2]})

@@ -556,7 +556,8 @@ def _numpy_scalars_as_numbers(frame):
     """The frame with each object column of numpy numbers (what exploding numpy arrays gives)
     made a numeric column. DuckDB reads such a column as text, where item 10 sorts before 9 in
     a tie and 9 never meets truth's 9 (a new user's trial); Python numbers it reads as numbers.
-    Only the first value of an object column is looked at, unless it is a numpy number."""
+    Only a column with a numpy number among its first 1,000 values is looked at whole (DuckDB
+    too decides a column's type from a sample)."""
     import numpy as np
     import pandas as pd
 
@@ -564,9 +565,7 @@ def _numpy_scalars_as_numbers(frame):
     for place, (_, values) in enumerate(frame.items()):
         if values.dtype != object:
             continue
-        first = next((value for value in values.array
-                      if value is not None and value is not pd.NA and not (isinstance(value, float) and value != value)), None)
-        if not isinstance(first, np.generic):
+        if not any(isinstance(value, np.generic) for value in values.array[:1000]):
             continue
         kind = pd.api.types.infer_dtype(values, skipna=True)
         try:
