@@ -389,6 +389,10 @@ def test_struct_ids_are_checked_against_the_reference():
                                           truth.assign(user_id=[sku("u2"), sku("u1")]), k=2, check=True)
     assert by_user.user_id.tolist() == [sku("u1"), sku("u2")]
     assert by_user.average_precision.tolist() == [0.5, 0.5]
+    # list ids, which DuckDB gives back as numpy arrays
+    lists = rank_metrics.evaluate_users(predictions.assign(user_id=[[2, 1]] * 2 + [[1]] * 2),
+                                        truth.assign(user_id=[[2, 1], [1]]), k=2, check=True)
+    assert [list(user) for user in lists.user_id] == [[1], [2, 1]]
 
 
 def test_a_csv_files_number_ids_are_text_beside_text_ids(tmp_path):

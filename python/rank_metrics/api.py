@@ -236,11 +236,13 @@ def _expected_and_got(result: pd.DataFrame, macro: str, columns: dict, user_rows
 
 def _hashable(value):
     """An id as the reference can keep it in a set: a struct (a dict, in its fields' order, so
-    that ties break as the engine orders structs) or a list as a tuple."""
+    that ties break as the engine orders structs) or a list (or numpy array) as a tuple."""
     if isinstance(value, dict):
         return tuple(_hashable(one) for one in value.values())
     if isinstance(value, (list, tuple)):
         return tuple(_hashable(one) for one in value)
+    if type(value).__name__ == "ndarray":   # a list column as DuckDB's df() gives it
+        return tuple(_hashable(one) for one in value.tolist())
     return value
 
 
