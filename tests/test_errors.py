@@ -689,3 +689,18 @@ def test_a_column_name_with_spaces_around_it_is_shown_with_them():
                                                r"spelt\): pass relevance='relevance '$"):
         rank_metrics.map_at_k(predictions, truth, k=2, relevance="relevance")
     assert rank_metrics.map_at_k(predictions, truth, k=2, relevance="relevance ", check=True) == 0.5
+
+
+@pytest.mark.parametrize("given, meant", [("normalisation", "normalization"), ("nromalization", "normalization"),
+                                          ("tiebreak", "tie_break"), ("item_col", "item"), ("relevance_column", "relevance"),
+                                          ("metric", "metrics"), ("truth_relevance", None), ("foo", None)])
+def test_a_macros_unknown_argument_offers_the_name_meant(given, meant):
+    """dbt's message for a misspelt keyword (Python's own says it with difflib): the longest
+    shared beginning offered item_separator for item_col and relevance_threshold for
+    relevance_column (found in review)."""
+    from rank_metrics._render import render
+
+    with pytest.raises(Exception) as error:
+        render("map_at_k", "duckdb", predictions="p", truth="t", k=5, **{given: 1})
+    hint = f" (did you mean '{meant}'?)" if meant else ""
+    assert f"rank_metrics: unknown argument '{given}'{hint}; the arguments after" in str(error.value)

@@ -543,22 +543,42 @@
     {%- endfor -%}
 {% endmacro %}
 
-{#- The options every metric macro takes, as the messages list them. -#}
-{#- The known name that shares the longest beginning with `name`, at least four letters of it
-    ('normalisation': normalization; 'tie_breaker': tie_break), or '': Jinja has no difflib. -#}
+{#- The known name a misspelt one most likely meant, or '' (Jinja has no difflib): one whose
+    words begin it ('item_col': item; 'relevance_column': relevance), else the nearest by edits
+    within a third of its length ('normalisation', 'nromalization': normalization; 'tiebreak':
+    tie_break). -#}
 {% macro _nearest_name(name, names) -%}
-    {%- set best = namespace(name='', length=3) -%}
-    {%- for known in names -%}
-        {%- set shared = namespace(length=0) -%}
-        {%- for length in range(1, [name | length, known | length] | min + 1) if (name | lower)[:length] == known[:length] -%}
-            {%- set shared.length = length -%}
-        {%- endfor -%}
-        {%- if shared.length > best.length -%}{%- set best.name = known -%}{%- set best.length = shared.length -%}{%- endif -%}
+    {%- set lowered = name | lower -%}
+    {%- set best = namespace(name='', distance=none) -%}
+    {%- for known in names if lowered.startswith(known ~ '_') -%}
+        {%- if best.name | length < known | length -%}{%- set best.name = known -%}{%- endif -%}
     {%- endfor -%}
+    {%- if not best.name -%}
+        {%- for known in names -%}
+            {%- set distance = rank_metrics._edit_distance(lowered, known) | int -%}
+            {%- if distance <= [1, (known | length) // 3] | max and (best.distance is none or distance < best.distance) -%}
+                {%- set best.name = known -%}{%- set best.distance = distance -%}
+            {%- endif -%}
+        {%- endfor -%}
+    {%- endif -%}
     {{- best.name -}}
 {%- endmacro %}
 
+{#- Levenshtein's distance: the fewest insertions, deletions and substitutions from a to b. -#}
+{% macro _edit_distance(a, b) -%}
+    {%- set row = namespace(values=range(b | length + 1) | list) -%}
+    {%- for i in range(1, a | length + 1) -%}
+        {%- set next_row = [i] -%}
+        {%- for j in range(1, b | length + 1) -%}
+            {%- do next_row.append([row.values[j] + 1, next_row[j - 1] + 1, row.values[j - 1] + (0 if a[i - 1] == b[j - 1] else 1)] | min) -%}
+        {%- endfor -%}
+        {%- set row.values = next_row -%}
+    {%- endfor -%}
+    {{- row.values[-1] -}}
+{%- endmacro %}
 
+
+{#- The options every metric macro takes, as the messages list them. -#}
 {% macro _option_names() -%}
     user, item, rank, score, relevance, by, truth_by, truth_user, truth_item, normalization, users, duplicates, tie_break,
     convention, gain, gain_from, precision_denominator, recall_denominator, truth_scope, relevance_threshold,
