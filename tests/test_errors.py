@@ -2,6 +2,7 @@
 argument, column or value at fault."""
 
 import math
+import warnings
 
 import duckdb
 import pandas as pd
@@ -320,9 +321,11 @@ def test_nan_in_floating_point_ids_is_rejected(table, column):
 def test_a_by_column_spelt_in_another_case_in_truth(predictions, truth):
     """Names are matched as spelt: truth's `Day` is not the by column `day`, so every day would
     share all of truth, with no word (a new user's report)."""
-    with pytest.raises(RankMetricsError, match=r"by column day is spelt Day in truth; names are matched as spelt, so the "
+    with pytest.raises(RankMetricsError, match=r"by column day is in truth as Day, in another case; names are matched as spelt, so the "
                                                r"groups would not be matched with truth's but share all of it"):
         rank_metrics.map_at_k(predictions.assign(day="x"), truth.assign(Day="x"), k=3, by="day")
+    with pytest.raises(RankMetricsError, match=r"by column day is in truth as 'day ', with other spaces around it; names"):
+        rank_metrics.map_at_k(predictions.assign(day="x"), truth.assign(**{"day ": "x"}), k=3, by="day")
     # truth_by given says which by columns truth matches on: then sharing is asked for
     assert len(rank_metrics.map_at_k(predictions.assign(day="x"), truth.assign(Day="x"), k=3, by="day", truth_by=[])) == 1
 
@@ -689,6 +692,10 @@ def test_a_column_name_with_spaces_around_it_is_shown_with_them():
                                                r"spelt\): pass relevance='relevance '$"):
         rank_metrics.map_at_k(predictions, truth, k=2, relevance="relevance")
     assert rank_metrics.map_at_k(predictions, truth, k=2, relevance="relevance ", check=True) == 0.5
+    # a column called ' ' is not taken for the grade column the macro did not name
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert rank_metrics.map_at_k(predictions, truth.rename(columns={"relevance ": " "}), k=2) == 1.0
 
 
 @pytest.mark.parametrize("given, meant", [("normalisation", "normalization"), ("nromalization", "normalization"),

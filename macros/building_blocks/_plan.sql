@@ -227,7 +227,7 @@
         {%- for name in by_list if truth_names is not none and name not in truth_by -%}
             {%- set spelt = rank_metrics._in_another_case(truth_names, name) -%}
             {%- if spelt -%}
-                {{ exceptions.raise_compiler_error("rank_metrics: by column " ~ name ~ " is spelt " ~ spelt ~ " in truth; names are matched as spelt, "
+                {{ exceptions.raise_compiler_error("rank_metrics: by column " ~ name ~ " is in truth as " ~ rank_metrics._spelt_otherwise(name, spelt) ~ "; names are matched as spelt, "
                     ~ "so the groups would not be matched with truth's but share all of it: rename one of the two columns") }}
             {%- endif -%}
         {%- endfor -%}
@@ -394,7 +394,8 @@
 {#- The name _in_another_case found, and how it differs, for messages: in case, or in the spaces
     around it (then quoted, so that they show: 'relevance '). -#}
 {% macro _spelt_otherwise(name, spelt) -%}
-    {%- if (spelt | trim) != spelt or (name | trim) != name -%}{{ rank_metrics._shown(spelt) }}, with other spaces around it
+    {%- if (spelt | trim) != spelt or (name | trim) != name -%}{{ rank_metrics._shown(spelt) }},
+        {{- ' in another case and' if (spelt | trim) != (name | trim) }} with other spaces around it
     {%- else -%}{{ spelt }}, in another case{%- endif -%}
 {%- endmacro %}
 

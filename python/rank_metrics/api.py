@@ -309,7 +309,7 @@ def _warn_about_columns(arguments: dict, predictions_columns: list[dict], truth_
                                                   arguments.get("truth_shape"))).strip())
     name = str(names._unread_grade_column(truth_columns, arguments.get("relevance"), used, truth_is_list)).strip()
     # the macro's text is stripped of its layout's spaces, and so of a name's own ('relevance ')
-    name = next((column["name"] for column in truth_columns if column["name"].strip() == name), name)
+    name = next((column["name"] for column in truth_columns if column["name"].strip() == name), name) if name else ""
     if name:
         message = str(names._unread_grade_message(truth_columns, name, repr(name), truth_is_list)).strip()
         hint = "" if truth_is_list else f" (--relevance {shlex.quote(name)} on the command line)"
