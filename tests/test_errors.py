@@ -678,6 +678,10 @@ def test_a_column_without_a_type_is_empty_or_null_not_a_type_error(truth):
         rank_metrics.map_at_k(pd.DataFrame({"user_id": [1, 1], "item_id": ["a", "b"], "rank": [None, None]}), truth, k=3)
     with pytest.raises(RankMetricsError, match=r'user: predictions has 2 rows with NULL in column "user_id"'):
         rank_metrics.map_at_k(pd.DataFrame({"user_id": [None, None], "item_id": ["a", "b"], "rank": [1, 2]}), truth, k=3)
+    # and list-shaped: an empty frame's item column may be a list column (found in review)
+    with pytest.warns(rank_metrics.RankMetricsWarning, match="every list is empty"):
+        assert rank_metrics.map_at_k(pd.DataFrame(columns=["user_id", "item_id"]), truth, k=3,
+                                     predictions_shape="list", check=True) == 0.0
 
 
 def test_a_column_name_with_spaces_around_it_is_shown_with_them():

@@ -298,7 +298,7 @@ def put(request):
      dict(predictions_shape="list", item_separator=", "), "predictions_shape",
      "values of column item_id of predictions are lists in brackets, as Python and pandas write a list to a CSV file "
      "([b, a]): split by the separator, the first and last items would keep the brackets; write each list as its "
-     "items joined by the separator alone (' '.join(items)), or a row per item"),
+     "items joined by the separator alone (', '.join(items)), or a row per item"),
 ])
 def test_list_shape_mistakes_in_the_data_are_errors(put, predictions, truth, options, argument, message):
     load, con = put

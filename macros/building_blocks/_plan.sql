@@ -124,6 +124,8 @@
                                                  ('truth', truth_columns, truth_shape, truth_item)] -%}
         {%- set found = [] if columns is none else columns | selectattr('name', 'equalto', item_name) | list -%}
         {%- set item_type = (found | first).data_type | string if found else none -%}
+        {#- a column of no type (only NULLs, an empty frame's) could be a list: its type is not known -#}
+        {%- set item_type = none if item_type is not none and rank_metrics._type_family(item_type) == 'no type' else item_type -%}
         {%- set typed_list = item_type is not none and rank_metrics._element_type(item_type) != item_type -%}
         {%- set resolved = shape if shape is not none else ('list' if typed_list else 'long') -%}
         {%- if resolved not in ['long', 'list'] -%}

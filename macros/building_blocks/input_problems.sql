@@ -169,7 +169,7 @@ where rm_holding_1 > 0
 union all
 select {{ number + 5 }} as rm_check, {{ rank_metrics.string_literal(table ~ '_shape') }} as argument,
     {{ rank_metrics.string_literal('values of column ' ~ name ~ ' of ' ~ table ~ ' are lists in brackets, as Python and pandas write a list to a CSV file (') }}
-        || substr(rm_bracketed, 1, 40) || {{ rank_metrics.string_literal("): split by the separator, the first and last items would keep the brackets; write each list as its items joined by the separator alone (' '.join(items)), or a row per item") }} as problem
+        || substr(rm_bracketed, 1, 40) || {{ rank_metrics.string_literal("): split by the separator, the first and last items would keep the brackets; write each list as its items joined by the separator alone (" ~ rank_metrics._shown(separator) ~ ".join(items)), or a row per item") }} as problem
 from (
     select min(case when {{ item }} like '[%]' then {{ item }} end) as rm_bracketed
     from {{ relation }} as rm_s

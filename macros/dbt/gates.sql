@@ -20,7 +20,8 @@
     {#- k as YAML gives it: '10' in quotes is text (the metric macros' own check would not name the gate) -#}
     {%- set k_problem = rank_metrics._k_problem(k) -%}
     {%- if k_problem -%}
-        {%- do exceptions.raise_compiler_error("rank_metrics: " ~ gate ~ ": " ~ k_problem ~ " (in YAML: k: 10, or k: [5, 10], unquoted)") -%}
+        {%- set quoted = k is string or (k is iterable and k | select('string') | list) -%}
+        {%- do exceptions.raise_compiler_error("rank_metrics: " ~ gate ~ ": " ~ k_problem ~ (" (in YAML: k: 10, or k: [5, 10], unquoted)" if quoted else "")) -%}
     {%- endif -%}
     {%- set names = (rank_metrics._metric_names() | trim).split(' ') -%}
     {%- if metric is not string or metric not in names -%}

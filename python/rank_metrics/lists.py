@@ -21,7 +21,7 @@ def _checked(k, normalization, duplicates):
                                f"{', '.join(reference.DUPLICATES)}; got {duplicates!r}")
 
 
-def _items(value, name: str, ordered: bool = True) -> list:
+def _items(value, name: str, ordered: bool = True, what: str = "a list of items") -> list:
     """A list (or any sequence: a tuple, a numpy array, a pandas Series; a set too for a set of
     relevant items, where order means nothing) as a Python list. A text
     is refused: it is a sequence of characters, and apk('a b', 'a') would score each character as
@@ -30,7 +30,7 @@ def _items(value, name: str, ordered: bool = True) -> list:
         raise RankMetricsError(f"rank_metrics: {name} is a {type(value).__name__} ({value[:40]!r}), not a list of "
                                "items: its characters would be the items; split it first, e.g. .split()")
     if not hasattr(value, "__iter__") or isinstance(value, dict) or (ordered and isinstance(value, (set, frozenset))):
-        raise RankMetricsError(f"rank_metrics: {name} must be a list of items (a list, tuple, numpy array or pandas "
+        raise RankMetricsError(f"rank_metrics: {name} must be {what} (a list, tuple, numpy array or pandas "
                                f"Series{'' if ordered else ', or a set'}); got {type(value).__name__}"
                                + ("; a set has no order to rank by" if isinstance(value, (set, frozenset)) else ""))
     return list(value)
@@ -54,7 +54,8 @@ def apk(actual: Sequence, predicted: Sequence, k: int = 10, *, normalization: st
 def mapk(actual: Sequence[Sequence], predicted: Sequence[Sequence], k: int = 10, *,
          normalization: str = "min_m_k", duplicates: str = "first") -> float:
     """The mean of apk over pairs of lists, as the classic mapk: every pair counts."""
-    actual, predicted = _items(actual, "actual"), _items(predicted, "predicted")
+    # pairs by position, as the classic mapk: a pandas Series' index is not looked at
+    actual, predicted = _items(actual, "actual", what="a list of lists"), _items(predicted, "predicted", what="a list of lists")
     if len(actual) != len(predicted):
         raise RankMetricsError(f"rank_metrics: actual and predicted must be lists of the same length; "
                                f"got {len(actual)} and {len(predicted)}")
