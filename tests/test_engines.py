@@ -305,6 +305,52 @@ def test_postgres_errors_name_the_table_and_column(postgres):
         assert cursor.fetchone() == (1,)
 
 
+def test_postgres_list_items_are_typed_and_case_blind_ids_refused(postgres):
+    """information_schema calls every array ARRAY, so a float8[] list met bigint truth as
+    doubles (2^53 = 2^53 + 1: 1.0 for 0.0, silently) and text[] against integers was an engine
+    error; citext ids met 'B' = 'b' (0.5 where the definition gives 0). A user's trial."""
+    with postgres.cursor() as cursor:
+        cursor.execute("create extension if not exists citext;"
+                       "drop table if exists float_lists, text_lists, big_truth, ci_predictions, ci_truth;"
+                       "create table float_lists (user_id int, item_id float8[]);"
+                       "insert into float_lists values (1, '{9007199254740992}');"
+                       "create table text_lists (user_id int, item_id text[]);"
+                       "insert into text_lists values (1, '{9007199254740993}');"
+                       "create table big_truth (user_id int, item_id bigint);"
+                       "insert into big_truth values (1, 9007199254740993);"
+                       "create table ci_predictions (user_id int, item_id citext, rank int);"
+                       "insert into ci_predictions values (1, 'a', 1), (1, 'B', 2);"
+                       "create table ci_truth (user_id int, item_id citext);"
+                       "insert into ci_truth values (1, 'b')")
+    postgres.commit()
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"column item_id \(argument item\) is double precision in "
+                                                            r"predictions but bigint in truth; cast one"):
+        rank_metrics.map_at_k("float_lists", "big_truth", k=3, con=postgres)
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"column item_id \(argument item\) is text in predictions but "
+                                                            r"bigint in truth; cast one"):
+        rank_metrics.map_at_k("text_lists", "big_truth", k=3, con=postgres)
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"column item_id \(argument item\) of predictions is citext, whose "
+                                                            r"values the engine finds equal whatever their case .* cast it to plain text \(text\)"):
+        rank_metrics.map_at_k("ci_predictions", "ci_truth", k=3, con=postgres)
+
+
+def test_postgres_connection_closed_or_aborted_is_named(postgres_port):
+    """An aborted transaction or a closed connection failed at our first query with the driver's
+    InFailedSqlTransaction or InterfaceError (a user's trial)."""
+    import psycopg2
+
+    con = psycopg2.connect(host="127.0.0.1", port=postgres_port, user="postgres", dbname="postgres")
+    with con.cursor() as cursor:
+        with pytest.raises(psycopg2.Error):
+            cursor.execute("select 1 / 0")
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"con: the PostgreSQL connection's transaction failed earlier "
+                                                            r"and is aborted; call con.rollback\(\) first"):
+        rank_metrics.map_at_k("some_predictions", "some_truth", k=1, con=con)
+    con.close()
+    with pytest.raises(rank_metrics.RankMetricsError, match="con: the PostgreSQL connection is closed; open a new one"):
+        rank_metrics.map_at_k("some_predictions", "some_truth", k=1, con=con)
+
+
 def test_postgres_reads_a_materialized_view_a_temporary_table_and_a_domain(postgres):
     """The table a name resolves to on the search path, of any kind: information_schema, read
     before, has no materialized view, and looked in the current schema only, not at the session's
@@ -398,6 +444,29 @@ def test_a_frame_of_another_library_beside_a_spark_dataframe_is_named(spark):
     with pytest.raises(rank_metrics.RankMetricsError, match=r"truth: the inputs run on Spark \(con, or the other input\), "
                        r"which reads a table name there; got a pandas DataFrame: make it a Spark DataFrame"):
         rank_metrics.map_at_k(predictions, pd.DataFrame({"user_id": [1], "item_id": ["b"]}), k=2)
+
+
+def test_spark_case_blind_collations_are_refused(spark):
+    """A UTF8_LCASE string finds 'B' equal to truth's 'b' (1.0 where the definition gives 0, a
+    user's trial): refused, with the cast that makes it plain."""
+    predictions = to_spark(spark, pd.DataFrame({"user_id": [1], "item_id": ["B"], "rank": [1]})) \
+        .selectExpr("user_id", "collate(item_id, 'UTF8_LCASE') as item_id", "rank")
+    truth = to_spark(spark, pd.DataFrame({"user_id": [1], "item_id": ["b"]}))
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"column item_id \(argument item\) of predictions is string "
+                       r"collate UTF8_LCASE, whose values .* cast it to plain text \(string collate UTF8_BINARY\)"):
+        rank_metrics.map_at_k(predictions, truth, k=1)
+
+
+def test_spark_columns_of_one_name_are_named(spark):
+    """Two columns Spark cannot tell apart (a join's two user_id, or rank beside RANK: Spark
+    matches names whatever their case) gave Spark's AMBIGUOUS_REFERENCE (a user's trial)."""
+    predictions = to_spark(spark, pd.DataFrame({"user_id": [1], "item_id": ["b"], "rank": [1]}))
+    truth = to_spark(spark, pd.DataFrame({"user_id": [1], "item_id": ["b"]}))
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"predictions: column 'rank' appears 2 times in this DataFrame "
+                       r"\(rank, RANK: Spark matches names whatever their case\); drop or rename"):
+        rank_metrics.map_at_k(predictions.selectExpr("*", "rank + 1 as RANK"), truth, k=1)
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"truth: column 'item_id' appears 2 times in this DataFrame; drop"):
+        rank_metrics.map_at_k(predictions, truth.select("user_id", "item_id", "item_id"), k=1)
 
 
 def test_spark_inputs_stay_cached(spark):
@@ -514,6 +583,10 @@ def test_spark_with_ansi_mode_on(spark):
     spark.conf.set("spark.sql.ansi.enabled", "true")
     try:
         test_spec_examples_on_the_engine(((lambda name, frame: to_spark(spark, frame)), None))
+        # a double rank past a bigint: Spark's floor of it overflowed (a user's trial); b is at 2
+        predictions = to_spark(spark, pd.DataFrame({"user_id": [1, 1], "item_id": ["a", "b"], "rank": [1.0, -1e19]}))
+        truth = to_spark(spark, pd.DataFrame({"user_id": [1, 2], "item_id": ["b", "c"]}))
+        assert rank_metrics.map_at_k(predictions, truth, k=[1, 2], check=True).map_at_k.tolist() == [0.5, 0.5]
     finally:
         spark.conf.set("spark.sql.ansi.enabled", "false")
 

@@ -310,6 +310,11 @@
             {#- a list's items are compared by their own type (none where the engine does not say it) -#}
             {%- set left = shapes.predictions.element_type if argument == 'item' and shapes.predictions.list else left -%}
             {%- set right = shapes.truth.element_type if argument == 'item' and shapes.truth.list else right -%}
+            {%- for table, data_type in [('predictions', left), ('truth', right)] if rank_metrics._compares_without_case(data_type) -%}
+                {{ exceptions.raise_compiler_error("rank_metrics: column " ~ (name if table == 'predictions' else truth_name) ~ " (argument " ~ argument ~ ") of " ~ table
+                    ~ " is " ~ data_type ~ ", whose values the engine finds equal whatever their case ('A' = 'a'), where ids are compared exactly: "
+                    ~ "cast it to plain text (" ~ ('text' if 'citext' in data_type | lower else 'string collate UTF8_BINARY') ~ ")") }}
+            {%- endfor -%}
             {%- set families = [rank_metrics._type_family(left), rank_metrics._type_family(right)] if left is not none and right is not none else [] -%}
             {%- if families and families[0] != families[1] and 'no type' not in families -%}
                 {#- a whole number and a double compare as doubles, where distinct ids past 2^53 meet -#}
@@ -499,6 +504,15 @@
     {%- elif base.strip('"') in ['null', 'void'] -%}no type
     {%- else -%}{{ lowered }}
     {%- endif -%}
+{%- endmacro %}
+
+
+{#- 'true' when the engine finds values of this type equal whatever their case: PostgreSQL's
+    citext, Spark's UTF8_LCASE and *_CI collations (a user's trial: 'B' met truth's 'b'). -#}
+{% macro _compares_without_case(data_type) -%}
+    {%- set lowered = data_type | string | lower -%}
+    {{- 'true' if (lowered.split('[') | first | trim) == 'citext'
+                 or ('collate' in lowered and ('lcase' in lowered or '_ci' in lowered or '_ai' in lowered)) else '' -}}
 {%- endmacro %}
 
 

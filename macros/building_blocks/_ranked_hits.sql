@@ -46,7 +46,8 @@ rm_lists as (
     -- the rows ranked within the largest k; the others are numbered by row_number)
     {%- set rank = plan.order_by %}
     {#- a fractional rank must fail the check (integer columns need not be asked) -#}
-    {%- set whole_rank = rank if plan.rank_is_integer else 'case when ' ~ rank ~ ' = floor(' ~ rank ~ ') then ' ~ rank ~ ' else 0 end' %}
+    {#- round, not floor: Spark's floor of a double is a bigint, which overflows under ANSI mode past 9.2e18 -#}
+    {%- set whole_rank = rank if plan.rank_is_integer else 'case when ' ~ rank ~ ' = round(' ~ rank ~ ') then ' ~ rank ~ ' else 0 end' %}
     select {{ by }}{{ plan.user }} as rm_user,{{ ' count(*) as rm_list_length,' if plan.needs_list_length }}
         {{ rank_metrics._ranks_are_positions(rank, whole_rank, none if listed else largest_k) }} as rm_rank_is_position
     from {{ plan.predictions }} as rm_p

@@ -11,16 +11,21 @@ order by ordinal_position
 {#- PostgreSQL: the relation the query's own name resolves to (to_regclass follows the search
     path, temporary tables first, as the metric query will), of any kind: a materialized view,
     which information_schema leaves out, too. Types as information_schema spells them, which the
-    macros read: USER-DEFINED for an enum, ARRAY for an array, a domain as its base type. -#}
+    macros read: USER-DEFINED for an enum, a domain as its base type; but an array with its
+    items' type (double precision[], USER-DEFINED[]: information_schema's ARRAY hid it, and
+    float8 items met bigint truth as doubles, silently). -#}
 {% macro postgres__relation_columns(schema, table) %}
 {%- set name = (rank_metrics.quote_identifier(schema) ~ '.' if schema is not none else '') ~ rank_metrics.quote_identifier(table) -%}
 select a.attname as column_name,
     case when t.typtype = 'e' then 'USER-DEFINED'
-        when t.typcategory = 'A' then 'ARRAY'
+        when t.typcategory = 'A' and e.typtype = 'e' then 'USER-DEFINED[]'
+        when t.typcategory = 'A' then format_type(case when e.typtype = 'd' then e.typbasetype else e.oid end, null) || '[]'
         else format_type(case when t.typtype = 'd' then t.typbasetype else a.atttypid end, null) end as data_type
 from pg_catalog.pg_attribute as a
 inner join pg_catalog.pg_type as t
     on t.oid = a.atttypid
+left join pg_catalog.pg_type as e
+    on e.oid = t.typelem
 where a.attrelid = to_regclass({{ rank_metrics.string_literal(name) }})
     and a.attnum > 0 and not a.attisdropped
 order by a.attnum

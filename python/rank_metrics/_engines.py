@@ -330,6 +330,14 @@ class PostgresEngine(Engine):
     name = "postgres"
 
     def __init__(self, con):
+        # a closed connection, or one whose transaction an earlier error aborted, would fail at our
+        # first query with the driver's own words (a user's trial)
+        if getattr(con, "closed", False):
+            raise RankMetricsError("rank_metrics: con: the PostgreSQL connection is closed; open a new one")
+        status = getattr(getattr(con, "info", None), "transaction_status", None)
+        if status is not None and int(status) == 3:   # INERROR, in psycopg2 and psycopg 3 alike
+            raise RankMetricsError("rank_metrics: con: the PostgreSQL connection's transaction failed earlier and is "
+                                   "aborted; call con.rollback() first")
         self.con = con
 
     @contextlib.contextmanager
@@ -536,14 +544,19 @@ def as_read(value, argument: str, read: set, named: set):
     and a `read` name on two columns is an error (pd.concat(axis=1) makes them; DuckDB read the
     first and renamed the second, so which was the rank was chance). New users' trials."""
     kind = _module(value).split(".")[0], type(value).__name__
-    if kind not in (("pandas", "DataFrame"), ("pyarrow", "Table")):
+    if kind not in (("pandas", "DataFrame"), ("pyarrow", "Table"), ("pyspark", "DataFrame")):
         return value
     names = [str(name) for name in (value.column_names if kind[0] == "pyarrow" else value.columns)]
-    counts = collections.Counter(names)
-    repeated = sorted(name for name in read if counts[name] > 1)
+    # Spark matches names whatever their case (spark.sql.caseSensitive is off by default)
+    spelt = (lambda name: name.lower()) if kind[0] == "pyspark" else (lambda name: name)
+    counts = collections.Counter(spelt(name) for name in names)
+    repeated = sorted(name for name in read if counts[spelt(name)] > 1)
     if repeated:
-        raise RankMetricsError(f"rank_metrics: {argument}: column {repeated[0]!r} appears {counts[repeated[0]]} times "
-                               f"in this {kind[1]}; drop or rename all but one, so that it is clear which is read")
+        alike = [name for name in names if spelt(name) == spelt(repeated[0])]
+        raise RankMetricsError(f"rank_metrics: {argument}: column {repeated[0]!r} appears {len(alike)} times in this "
+                               f"{kind[1]}" + (f" ({', '.join(alike)}: Spark matches names whatever their case)"
+                                               if len(set(alike)) > 1 else "")
+                               + "; drop or rename all but one, so that it is clear which is read")
     if kind[0] == "pandas":
         # a level named like a column stays out: which of the two to read would be a guess
         levels = [name for name in value.index.names if name in named and name not in counts]
