@@ -704,11 +704,12 @@ def test_a_column_name_with_spaces_around_it_is_shown_with_them():
 
 @pytest.mark.parametrize("given, meant", [("normalisation", "normalization"), ("nromalization", "normalization"),
                                           ("tiebreak", "tie_break"), ("item_col", "item"), ("relevance_column", "relevance"),
-                                          ("metric", "metrics"), ("truth_relevance", None), ("foo", None)])
+                                          ("metric", "metrics"), ("truth_relevance", None), ("foo", None),
+                                          ("item_seperator", "item_separator"), ("gain_form", "gain_from"), ("userid", "user")])
 def test_a_macros_unknown_argument_offers_the_name_meant(given, meant):
     """dbt's message for a misspelt keyword (Python's own says it with difflib): the longest
-    shared beginning offered item_separator for item_col and relevance_threshold for
-    relevance_column (found in review)."""
+    shared beginning offered item_separator for item_col, and a name beginning the given one
+    item for item_seperator (found in reviews)."""
     from rank_metrics._render import render
 
     with pytest.raises(Exception) as error:

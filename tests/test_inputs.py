@@ -332,6 +332,11 @@ def test_csv_files_of_a_glob_are_matched_by_their_headers(tmp_path):
     (tmp_path / "parts" / "a.csv").write_text("user_id,item_id,rank\nu1,a,1\nu1,b,2\n")
     (tmp_path / "parts" / "b.csv").write_text("item_id,user_id,rank\nd,u2,1\n")
     truth = pd.DataFrame({"user_id": ["u1", "u2"], "item_id": ["b", "d"]})
+    (tmp_path / "parts" / "deeper").mkdir()
+    (tmp_path / "parts" / "b.csv").rename(tmp_path / "parts" / "deeper" / "b.csv")
+    for path in (f"{tmp_path}/parts/**/*.csv", f"{tmp_path}/parts/"):
+        assert rank_metrics.map_at_k(path, truth, k=2, check=True) == 0.75, path
+    (tmp_path / "parts" / "deeper" / "b.csv").rename(tmp_path / "parts" / "b.csv")
     for path in (f"{tmp_path}/parts/*.csv", f"{tmp_path}/parts/"):
         assert rank_metrics.map_at_k(path, truth, k=2, check=True) == 0.75, path
     # files of one header are read as before, and so are space-separated .txt files with none
@@ -408,6 +413,9 @@ def test_a_csv_files_number_ids_are_text_beside_text_ids(tmp_path):
     (tmp_path / "t2.csv").write_text("user_id,item_id\n7,11\n8,10\n")
     # 7: 1; 8: no list (0)
     assert rank_metrics.map_at_k(str(tmp_path / "p2.csv"), str(tmp_path / "t2.csv"), k=2, check=True) == 0.5
+    # text of whole numbers alone meets them too (a Parquet truth of '7', '8')
+    pd.DataFrame({"user_id": ["7", "8"], "item_id": ["11", "10"]}).to_parquet(tmp_path / "digits.parquet")
+    assert rank_metrics.map_at_k(str(tmp_path / "p.csv"), str(tmp_path / "digits.parquet"), k=2, check=True) == 0.75
     # a frame's numbers are the caller's: still an error, naming both types
     with pytest.raises(rank_metrics.RankMetricsError, match="is BIGINT in predictions but VARCHAR in truth; cast one"):
         rank_metrics.map_at_k(pd.DataFrame({"user_id": [7], "item_id": [10], "rank": [1]}), str(tmp_path / "t.csv"), k=2)

@@ -312,7 +312,7 @@
             {%- set right = shapes.truth.element_type if argument == 'item' and shapes.truth.list else right -%}
             {%- for table, data_type in [('predictions', left), ('truth', right)] if rank_metrics._compares_without_case(data_type) -%}
                 {{ exceptions.raise_compiler_error("rank_metrics: column " ~ (name if table == 'predictions' else truth_name) ~ " (argument " ~ argument ~ ") of " ~ table
-                    ~ " is " ~ data_type ~ ", whose values the engine finds equal whatever their case ('A' = 'a'), where ids are compared exactly: "
+                    ~ " is " ~ data_type ~ ", whose values the engine finds equal when they differ in case or accents ('A' = 'a'), where ids are compared exactly: "
                     ~ "cast it to plain text (" ~ ('text' if 'citext' in data_type | lower else 'string collate UTF8_BINARY') ~ ")") }}
             {%- endfor -%}
             {%- set families = [rank_metrics._type_family(left), rank_metrics._type_family(right)] if left is not none and right is not none else [] -%}
@@ -507,11 +507,13 @@
 {%- endmacro %}
 
 
-{#- 'true' when the engine finds values of this type equal whatever their case: PostgreSQL's
-    citext, Spark's UTF8_LCASE and *_CI collations (a user's trial: 'B' met truth's 'b'). -#}
+{#- 'true' when the engine finds values of this type equal though their case or accents differ:
+    PostgreSQL's citext (in any schema), Spark's UTF8_LCASE, *_CI and *_AI collations (a user's
+    trial: 'B' met truth's 'b'). -#}
 {% macro _compares_without_case(data_type) -%}
     {%- set lowered = data_type | string | lower -%}
-    {{- 'true' if (lowered.split('[') | first | trim) == 'citext'
+    {%- set base = lowered.split('[') | first | trim -%}
+    {{- 'true' if base == 'citext' or base.endswith('.citext')
                  or ('collate' in lowered and ('lcase' in lowered or '_ci' in lowered or '_ai' in lowered)) else '' -}}
 {%- endmacro %}
 
@@ -560,22 +562,22 @@
     {%- endfor -%}
 {% endmacro %}
 
-{#- The known name a misspelt one most likely meant, or '' (Jinja has no difflib): one whose
-    words begin it ('item_col': item; 'relevance_column': relevance), else the nearest by edits
-    within a third of its length ('normalisation', 'nromalization': normalization; 'tiebreak':
-    tie_break). -#}
+{#- The known name a misspelt one most likely meant, or '' (Jinja has no difflib): the nearest by
+    edits within a third of its length ('normalisation', 'nromalization': normalization;
+    'item_seperator': item_separator; 'tiebreak': tie_break), else the longest one that begins
+    it ('item_col': item; 'relevance_column': relevance; 'userid': user). -#}
 {% macro _nearest_name(name, names) -%}
     {%- set lowered = name | lower -%}
     {%- set best = namespace(name='', distance=none) -%}
-    {%- for known in names if lowered.startswith(known ~ '_') -%}
-        {%- if best.name | length < known | length -%}{%- set best.name = known -%}{%- endif -%}
+    {%- for known in names -%}
+        {%- set distance = rank_metrics._edit_distance(lowered, known) | int -%}
+        {%- if distance <= [1, (known | length) // 3] | max and (best.distance is none or distance < best.distance) -%}
+            {%- set best.name = known -%}{%- set best.distance = distance -%}
+        {%- endif -%}
     {%- endfor -%}
     {%- if not best.name -%}
-        {%- for known in names -%}
-            {%- set distance = rank_metrics._edit_distance(lowered, known) | int -%}
-            {%- if distance <= [1, (known | length) // 3] | max and (best.distance is none or distance < best.distance) -%}
-                {%- set best.name = known -%}{%- set best.distance = distance -%}
-            {%- endif -%}
+        {%- for known in names if lowered.startswith(known) and best.name | length < known | length -%}
+            {%- set best.name = known -%}
         {%- endfor -%}
     {%- endif -%}
     {{- best.name -}}

@@ -1,11 +1,11 @@
 {#- For a text id column of an input read by DuckDB, facing a file whose ids its CSV reader took
-    for numbers: how many values are not numbers (guest) and how many are digits with a leading
-    zero (007). Only the first makes the file's ids text: 007 as text would not meet the file's 7,
-    and a type error says more than a metric of 0. In DuckDB's SQL (try_cast, regexp_full_match):
-    only DuckDB reads files. -#}
+    for numbers: how many values look like numbers written otherwise than a whole number is
+    (007, 7.0, 1e3, ' 7'). Words (guest) and plain whole numbers (7) meet the file's ids read as
+    text; those would silently not (007 is not 7), so then the type error stays. In DuckDB's SQL
+    (try_cast, regexp_full_match): only DuckDB reads files. -#}
 {% macro _text_id_kinds(relation, column) %}
-select count(case when try_cast({{ rank_metrics.quote_identifier(column) }} as double) is null then 1 end) as rm_not_numbers,
-    count(case when regexp_full_match({{ rank_metrics.quote_identifier(column) }}, '-?0[0-9]+') then 1 end) as rm_padded
+{%- set value = rank_metrics.quote_identifier(column) -%}
+select count(case when try_cast({{ value }} as double) is not null
+                   and not regexp_full_match({{ value }}, '-?(0|[1-9][0-9]*)') then 1 end) as rm_unlike_whole_numbers
 from {{ relation }} as rm_t
-where {{ rank_metrics.quote_identifier(column) }} is not null
 {%- endmacro %}

@@ -17,15 +17,18 @@ order by ordinal_position
 {% macro postgres__relation_columns(schema, table) %}
 {%- set name = (rank_metrics.quote_identifier(schema) ~ '.' if schema is not none else '') ~ rank_metrics.quote_identifier(table) -%}
 select a.attname as column_name,
-    case when t.typtype = 'e' then 'USER-DEFINED'
-        when t.typcategory = 'A' and e.typtype = 'e' then 'USER-DEFINED[]'
-        when t.typcategory = 'A' then format_type(case when e.typtype = 'd' then e.typbasetype else e.oid end, null) || '[]'
-        else format_type(case when t.typtype = 'd' then t.typbasetype else a.atttypid end, null) end as data_type
+    case when b.typtype = 'e' then 'USER-DEFINED'
+        when b.typcategory = 'A' and e.typtype = 'e' then 'USER-DEFINED[]'
+        when b.typcategory = 'A' then format_type(case when e.typtype = 'd' then e.typbasetype else e.oid end, null) || '[]'
+        else format_type(b.oid, null) end as data_type
 from pg_catalog.pg_attribute as a
 inner join pg_catalog.pg_type as t
     on t.oid = a.atttypid
+-- a domain as its base type (a domain over an array has no element type of its own)
+inner join pg_catalog.pg_type as b
+    on b.oid = case when t.typtype = 'd' then t.typbasetype else t.oid end
 left join pg_catalog.pg_type as e
-    on e.oid = t.typelem
+    on e.oid = b.typelem
 where a.attrelid = to_regclass({{ rank_metrics.string_literal(name) }})
     and a.attnum > 0 and not a.attisdropped
 order by a.attnum

@@ -170,7 +170,7 @@ class DuckDBEngine(Engine):
                 raise RankMetricsError(f"rank_metrics: {argument}: no file {text!r}")
             matches, source = [text], _literal_pattern(text)
         else:
-            matches, source = sorted(glob.glob(text)), text
+            matches, source = sorted(glob.glob(text, recursive=True)), text   # ** as DuckDB reads it
         if not matches:
             raise RankMetricsError(f"rank_metrics: {argument}: no file matches {text!r}")
         if reader is None and len(matches) == 1 and os.path.isdir(matches[0]):
@@ -522,15 +522,17 @@ def _refuse_one_column(argument: str, text: str, column: str, delimiter: str) ->
 
 
 def _headers_differ(paths) -> bool:
-    """Whether the first lines of these CSV files (plain or .gz) differ; another compression's
-    are not read, and count as alike."""
+    """Whether the first lines of these CSV files (plain or .gz) may differ: a file of another
+    compression is not read here, and may."""
     import gzip
 
     headers = set()
     for path in paths:
-        if not os.path.isfile(path) or path.endswith((".zst", ".zstd", ".bz2", ".xz")):
+        if not os.path.isfile(path):
             continue
-        opener = gzip.open if path.endswith(".gz") else open
+        if path.lower().endswith((".zst", ".zstd", ".bz2", ".xz")):
+            return True
+        opener = gzip.open if path.lower().endswith(".gz") else open
         with opener(path, "rb") as file:
             headers.add(file.readline().lstrip(b"\xef\xbb\xbf").rstrip(b"\r\n"))
     return len(headers) > 1
@@ -547,8 +549,9 @@ def as_read(value, argument: str, read: set, named: set):
     if kind not in (("pandas", "DataFrame"), ("pyarrow", "Table"), ("pyspark", "DataFrame")):
         return value
     names = [str(name) for name in (value.column_names if kind[0] == "pyarrow" else value.columns)]
-    # Spark matches names whatever their case (spark.sql.caseSensitive is off by default)
-    spelt = (lambda name: name.lower()) if kind[0] == "pyspark" else (lambda name: name)
+    # Spark matches names whatever their case, unless spark.sql.caseSensitive is on
+    blind = kind[0] == "pyspark" and str(value.sparkSession.conf.get("spark.sql.caseSensitive", "false")).lower() != "true"
+    spelt = (lambda name: name.lower()) if blind else (lambda name: name)
     counts = collections.Counter(spelt(name) for name in names)
     repeated = sorted(name for name in read if counts[spelt(name)] > 1)
     if repeated:

@@ -77,7 +77,9 @@ def _prepared(predictions, truth, con, arguments):
     named = {value for name in ("user", "item", "rank", "score", "relevance", "truth_user", "truth_item")
              if isinstance(value := arguments.get(name), str)}
     named |= set(_as_list(arguments.get("by"))) | set(_as_list(arguments.get("truth_by")))
-    read = named | {"rank", "score", "relevance"}
+    # and the columns found by name when none is named: rank or score, relevance
+    read = named | ({"rank", "score"} if arguments.get("rank") is None and arguments.get("score") is None else set()) \
+        | ({"relevance"} if arguments.get("relevance") is None else set())
     predictions, truth = as_read(predictions, "predictions", read, named), as_read(truth, "truth", read, named)
     engine = engine_for(con, predictions, truth)
     # items split from text are text: item columns read from CSV files are then text in both
@@ -133,8 +135,9 @@ def _prepared(predictions, truth, con, arguments):
 
 def _ids_to_read_as_text(arguments, predictions, truth, predictions_view, truth_view, engine) -> list:
     """(argument, input, its id columns to read as text) for each input given as a file path whose
-    user or item column is a number where the other table's is text holding words (guest) and
-    no zero-padded digits (007, which as text would not meet the file's 7: that stays an error)."""
+    user or item column is a number where the other table's is text of words (guest) and whole
+    numbers (7), and nothing else that looks like a number (007, 7.0, which as text would not
+    meet the file's 7: that stays an error)."""
     if engine.name != "duckdb":
         return []
     names = _render_namespace(engine.name)
@@ -143,19 +146,19 @@ def _ids_to_read_as_text(arguments, predictions, truth, predictions_view, truth_
         found = [column["data_type"] for column in columns if column["name"] == name]
         return str(names._type_family(found[0])).strip() if found else None
 
-    def words_only(view, column):
-        not_numbers, padded = engine.first_row(render("_text_id_kinds", engine.name, relation=view.quoted, column=column))
-        return not_numbers > 0 and padded == 0
+    def meets_as_text(view, column):
+        (unlike,) = engine.first_row(render("_text_id_kinds", engine.name, relation=view.quoted, column=column))
+        return unlike == 0
 
     found = {"predictions": [], "truth": []}
     for predicted, judged in ((arguments["user"], arguments.get("truth_user") or arguments["user"]),
                               (arguments["item"], arguments.get("truth_item") or arguments["item"])):
         kinds = family(predictions_view.columns, predicted), family(truth_view.columns, judged)
         if kinds == ("number", "string") and isinstance(predictions, (str, os.PathLike)) \
-                and words_only(truth_view, judged):
+                and meets_as_text(truth_view, judged):
             found["predictions"].append(predicted)
         elif kinds == ("string", "number") and isinstance(truth, (str, os.PathLike)) \
-                and words_only(predictions_view, predicted):
+                and meets_as_text(predictions_view, predicted):
             found["truth"].append(judged)
     return [(argument, value, found[argument]) for argument, value in (("predictions", predictions), ("truth", truth))
             if found[argument]]
