@@ -444,6 +444,8 @@ def test_a_frames_named_index_is_read_as_columns():
     assert rank_metrics.map_at_k(predictions.set_index(pd.Index([9, 9, 9], name="rank")), truth, k=2) == want
     scored = predictions.rename(columns={"rank": "score"}).assign(score=[2.0, 1.0, 1.0])
     assert rank_metrics.map_at_k(scored.set_index(pd.Index([5, 6, 7], name="rank")), truth, k=2) == want
+    # the rank alone in the index is the rank (found by name, as a column would be)
+    assert rank_metrics.map_at_k(predictions.set_index(["user_id", "rank"]), truth, k=2, check=True) == want
 
 
 def test_a_file_whose_name_has_glob_characters_is_that_file(tmp_path, monkeypatch):

@@ -540,9 +540,9 @@ def _headers_differ(paths) -> bool:
 
 def as_read(value, argument: str, read: set, named: set):
     """A pandas frame or pyarrow Table as the call reads it, `read` being the column names it may
-    read and `named` those its arguments name: a named index level of a `named` name becomes a
+    read and `named` those its arguments name: a named index level of a `read` name becomes a
     column (set_index('user_id') was "not in predictions", and a frame whose every column was in
-    its index could not be read; an index that only happens to be called rank stays an index),
+    its index could not be read; an index called rank beside a score column stays an index),
     and a `read` name on two columns is an error (pd.concat(axis=1) makes them; DuckDB read the
     first and renamed the second, so which was the rank was chance). New users' trials."""
     kind = _module(value).split(".")[0], type(value).__name__
@@ -561,8 +561,11 @@ def as_read(value, argument: str, read: set, named: set):
                                                if len(set(alike)) > 1 else "")
                                + "; drop or rename all but one, so that it is clear which is read")
     if kind[0] == "pandas":
-        # a level named like a column stays out: which of the two to read would be a guess
-        levels = [name for name in value.index.names if name in named and name not in counts]
+        # a level named like a column stays out: which of the two to read would be a guess; so
+        # does a rank or score level beside a score or rank column (the order is the column)
+        order_column = bool({"rank", "score"} & set(counts))
+        levels = [name for name in value.index.names if name not in counts and
+                  (name in named or (name in read and not (name in ("rank", "score") and order_column)))]
         if levels:
             value = value.reset_index(level=levels)
     return value
