@@ -103,7 +103,7 @@ def _prepared(predictions, truth, con, arguments):
                 text_truth = [arguments.get("truth_item") or arguments["item"]]
             truth_view = stack.enter_context(engine.registered(truth, "truth", text_truth))
             # a CSV file's types are its reader's guess from the values: ids that are text in the
-            # other table (007, guest) make the file's all-digit ids text too, read again
+            # other table (guest, 7; not 007) make the file's all-digit ids text too, read again
             for argument, value, columns in _ids_to_read_as_text(arguments, predictions, truth, predictions_view,
                                                                  truth_view, engine):
                 earlier = text_predictions if argument == "predictions" else text_truth
