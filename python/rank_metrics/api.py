@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import difflib
 import inspect
 import logging
 import math
@@ -64,9 +63,10 @@ def _metric_arguments(k, options: dict, own: Sequence[str] = ()) -> dict:
     unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
         known = [*own, *OPTIONS, "con", "check"]
-        close = difflib.get_close_matches(unknown[0], known, n=1)
+        # the macros' rule, which dbt's message uses too: one suggestion for one misspelling
+        close = str(_render_namespace()._nearest_name(unknown[0], known)).strip()
         raise RankMetricsError(f"rank_metrics: unknown argument {unknown[0]!r}"
-                               f"{f' (did you mean {close[0]!r}?)' if close else ''}; the arguments are {', '.join(known)}")
+                               f"{f' (did you mean {close!r}?)' if close else ''}; the arguments are {', '.join(known)}")
     return dict(OPTIONS, **options, k=_k_argument(k))
 
 
