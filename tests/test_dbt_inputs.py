@@ -26,6 +26,14 @@ def test_argument_and_column_checks_fail_the_model(dbt_project, arguments, messa
     assert message in text
 
 
+def test_arguments_after_k_by_position_are_refused_in_our_words(dbt_project):
+    # dbt's own words were "macro 'dbt_macro__map_at_k' takes not more than 3 argument(s)"
+    ok, text = compile_inline(dbt_project, "{{ rank_metrics.map_at_k(ref('spec_predictions'), ref('spec_truth'), 3, 'user_id', 'item_id') }}")
+    assert not ok
+    assert ("rank_metrics: only predictions, truth and k are given by position; every other argument by name "
+            "(user='user_id', rank='rank', by='model', …): 2 more by position: 'user_id', 'item_id'") in text
+
+
 BAD_DATA = "{rank_metrics_examples: false, rank_metrics_bad_data: true}"
 
 

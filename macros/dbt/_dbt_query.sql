@@ -3,8 +3,14 @@
     truth_by resolve and missing columns are named), runs the data checks (input_problems) when
     the model itself runs, and returns the keyword arguments of the SQL macro (each entry point
     dispatches its own: dbt reads dispatch names from the source, so they must be literals). -#}
-{% macro _dbt_arguments(predictions, truth, k, options) %}
+{% macro _dbt_arguments(predictions, truth, k, options, by_position=[]) %}
     {%- do rank_metrics._supported_adapter(adapter.type()) -%}
+    {#- the entry points pass what came by position after k (Jinja's varargs), which dbt would
+        otherwise refuse in words of its own: "takes not more than 3 argument(s)" -#}
+    {%- if by_position | length > 0 -%}
+        {%- do exceptions.raise_compiler_error("rank_metrics: only predictions, truth and k are given by position; every other argument by name (user='user_id', rank='rank', by='model', …): "
+            ~ (by_position | length) ~ " more by position: " ~ rank_metrics._shown(by_position | list)) -%}
+    {%- endif -%}
     {#- left out, each would be pasted into the SQL as nothing (`from  as rm_t`) -#}
     {%- for name, value, example in [('predictions', predictions, "predictions=ref('recs')"), ('truth', truth, "truth=ref('purchases')"),
                                      ('k', k, 'k=12 or k=[5, 10, 20]')] -%}

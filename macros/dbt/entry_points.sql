@@ -5,42 +5,42 @@
     (evaluate, evaluate_users) and validate (true: run the data checks when the model runs).
     macros/dbt/macros.yml documents them for `dbt docs`. -#}
 {% macro map_at_k(predictions, truth, k) %}
-    {{ return(rank_metrics._fits_its_view(adapter.dispatch('map_at_k', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs)))) }}
+    {{ return(rank_metrics._fits_its_view(adapter.dispatch('map_at_k', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs, varargs)))) }}
 {% endmacro %}
 
 {% macro ndcg_at_k(predictions, truth, k) %}
-    {{ return(rank_metrics._fits_its_view(adapter.dispatch('ndcg_at_k', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs)))) }}
+    {{ return(rank_metrics._fits_its_view(adapter.dispatch('ndcg_at_k', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs, varargs)))) }}
 {% endmacro %}
 
 {% macro precision_at_k(predictions, truth, k) %}
-    {{ return(rank_metrics._fits_its_view(adapter.dispatch('precision_at_k', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs)))) }}
+    {{ return(rank_metrics._fits_its_view(adapter.dispatch('precision_at_k', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs, varargs)))) }}
 {% endmacro %}
 
 {% macro recall_at_k(predictions, truth, k) %}
-    {{ return(rank_metrics._fits_its_view(adapter.dispatch('recall_at_k', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs)))) }}
+    {{ return(rank_metrics._fits_its_view(adapter.dispatch('recall_at_k', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs, varargs)))) }}
 {% endmacro %}
 
 {% macro mrr_at_k(predictions, truth, k) %}
-    {{ return(rank_metrics._fits_its_view(adapter.dispatch('mrr_at_k', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs)))) }}
+    {{ return(rank_metrics._fits_its_view(adapter.dispatch('mrr_at_k', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs, varargs)))) }}
 {% endmacro %}
 
 {% macro hit_rate_at_k(predictions, truth, k) %}
-    {{ return(rank_metrics._fits_its_view(adapter.dispatch('hit_rate_at_k', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs)))) }}
+    {{ return(rank_metrics._fits_its_view(adapter.dispatch('hit_rate_at_k', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs, varargs)))) }}
 {% endmacro %}
 
 {% macro average_precision_at_k(predictions, truth, k) %}
-    {{ return(rank_metrics._fits_its_view(adapter.dispatch('average_precision_at_k', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs)))) }}
+    {{ return(rank_metrics._fits_its_view(adapter.dispatch('average_precision_at_k', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs, varargs)))) }}
 {% endmacro %}
 
 {% macro evaluate(predictions, truth, k) %}
-    {{ return(rank_metrics._fits_its_view(adapter.dispatch('evaluate', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs)))) }}
+    {{ return(rank_metrics._fits_its_view(adapter.dispatch('evaluate', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs, varargs)))) }}
 {% endmacro %}
 
 {% macro evaluate_users(predictions, truth, k) %}
-    {{ return(rank_metrics._fits_its_view(adapter.dispatch('evaluate_users', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs)))) }}
+    {{ return(rank_metrics._fits_its_view(adapter.dispatch('evaluate_users', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs, varargs)))) }}
 {% endmacro %}
 
 
 {% macro compare(predictions, truth, k) %}
-    {{ return(rank_metrics._fits_its_view(adapter.dispatch('compare', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs)))) }}
+    {{ return(rank_metrics._fits_its_view(adapter.dispatch('compare', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs, varargs)))) }}
 {% endmacro %}
