@@ -382,6 +382,28 @@ def test_postgres_reads_a_materialized_view_a_temporary_table_and_a_domain(postg
         rank_metrics.map_at_k("MV_predictions", "tmp_truth", k=2, con=postgres)
 
 
+
+def test_postgres_table_names_in_sql_quotes_and_in_another_case(postgres):
+    """A PostgreSQL user writes '"Shop"."Recs"' (it was 'no table', with no hint), and a table's
+    name may hold a dot ('"a.b"' could not be named). A schema in another case is named too."""
+    with postgres.cursor() as cursor:
+        cursor.execute('drop schema if exists "Shop" cascade; create schema "Shop";'
+                       'create table "Shop"."Recs" (user_id bigint, item_id text, rank bigint);'
+                       "insert into \"Shop\".\"Recs\" values (1, 'a', 1), (1, 'b', 2), (2, 'c', 1);"
+                       'drop table if exists "dotted.truth"; create table "dotted.truth" (user_id bigint, item_id text);'
+                       "insert into \"dotted.truth\" values (1, 'b'), (2, 'c')")
+    postgres.commit()
+    for predictions in ('"Shop"."Recs"', 'Shop."Recs"', '"Shop".Recs'):
+        assert rank_metrics.map_at_k(predictions, '"dotted.truth"', k=2, con=postgres, check=True) == pytest.approx(0.75)
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"predictions: no table 'shop.Recs' on the connection "
+                       r"\(names are matched as written, case included\); it has 'Shop.Recs', in another case$"):
+        rank_metrics.map_at_k("shop.Recs", '"dotted.truth"', k=2, con=postgres)
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"truth: no table 'dotted.truth' on the connection"):
+        rank_metrics.map_at_k('"Shop"."Recs"', "dotted.truth", k=2, con=postgres)
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"expected 'table' or 'schema.table' \(a part in SQL's double "
+                       r"quotes may hold a dot\); got 'a.b.c'"):
+        rank_metrics.map_at_k("a.b.c", '"dotted.truth"', k=2, con=postgres)
+
 SPARK_CONNECT_SCRIPT = """
 from pyspark.sql import SparkSession
 import rank_metrics

@@ -34,16 +34,17 @@ where a.attrelid = to_regclass({{ rank_metrics.string_literal(name) }})
 order by a.attnum
 {%- endmacro %}
 
-{#- PostgreSQL: a relation whose name is `table` in another case (the name as it is spelt), where
-    no relation has that name as written: `myrecs` for a table created as "MyRecs". -#}
+{#- PostgreSQL: a relation whose name is `table` in another case (the name as it is spelt, after
+    its schema's when one is given, that too in any case), where no relation has that name as
+    written: `myrecs` for a table created as "MyRecs", `shop.Recs` for "Shop"."Recs". -#}
 {% macro postgres__relation_in_another_case(schema, table) %}
-select c.relname
+select {{ 'c.relname' if schema is none else "n.nspname || '.' || c.relname" }}
 from pg_catalog.pg_class as c
 inner join pg_catalog.pg_namespace as n
     on n.oid = c.relnamespace
 where lower(c.relname) = lower({{ rank_metrics.string_literal(table) }})
     and c.relkind in ('r', 'v', 'm', 'p', 'f')
-    and {{ 'pg_catalog.pg_table_is_visible(c.oid)' if schema is none else 'n.nspname = ' ~ rank_metrics.string_literal(schema) }}
+    and {{ 'pg_catalog.pg_table_is_visible(c.oid)' if schema is none else 'lower(n.nspname) = lower(' ~ rank_metrics.string_literal(schema) ~ ')' }}
 order by c.relname
 limit 1
 {%- endmacro %}

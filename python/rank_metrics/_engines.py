@@ -78,6 +78,27 @@ def _table_name(value, argument: str, engine: str) -> str:
     return value
 
 
+def _name_parts(name: str) -> list[str]:
+    """'schema.table' as its parts, each matched as written. A part may be in SQL's double
+    quotes, as a PostgreSQL user writes it ('"Shop"."Recs"', '"a.b"' for a table whose name holds
+    a dot; "" is a quote within): the quotes are not part of the name."""
+    parts, part, quoted, index = [], "", False, 0
+    while index < len(name):
+        char = name[index]
+        if char == '"' and quoted and name[index + 1:index + 2] == '"':
+            part, index = part + '"', index + 2
+            continue
+        if char == '"':
+            quoted = not quoted
+        elif char == "." and not quoted:
+            parts.append(part)
+            part = ""
+        else:
+            part += char
+        index += 1
+    return parts + [part]
+
+
 class Engine(abc.ABC):
     name = "default"
 
@@ -342,9 +363,10 @@ class PostgresEngine(Engine):
 
     @contextlib.contextmanager
     def registered(self, value, argument: str, text_columns=()):
-        parts = _table_name(value, argument, self.name).split(".")
-        if len(parts) > 2:
-            raise RankMetricsError(f"rank_metrics: {argument}: expected 'table' or 'schema.table'; got {value!r}")
+        parts = _name_parts(_table_name(value, argument, self.name))
+        if len(parts) > 2 or not all(parts):
+            raise RankMetricsError(f"rank_metrics: {argument}: expected 'table' or 'schema.table' (a part in SQL's "
+                                   f"double quotes may hold a dot); got {value!r}")
         schema, table = (None, parts[0]) if len(parts) == 1 else parts
         columns = self.run(render("relation_columns", self.name, schema=schema, table=table))
         if columns.empty:
