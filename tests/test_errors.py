@@ -344,6 +344,24 @@ def test_a_column_in_another_case_is_named(predictions, truth, keywords, renamed
     assert message in str(error.value)
 
 
+@pytest.mark.parametrize("keywords, message", [
+    ({"by": "modle"}, "column modle (argument by) is not in predictions; its columns are: user_id, item_id, rank, model; "
+                      "did you mean model?"),
+    ({"user": "usr_id"}, "column usr_id (argument user) is not in predictions; its columns are: user_id, item_id, rank, "
+                         "model; did you mean user_id?"),
+    ({"relevance": "grdae"}, "column grdae (argument relevance) is not in truth; its columns are: user_id, item_id, grade; "
+                             "did you mean grade?"),
+    ({"user": "customer_id"}, "column customer_id (argument user) is not in predictions; its columns are: user_id, item_id, "
+                              "rank, model\n"),
+])
+def test_a_misspelt_column_offers_the_name_meant(predictions, truth, keywords, message):
+    """A user's trial: by=['modle'] listed the columns but named none (a swap of two letters is
+    one edit, as in the argument names' did-you-mean)."""
+    with pytest.raises(RankMetricsError) as error:
+        rank_metrics.map_at_k(predictions.assign(model="m"), truth.assign(grade=1), k=3, **keywords)
+    assert message in str(error.value) + "\n"
+
+
 @pytest.mark.parametrize("renamed, keywords, advice", [
     ({"item_id": "ITEM_ID"}, {}, "pass truth_item='ITEM_ID'"),
     ({"user_id": "USER_ID"}, {}, "pass truth_user='USER_ID'"),
@@ -705,7 +723,8 @@ def test_a_column_name_with_spaces_around_it_is_shown_with_them():
 @pytest.mark.parametrize("given, meant", [("normalisation", "normalization"), ("nromalization", "normalization"),
                                           ("tiebreak", "tie_break"), ("item_col", "item"), ("relevance_column", "relevance"),
                                           ("metric", "metrics"), ("truth_relevance", None), ("foo", None),
-                                          ("item_seperator", "item_separator"), ("gain_form", "gain_from"), ("userid", "user")])
+                                          ("item_seperator", "item_separator"), ("gain_form", "gain_from"), ("userid", "user"),
+                                          ("tie_braek", "tie_break")])
 def test_a_macros_unknown_argument_offers_the_name_meant(given, meant):
     """dbt's message for a misspelt keyword (Python's own says it with difflib): the longest
     shared beginning offered item_separator for item_col, and a name beginning the given one

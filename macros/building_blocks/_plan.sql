@@ -283,6 +283,8 @@
                 {%- set fix = "rename one of the two columns" if argument == 'truth_by'
                     else "pass " ~ ('truth_' ~ argument if table == 'truth' and argument in ['user', 'item'] else argument) ~ "='" ~ spelt ~ "'" -%}
                 {%- set other_name = "; it has " ~ rank_metrics._spelt_otherwise(name, spelt) ~ " (names are matched as spelt): " ~ fix -%}
+            {%- elif rank_metrics._nearest_name(name, names) -%}
+                {%- set other_name = "; did you mean " ~ rank_metrics._nearest_name(name, names) ~ "?" ~ other_name -%}
             {%- endif -%}
             {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " (argument " ~ argument ~ ") is not in " ~ table ~ "; its columns are: " ~ names | join(', ') ~ other_name) }}
         {%- endfor -%}
@@ -583,17 +585,23 @@
     {{- best.name -}}
 {%- endmacro %}
 
-{#- Levenshtein's distance: the fewest insertions, deletions and substitutions from a to b. -#}
+{#- The fewest insertions, deletions, substitutions and swaps of two neighbours from a to b
+    (Levenshtein's distance with swaps, each substring edited once): 'modle' is 1 from 'model'. -#}
 {% macro _edit_distance(a, b) -%}
-    {%- set row = namespace(values=range(b | length + 1) | list) -%}
+    {%- set rows = namespace(before=none, values=range(b | length + 1) | list) -%}
     {%- for i in range(1, a | length + 1) -%}
         {%- set next_row = [i] -%}
         {%- for j in range(1, b | length + 1) -%}
-            {%- do next_row.append([row.values[j] + 1, next_row[j - 1] + 1, row.values[j - 1] + (0 if a[i - 1] == b[j - 1] else 1)] | min) -%}
+            {%- set options = [rows.values[j] + 1, next_row[j - 1] + 1, rows.values[j - 1] + (0 if a[i - 1] == b[j - 1] else 1)] -%}
+            {%- if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1] -%}
+                {%- do options.append(rows.before[j - 2] + 1) -%}
+            {%- endif -%}
+            {%- do next_row.append(options | min) -%}
         {%- endfor -%}
-        {%- set row.values = next_row -%}
+        {%- set rows.before = rows.values -%}
+        {%- set rows.values = next_row -%}
     {%- endfor -%}
-    {{- row.values[-1] -}}
+    {{- rows.values[-1] -}}
 {%- endmacro %}
 
 
