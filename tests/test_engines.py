@@ -52,6 +52,20 @@ def test_integration_project_builds_and_passes(target, request, tmp_path_factory
     assert build.success and not failures, (build.exception, failures)
     statuses = {result.node.name: str(result.status) for result in build.result.results}
     assert {name: statuses.get(name) for name in ASSERTIONS} == dict.fromkeys(ASSERTIONS, "pass")
+    if target == "postgres":
+        # information_schema calls every array ARRAY, so text[] items met bigint truth unchecked,
+        # and the database said `operator does not exist: text = bigint` (a dbt-postgres user's trial)
+        from test_dbt import compile_inline
+
+        con = request.getfixturevalue("postgres")
+        with con.cursor() as cursor:
+            cursor.execute("drop table if exists rank_metrics_it.bigint_truth;"
+                           "create table rank_metrics_it.bigint_truth (case_id text, user_id integer, item_id bigint)")
+        con.commit()
+        ok, text = compile_inline(project, "{{ rank_metrics.map_at_k(predictions=ref('spec_predictions_lists'), "
+                                           "truth=api.Relation.create(database='postgres', schema='rank_metrics_it', "
+                                           "identifier='bigint_truth'), k=3, by='case_id') }}")
+        assert not ok and "column item_id (argument item) is character varying in predictions but bigint in truth; cast one" in text, text
     if target == "spark":
         # a view's text past the Hive metastore's 32,700 characters: our message, at compile time,
         # not the metastore's truncation error after a minute of retries (a user's trial)

@@ -118,9 +118,10 @@
             `describe` cannot read that) -#}
         {%- set table = relation.incorporate(limit=none, event_time_filter=none) -%}
         {%- set columns = adapter.get_columns_in_relation(table) -%}
-        {%- if columns | length == 0 and adapter.type() == 'postgres' -%}
-            {#- dbt-postgres reads information_schema, which has no materialized view: the
-                catalog has every kind of relation -#}
+        {%- if adapter.type() == 'postgres' and (columns | length == 0 or columns | selectattr('data_type', 'equalto', 'ARRAY') | list) -%}
+            {#- dbt-postgres reads information_schema, which has no materialized view and calls
+                every array ARRAY: the catalog has every kind of relation, and an array's items'
+                type (text[] against bigint truth was the database's own error) -#}
             {%- set found = run_query(rank_metrics.postgres__relation_columns(table.schema, table.identifier)) -%}
             {%- set columns = [] -%}
             {%- for row in found.rows -%}
