@@ -2,7 +2,9 @@
     its hits. It renders (after `with`):
       rm_truth_users   one row per (truth_by, user) in truth, with rm_n_relevant = m(u)
       rm_prediction_users  one row per (by, user) with at least one prediction (and, when
-                       precision needs it, rm_list_length = n(u))
+                       precision needs it, rm_list_length = n(u)); under users='truth',
+                       'judged' and 'both', only the users truth knows where lists_truth_knows
+                       says so
       rm_hits          one row per hit within the largest k: rm_position, rm_grade (the item's
                        largest grade), rm_relevant (1 or 0) and, for MAP unless the plan has
                        hits_as_bits, rm_hits_so_far (the running count of relevant hits up to
@@ -51,6 +53,7 @@ rm_lists as (
     select {{ by }}{{ plan.user }} as rm_user,{{ ' count(*) as rm_list_length,' if plan.needs_list_length }}
         {{ rank_metrics._ranks_are_positions(rank, whole_rank, none if listed else largest_k) }} as rm_rank_is_position
     from {{ plan.predictions }} as rm_p
+    {{ rank_metrics.lists_truth_knows(plan, 'rm_p') }}
     group by {{ by }}{{ plan.user }}
 ),
 rm_prediction_users as (
