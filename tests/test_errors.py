@@ -275,7 +275,8 @@ def test_finite_doubles_at_the_extremes_are_accepted(truth):
 
 @pytest.mark.parametrize("argument, table, values, shown", [
     ("rank", "predictions", ["1", "2", "1"], "VARCHAR"),
-    ("rank", "predictions", pd.to_datetime(["2024-01-01"] * 3), "TIMESTAMP"),
+    # microseconds, as pandas 3 makes them (pandas 2's nanoseconds are DuckDB's TIMESTAMP_NS)
+    ("rank", "predictions", pd.to_datetime(["2024-01-01"] * 3).as_unit("us"), "TIMESTAMP"),
     ("rank", "predictions", [True, False, True], "BOOLEAN"),
     ("score", "predictions", ["0.5", "0.2", "0.1"], "VARCHAR"),
     ("relevance", "truth", ["1", "2"], "VARCHAR"),
