@@ -463,6 +463,21 @@ def test_spark_table_names_and_errors(spark):
         rank_metrics.map_at_k("spark_predictions", "nope", k=2, con=spark)
 
 
+def test_spark_struct_ids_with_null_fields_tie_as_spark_orders_them(spark):
+    """Spark orders a NULL field of a struct before every value, where DuckDB orders it after:
+    check=True's reference follows the engine (it raised a TypeError on None before)."""
+    predictions = spark.sql("select * from values (1, named_struct('a', 1, 'b', cast(null as int)), 1),"
+                            " (1, named_struct('a', 1, 'b', 2), 1), (1, named_struct('a', cast(null as int), 'b', 2), 1)"
+                            " as t(user_id, item_id, rank)")
+    truth = spark.sql("select * from values (1, named_struct('a', 1, 'b', cast(null as int))),"
+                      " (1, named_struct('a', cast(null as int), 'b', 2)) as t(user_id, item_id)")
+    # the tie on rank 1 is {a: NULL, b: 2}, {a: 1, b: NULL}, {a: 1, b: 2}: both relevant items first
+    assert rank_metrics.map_at_k(predictions, truth, k=1, check=True) == 1.0
+    assert rank_metrics.map_at_k(predictions, truth, k=3, check=True) == 1.0
+    assert rank_metrics.map_at_k(predictions, truth, k=3, tie_break="item_desc", check=True) == pytest.approx(
+        (1 / 2 + 2 / 3) / 2)
+
+
 def test_spark_dataframes_of_two_sessions_are_named(spark):
     """A DataFrame of another session (spark.newSession(), as some notebooks have) gave Spark's
     TABLE_OR_VIEW_NOT_FOUND about an internal view and left its view behind (a new user's report)."""

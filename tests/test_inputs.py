@@ -400,6 +400,22 @@ def test_struct_ids_are_checked_against_the_reference():
     assert [list(user) for user in lists.user_id] == [[1], [2, 1]]
 
 
+def test_struct_ids_with_null_fields_tie_as_the_engine_orders_them():
+    """A struct id with a NULL field in a tie made check=True raise the reference's TypeError
+    ('<' between int and None). DuckDB orders a NULL field after every value and finds two such
+    structs equal: the tie on rank 1 is {a: 1, b: 2}, {a: 1, b: NULL}, {a: NULL, b: 2}."""
+    con = duckdb.connect()
+    con.execute("create table p as select * from (values (1, {'a': 1, 'b': NULL}, 1), (1, {'a': 1, 'b': 2}, 1),"
+                " (1, {'a': NULL, 'b': 2}, 1)) as t(user_id, item_id, rank)")
+    con.execute("create table t as select * from (values (1, {'a': 1, 'b': NULL}), (1, {'a': NULL, 'b': 2}))"
+                " as t(user_id, item_id)")
+    with pytest.warns(rank_metrics.RankMetricsWarning, match="no evaluated user has a relevant item"):
+        assert rank_metrics.map_at_k("p", "t", k=1, con=con, check=True) == 0.0
+    assert rank_metrics.map_at_k("p", "t", k=2, con=con, check=True) == pytest.approx(1 / 2 / 2)
+    assert rank_metrics.map_at_k("p", "t", k=3, con=con, check=True) == pytest.approx((1 / 2 + 2 / 3) / 2)
+    assert rank_metrics.map_at_k("p", "t", k=3, con=con, tie_break="item_desc", check=True) == 1.0
+
+
 def test_a_csv_files_number_ids_are_text_beside_text_ids(tmp_path):
     """The CSV reader guesses types from the values: users 7 and 8 of one file became numbers,
     beside a truth file with a user 'guest', and the command line, which cannot cast, said "cast

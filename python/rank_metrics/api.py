@@ -237,15 +237,41 @@ def _expected_and_got(result: pd.DataFrame, macro: str, columns: dict, user_rows
     return keys, expected, got
 
 
-def _hashable(value):
+class _NullInId:
+    """A NULL field of a struct id, or a NULL element of a list id, where Python's sort cannot
+    compare None: ordered as the engine orders it, after every value (DuckDB, PostgreSQL) or
+    before (Spark), and equal to another such NULL, as the engines' joins find them."""
+
+    def __init__(self, last: bool):
+        self.last = last
+
+    def __eq__(self, other):
+        return isinstance(other, _NullInId)
+
+    def __hash__(self):
+        return hash(_NullInId)
+
+    def __lt__(self, other):
+        return not self.last and not isinstance(other, _NullInId)
+
+    def __gt__(self, other):
+        return self.last and not isinstance(other, _NullInId)
+
+    def __repr__(self):
+        return "None"
+
+
+def _hashable(value, null_last: bool = True, nested: bool = False):
     """An id as the reference can keep it in a set: a struct (a dict, in its fields' order, so
     that ties break as the engine orders structs) or a list (or numpy array) as a tuple."""
     if isinstance(value, dict):
-        return tuple(_hashable(one) for one in value.values())
+        return tuple(_hashable(one, null_last, True) for one in value.values())
     if isinstance(value, (list, tuple)):
-        return tuple(_hashable(one) for one in value)
+        return tuple(_hashable(one, null_last, True) for one in value)
     if type(value).__name__ == "ndarray":   # a list column as DuckDB's df() gives it
-        return tuple(_hashable(one) for one in value.tolist())
+        return tuple(_hashable(one, null_last, True) for one in value.tolist())
+    if value is None and nested:
+        return _NullInId(null_last)
     return value
 
 
@@ -268,7 +294,7 @@ def _check(result: pd.DataFrame, macro: str, arguments: dict, tables: dict, engi
     # ids that are structs, maps or lists come as dicts and lists, which a set cannot hold
     for row in (*truth_rows, *prediction_rows):
         for column in (columns["user"], columns["item"]):
-            row[column] = _hashable(row[column])
+            row[column] = _hashable(row[column], null_last=engine.name != "spark")
     # a list-shaped table's groups are those of its rows, empty lists included
     groups = [tuple(row[column] for column in columns["by"]) for row in given_rows]
     user_rows, group_rows = reference.evaluate(prediction_rows, truth_rows, sorted(set(ks)), options=options,
