@@ -2,6 +2,7 @@
 `con=` and Spark DataFrames, and `rank_metrics.sql` for every dialect."""
 
 import math
+import re
 import warnings
 
 import duckdb
@@ -476,6 +477,23 @@ def test_spark_struct_ids_with_null_fields_tie_as_spark_orders_them(spark):
     assert rank_metrics.map_at_k(predictions, truth, k=3, check=True) == 1.0
     assert rank_metrics.map_at_k(predictions, truth, k=3, tie_break="item_desc", check=True) == pytest.approx(
         (1 / 2 + 2 / 3) / 2)
+
+
+@pytest.mark.parametrize("predictions_sql, truth_sql, by, named", [
+    ("(1, map('a', 1), 1), (1, map('b', 2), 2) as t(user_id, item_id, rank)", "(1, map('b', 2)) as t(user_id, item_id)",
+     None, "column item_id (argument item) of predictions is map<string,int>"),
+    ("(map('a', 1), 5, 1) as t(user_id, item_id, rank)", "(map('a', 1), 5) as t(user_id, item_id)",
+     None, "column user_id (argument user) of predictions is map<string,int>"),
+    ("(1, 5, 1, map('m', 1)) as t(user_id, item_id, rank, model)", "(1, 5) as t(user_id, item_id)",
+     "model", "column model (argument by) of predictions is map<string,int>"),
+    ("(1, array(named_struct('m', map('a', 1)))) as t(user_id, item_id)", "(1, named_struct('m', map('a', 1))) as t(user_id, item_id)",
+     None, "column item_id (argument item) of predictions is struct<m:map<string,int>>"),
+])
+def test_spark_map_ids_are_named(spark, predictions_sql, truth_sql, by, named):
+    """An id holding a map (Spark compares no maps) met Spark's DATATYPE_MISMATCH about the SQL."""
+    predictions, truth = (spark.sql(f"select * from values {rows}") for rows in (predictions_sql, truth_sql))
+    with pytest.raises(rank_metrics.RankMetricsError, match=re.escape(named) + ", and Spark compares no maps"):
+        rank_metrics.map_at_k(predictions, truth, k=2, by=by)
 
 
 def test_spark_dataframes_of_two_sessions_are_named(spark):

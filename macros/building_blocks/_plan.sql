@@ -301,6 +301,20 @@
         {%- endfor -%}
     {%- endfor -%}
 
+    {#- Spark neither compares nor groups its maps (map<...>, also inside a struct or an array):
+        an id holding one met Spark's own error about the SQL (a user's trial) -#}
+    {%- set id_columns = [('predictions', predictions_columns, 'user', user), ('predictions', predictions_columns, 'item', item),
+                          ('truth', truth_columns, 'user', truth_user), ('truth', truth_columns, 'item', truth_item)] -%}
+    {%- for name in by_list -%}{%- do id_columns.append(('predictions', predictions_columns, 'by', name)) -%}{%- endfor -%}
+    {%- for table, columns, argument, name in id_columns if columns is not none -%}
+        {%- set data_type = shapes[table].element_type if argument == 'item' and shapes[table].list
+            else (columns | selectattr('name', 'equalto', name) | first).data_type | string -%}
+        {%- if 'map<' in (data_type or '') | lower -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " (argument " ~ argument ~ ") of " ~ table ~ " is " ~ data_type
+                ~ ", and Spark compares no maps, so an id cannot hold one: turn it into a type Spark compares (a string, or a struct of its fields)") }}
+        {%- endif -%}
+    {%- endfor -%}
+
     {#- user, item and the matched by columns must be comparable across the two tables -#}
     {%- if predictions_columns is not none and truth_columns is not none -%}
         {#- (argument, column in predictions, column in truth) -#}
