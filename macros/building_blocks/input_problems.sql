@@ -130,6 +130,11 @@ select 310 as rm_check, 'predictions_shape' as argument, problem from (
     limit 1
 ) as rm_first_repeated_list
 {%- endif %}
+{#- a list column's arrays of more than one dimension, where the engine's type cannot tell -#}
+{%- for table, relation, item, number in [('predictions', predictions, plan.item, 312), ('truth', truth, plan.truth_item, 314)]
+    if plan.shapes[table].list and plan.shapes[table].separator is none %}
+{{- rank_metrics.nested_list_problem(plan, table, relation, item, number) }}
+{%- endfor %}
 {#- A separator that no text holds leaves each whole text as one item (a wrong separator, when
     the texts hold another that lists use; a list of one item holds none), and long-form items
     that hold it are lists: both silent misses. `length(replace(…))` finds a text on every engine

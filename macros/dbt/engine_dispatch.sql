@@ -10,6 +10,7 @@
 {% macro ranks_are_positions_in_one_word(rank, whole_rank, cut) %}{{ return(adapter.dispatch('ranks_are_positions_in_one_word', 'rank_metrics')(rank, whole_rank, cut)) }}{% endmacro %}
 {% macro bit_count(value) %}{{ return(adapter.dispatch('bit_count', 'rank_metrics')(value)) }}{% endmacro %}
 {% macro lists_truth_knows(plan, alias) %}{{ return(adapter.dispatch('lists_truth_knows', 'rank_metrics')(plan, alias)) }}{% endmacro %}
+{% macro nested_list_problem(plan, table, relation, item, number) %}{{ return(adapter.dispatch('nested_list_problem', 'rank_metrics')(plan, table, relation, item, number)) }}{% endmacro %}
 {% macro renumbered_rows(plan, cut) %}{{ return(adapter.dispatch('renumbered_rows', 'rank_metrics')(plan, cut)) }}{% endmacro %}
 {% macro mean(column) %}{{ return(adapter.dispatch('mean', 'rank_metrics')(column)) }}{% endmacro %}
 {% macro sum_of_values(expression, over=none) %}{{ return(adapter.dispatch('sum_of_values', 'rank_metrics')(expression, over)) }}{% endmacro %}
