@@ -129,6 +129,22 @@ def test_a_closed_pipe_ends_quietly(arguments):
     assert process.wait() == 141
 
 
+def test_a_pipe_closed_part_way_through_a_large_output_is_seen(tmp_path):
+    """`… --format csv | head -1` on a large output: Python's stdout reported the write the pipe
+    took only 64 KiB of as done, and the command ended with status 0 (a README trial)."""
+    users = range(20_000)
+    pd.DataFrame({"user_id": [u for u in users for _ in range(3)], "item_id": [i % 7 for i in range(60_000)],
+                  "rank": [1, 2, 3] * 20_000}).to_parquet(tmp_path / "p.parquet")
+    pd.DataFrame({"user_id": list(users), "item_id": [u % 7 for u in users]}).to_parquet(tmp_path / "t.parquet")
+    process = subprocess.Popen([sys.executable, "-m", "rank_metrics.cli", "evaluate-users", str(tmp_path / "p.parquet"),
+                                str(tmp_path / "t.parquet"), "-k", "3", "--format", "csv"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout.readline().startswith(b"user_id,k,average_precision")
+    process.stdout.close()
+    assert process.wait() == 141
+    assert process.stderr.read() == b""
+
+
 def test_a_closed_pipe_in_process():
     class ClosedPipe(io.StringIO):
         def write(self, text):

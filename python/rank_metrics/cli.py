@@ -7,6 +7,7 @@ the reference disagreeing; 1 anything else (one line; RANK_METRICS_DEBUG=1 shows
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import re
 import sys
@@ -311,6 +312,25 @@ def main(argv: list[str] | None = None) -> int:
         warnings.showwarning = shown_before
 
 
+def _write_out(text: str) -> None:
+    """Write the output whole, or raise BrokenPipeError. Python's buffered stdout reports a large
+    write that the pipe took only part of (the reader of `| head` went away after 64 KiB) as done,
+    and the rest is lost with status 0: its bytes are written here until the pipe takes them all
+    or refuses."""
+    stream = getattr(sys.stdout, "buffer", None)
+    if stream is None:   # a text stream with no bytes under it (a test's StringIO)
+        sys.stdout.write(text)
+        return
+    sys.stdout.flush()
+    data = memoryview(text.encode(sys.stdout.encoding or "utf-8", errors=sys.stdout.errors or "strict"))
+    while data:
+        written = stream.write(data)
+        if not written:
+            raise BrokenPipeError(errno.EPIPE, "the output's reader took nothing")
+        data = data[written:]
+    stream.flush()
+
+
 def _silence_stdout() -> None:
     with open(os.devnull, "w") as devnull:
         try:
@@ -401,14 +421,14 @@ def _main(argv: list[str] | None) -> int:
         return _fail(f"{arguments.command} failed: {type(error).__name__}: {error} "
                      "(RANK_METRICS_DEBUG=1 shows the traceback)", EXIT_FAILED)
     if arguments.format == "csv":
-        sys.stdout.write(result.to_csv(index=False))
+        _write_out(result.to_csv(index=False))
     elif arguments.format == "json":
-        sys.stdout.write(_json(result) + "\n")
+        _write_out(_json(result) + "\n")
     elif not len(result):   # the header alone, not pandas' "Empty DataFrame"
-        sys.stdout.write(" ".join(result.columns) + "\n")
+        _write_out(" ".join(result.columns) + "\n")
     else:
         # a missing value as the comparison table shows it, not pandas' NaN
-        sys.stdout.write(result.to_string(index=False, na_rep="-") + "\n")
+        _write_out(result.to_string(index=False, na_rep="-") + "\n")
     return 0
 
 
@@ -432,14 +452,14 @@ def _compare(arguments: argparse.Namespace, keywords: dict) -> int:
                          con=_connection(arguments.database), **keywords)
     model = keywords["by"][0]
     if arguments.format == "csv":
-        sys.stdout.write(result.to_csv(index=False))
+        _write_out(result.to_csv(index=False))
     elif arguments.format == "json":
-        sys.stdout.write(_json(result) + "\n")
+        _write_out(_json(result) + "\n")
     else:
         legend = (f"{BETTER} / {WORSE}: significantly better / worse than {arguments.baseline!r} "
                   f"(adjusted p < {arguments.alpha}; test {arguments.test}, correction {arguments.correction})")
         resamples = None if arguments.test == "t" else arguments.resamples
-        sys.stdout.write(comparison_text(result, model, arguments.format, legend, resamples))
+        _write_out(comparison_text(result, model, arguments.format, legend, resamples))
     worse = result[(result["significant"] == 1) & (result["difference"] < 0)]
     if arguments.fail_if_worse and len(worse):
         rows = ", ".join(f"{row[model]} {row['metric']}@{row['k']}" for row in worse.to_dict("records"))
