@@ -670,6 +670,25 @@ def test_a_file_of_another_name_says_how_to_read_it(tmp_path, monkeypatch):
         rank_metrics.map_at_k(pd.DataFrame({"user_id": [1], "item_id": ["D1"], "rank": [1]}), "qrels.test", k=1)
 
 
+def test_a_parquet_file_of_another_name_and_a_folder_without_a_slash_are_read(tmp_path, monkeypatch):
+    """A Parquet file named without .parquet was refused with the hint for text files, and a
+    folder named without its '/' as no file at all (a README trial): a file that starts with
+    Parquet's mark is Parquet, and a folder that exists is read as a folder."""
+    predictions = pd.DataFrame({"user_id": [1, 1, 2], "item_id": ["a", "b", "c"], "rank": [1, 2, 1]})
+    pd.DataFrame({"user_id": [1, 2], "item_id": ["b", "c"]}).to_parquet(tmp_path / "purchases")
+    (tmp_path / "recs" / "model=x").mkdir(parents=True)
+    predictions.to_parquet(tmp_path / "recs" / "model=x" / "part-0.parquet")
+    monkeypatch.chdir(tmp_path)
+    # 1: b at 2 (1/2); 2: c at 1
+    assert rank_metrics.map_at_k(predictions, "purchases", k=2, check=True) == 0.75
+    assert rank_metrics.map_at_k("recs", "purchases", k=2, check=True) == 0.75
+    assert rank_metrics.evaluate("recs", "purchases", k=2, by="model", metrics=["map"]).value.tolist() == [0.75]
+    # a table of the connection's of that name still wins
+    con = duckdb.connect()
+    con.execute("create table purchases as select 1 as user_id, 'a' as item_id")
+    assert rank_metrics.map_at_k(predictions, "purchases", k=2, con=con) == 1.0
+
+
 def test_a_column_name_twice_is_an_error(predictions, truth):
     """pd.concat(axis=1) can give a frame two 'rank' columns: DuckDB read the first and renamed the
     second, silently (0.0 here, 1.0 by the other; a new user's trial)."""

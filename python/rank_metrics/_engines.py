@@ -169,12 +169,12 @@ class DuckDBEngine(Engine):
         # A string with a path separator is a path: no catalog lookup (a query of its own, about
         # 2% of MAP@12 on 10M rows, bench/README), since no table is named so unquoted.
         text = os.fspath(value)
-        reader = _file_reader(text)
+        reader = _file_reader(text) or _parquet_by_content(text)
         in_a_folder = "/" in text or os.sep in text
         if isinstance(value, str) and not in_a_folder and self._in_catalog(text):
             with contextlib.suppress(duckdb.Error):   # e.g. in a schema off the search path
                 return self.con.table(text)
-        if isinstance(value, str) and not (reader or in_a_folder or "*" in text):
+        if isinstance(value, str) and not (reader or in_a_folder or "*" in text or os.path.isdir(text)):
             # a name quoted as in SQL: rank_metrics quotes each part itself
             unquoted = ".".join(part.strip('"') for part in text.split(".")) if '"' in text else None
             raise RankMetricsError(
@@ -509,6 +509,17 @@ def _suffixes(path: str) -> tuple[str, str]:
 
 def _file_reader(text: str) -> tuple[str, dict] | None:
     return _FILE_READERS.get(_suffixes(text)[0])
+
+
+def _parquet_by_content(text: str) -> tuple[str, dict] | None:
+    """The Parquet reader for an existing file whose name tells no format but whose first bytes
+    are Parquet's mark (PAR1): such a file can be nothing else."""
+    if not os.path.isfile(text):
+        return None
+    with contextlib.suppress(OSError), open(text, "rb") as file:
+        if file.read(4) == b"PAR1":
+            return _FILE_READERS[".parquet"]
+    return None
 
 
 def _folder_of_files(argument: str, folder: str) -> tuple[str, tuple[str, dict], list[str]]:
