@@ -92,6 +92,28 @@ def test_sql_refuses_an_argument_its_macro_would_drop(arguments, message):
     assert one_line_error(err).startswith(f"rank-metrics: error: {message}")
 
 
+@pytest.mark.parametrize("arguments, message", [
+    (["evaluate", "--metrics", "ndgc"], "--metrics: unknown metric 'ndgc'; the metrics are 'map', 'ndcg',"),
+    (["compare", "--by", "model", "--baseline", "3"], "--baseline: predictions has no rows with model = '3';"),
+])
+def test_the_option_a_message_is_about_is_named_as_a_flag(arguments, message):
+    """Messages that begin with the argument they are about named it as Python does
+    ('metrics: unknown metric'), where the command line names its flags (a README trial)."""
+    code, _, err = run(arguments[0], RECOMMENDATIONS, PURCHASES, "-k", "12", *COLUMNS, *arguments[1:])
+    assert code == 2
+    assert one_line_error(err).startswith(f"rank-metrics: error: {message}")
+
+
+def test_a_data_check_about_an_option_names_its_flag(tmp_path):
+    (tmp_path / "sub.csv").write_text("customer_id,prediction\nc1,a b\n")
+    (tmp_path / "sol.csv").write_text("customer_id,prediction\nc1,a\n")
+    code, _, err = run("map-at-k", str(tmp_path / "sub.csv"), str(tmp_path / "sol.csv"), "-k", "12", "--user", "customer_id",
+                       "--item", "prediction", "--predictions-shape", "list", "--truth-shape", "list", "--item-separator", ";")
+    assert code == 2
+    assert one_line_error(err).startswith("rank-metrics: error: --item-separator: ';' is in no value of column prediction "
+                                          "of predictions, so each whole text would be one item, but ' ' is")
+
+
 def test_an_engine_failure_is_one_line_with_status_1(monkeypatch):
     import duckdb
 

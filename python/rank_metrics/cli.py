@@ -357,7 +357,10 @@ def _as_flags(message: str) -> str:
     # and an option named in a rule: "dialect must be one of", "takes no baseline", "baseline is required"
     message = re.sub(r"(?<![\w-])(" + names + r")(?= must | is required)",
                      lambda found: "--" + found.group(1).replace("_", "-"), message)
-    return re.sub(r"\btakes no (" + names + r")\b", lambda found: "takes no --" + found.group(1).replace("_", "-"), message)
+    message = re.sub(r"\btakes no (" + names + r")\b", lambda found: "takes no --" + found.group(1).replace("_", "-"), message)
+    # and the option a message is about, named first: "metrics: unknown metric 'ndgc'"
+    return re.sub(r"^(rank_metrics: )(" + names + r"): ",
+                  lambda found: f"{found.group(1)}--{found.group(2).replace('_', '-')}: ", message)
 
 
 # the command line's options that are not metric options (api.OPTIONS)
