@@ -14,7 +14,8 @@ from test_dbt import compile_inline
     ("k=[3, 9223372036854775808]", "k must be at most 9223372036854775807"),
     ("k=3, rank='item_id'", "column item_id (argument rank) of predictions is"),
     ("k=3, metrics=['ndcg']",
-     "rank_metrics: average_precision_at_k takes no metrics (metrics is an argument of evaluate,"),
+     "rank_metrics: average_precision_at_k takes no metrics (metrics is an argument of evaluate, evaluate_users, compare); "
+     "got metrics=['ndcg']"),
     ("k=3, normalisation='m'", "rank_metrics: unknown argument 'normalisation' (did you mean 'normalization'?); the arguments after (predictions, truth, k) "
                                "are user, item,"),
     ("k=3, relevance_threshold=2", "rank_metrics: relevance_threshold 2 applies to grades, but no grade column of truth is read"),

@@ -573,7 +573,7 @@
     {%- for name, macros in taken_by.items() -%}
         {%- if options.get(name) is not none and macro not in macros -%}
             {{ exceptions.raise_compiler_error("rank_metrics: " ~ macro ~ " takes no " ~ name ~ " (" ~ name ~ " is an argument of "
-                ~ macros | join(', ') ~ "); got " ~ name ~ "=" ~ rank_metrics._shown(options[name])) }}
+                ~ macros | join(', ') ~ "); got " ~ name ~ "=" ~ rank_metrics._shown_as_given(options[name])) }}
         {%- endif -%}
     {%- endfor -%}
 {% endmacro %}
@@ -638,6 +638,14 @@
     {%- elif value is iterable and value is not mapping -%}
         {%- for one in value -%}{{ rank_metrics._shown(one) }}{{ ', ' if not loop.last }}{%- endfor -%}
     {%- else -%}{{ value }}
+    {%- endif -%}
+{%- endmacro %}
+
+
+{#- A value as an argument's value is written: a list in brackets (metrics=['ndcg']). -#}
+{% macro _shown_as_given(value) -%}
+    {%- if value is iterable and value is not string and value is not mapping -%}[{{ rank_metrics._shown(value) }}]
+    {%- else -%}{{ rank_metrics._shown(value) }}
     {%- endif -%}
 {%- endmacro %}
 

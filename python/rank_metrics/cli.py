@@ -354,6 +354,9 @@ def _as_flags(message: str) -> str:
     # only the options (a message's own text, "model = 'b'", has spaces around its =)
     names = "|".join([*api.OPTIONS, *_OTHER_OPTIONS])
     message = re.sub(r"\b(" + names + r")='([^']*)'", with_value, message)
+    # a list given to an option, metrics=['ndcg', 'recall'], as the flag takes it: --metrics ndcg recall
+    message = re.sub(r"\b(" + names + r")=\[([^\]]*)\]", lambda found: f"--{found.group(1).replace('_', '-')} "
+                     + " ".join(part.strip().strip("'") for part in found.group(2).split(",")), message)
     # and an option named in a rule: "dialect must be one of", "takes no baseline", "baseline is required"
     message = re.sub(r"(?<![\w-])(" + names + r")(?= must | is required)",
                      lambda found: "--" + found.group(1).replace("_", "-"), message)
