@@ -221,3 +221,16 @@ def test_python_and_the_command_line_write_the_same_page(tmp_path):
     tables = Tables()
     tables.feed(page)
     assert dict(tables.tables["options"])["user"] == "user_id"
+
+
+def test_cli_report_prints_a_warning_once_not_once_per_k(tmp_path):
+    """Ids that never meet gave the all-zero warning twice, at k 12 and again at k 5 from the
+    page's counts of users (a README trial). It comes once, from the metrics' query."""
+    lines = open(PURCHASES).read().splitlines()
+    (tmp_path / "purchases.csv").write_text("\n".join([lines[0]] + [line.replace(",A", ",xA") for line in lines[1:]]) + "\n")
+    code, _, err = run("report", RECOMMENDATIONS, str(tmp_path / "purchases.csv"), "-k", "5", "12", "--by", "model",
+                       "--user", "customer_id", "--item", "article_id", "-o", str(tmp_path / "page.html"))
+    assert code == 0
+    warnings_shown = [line for line in err.splitlines() if line.startswith("rank-metrics: warning:")]
+    assert len(warnings_shown) == 1
+    assert warnings_shown[0].startswith("rank-metrics: warning: no evaluated user has a relevant item within the first 12 items")

@@ -8,11 +8,13 @@ from __future__ import annotations
 import html
 import io
 import math
+import warnings
 
 from . import api, reference
 from ._optional import load
 from ._tables import BETTER, WORSE, cell
 from ._version import __version__
+from .errors import RankMetricsWarning
 from .comparison import RESAMPLES, compare
 
 
@@ -98,8 +100,12 @@ def _users(predictions, truth, k, by, con, options) -> list[dict]:
     chosen = {name: value for name, value in options.items() if name != "users"}
 
     def evaluated(users):
-        frame = api.evaluate_users(predictions, truth, first_k, metrics=["hit_rate"], con=con, by=by or None,
-                                   users=users, **chosen)
+        # the page's own counting queries: what they would warn of, the metrics' query has said
+        # (at the largest k, not again at the first; and nothing of rules the user did not choose)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RankMetricsWarning)
+            frame = api.evaluate_users(predictions, truth, first_k, metrics=["hit_rate"], con=con, by=by or None,
+                                       users=users, **chosen)
         user = options.get("user", "user_id")
         keys = by + [user]
         return {tuple(row) for row in frame[keys].itertuples(index=False, name=None)}, frame
