@@ -400,6 +400,29 @@ def test_struct_ids_are_checked_against_the_reference():
     assert [list(user) for user in lists.user_id] == [[1], [2, 1]]
 
 
+@pytest.mark.parametrize("scale", [37, 36, 30])
+def test_decimal_ranks_too_fine_to_compare_with_k(scale):
+    """DECIMAL(38, 37) ranks gave DuckDB's ConversionException ('Casting value "12.5" to type
+    DECIMAL(38,37) failed'): it compares a decimal with k + 0.5 in the decimal's own type. Such
+    ranks are compared with k as doubles, which is exact for them; check=True holds the numbers
+    to the reference, which reads the decimals exactly."""
+    con = duckdb.connect()
+    # DECIMAL(38, 37) holds ranks below 10; the others a 13th rank past 12 but before the cut at 12.5
+    ranks = [str(rank) for rank in range(1, 13)] + ["12.4" + "9" * (scale - 1)]
+    ranks = ranks[:9] if scale == 37 else ranks
+    rows = ", ".join(f"(1, {position}, {rank}::decimal(38, {scale}))" for position, rank in enumerate(ranks, start=1))
+    con.execute(f"create table p as select * from (values {rows}, (2, 5, 1.5::decimal(38, {scale})),"
+                f" (2, 6, 0.5::decimal(38, {scale}))) as t(user_id, item_id, rank)")
+    con.execute("create table t as select * from (values (1, 2), (1, 13), (1, 10), (2, 5)) as t(user_id, item_id)")
+    for k in (12, [5, 50]):
+        rank_metrics.evaluate("p", "t", k=k, con=con, check=True)
+    rank_metrics.evaluate("p", "t", k=12, con=con, truth_scope="listed", check=True)
+    # user 1 (three relevant): item 2 at 2, item 10 at 10 where ranks reach 10, and item 13 at 13,
+    # past k; user 2: item 5, ranked 1.5 after item 6's 0.5, at 2: 1/2
+    user_1 = (1 / 2 + (0 if scale == 37 else 2 / 10)) / 3
+    assert rank_metrics.map_at_k("p", "t", k=12, con=con) == pytest.approx((user_1 + 1 / 2) / 2)
+
+
 def test_struct_ids_with_null_fields_tie_as_the_engine_orders_them():
     """A struct id with a NULL field in a tie made check=True raise the reference's TypeError
     ('<' between int and None). DuckDB orders a NULL field after every value and finds two such

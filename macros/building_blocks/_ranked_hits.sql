@@ -46,7 +46,11 @@ rm_lists as (
     -- one row per list. Most rank columns already hold the whole numbers 1..n, and then a row's
     -- position is its rank, with no sort (ranks_are_positions says which lists, looking only at
     -- the rows ranked within the largest k; the others are numbered by row_number)
-    {%- set rank = plan.order_by %}
+    {#- a decimal too fine for the engine to compare with k is compared as a double: exact here,
+        since its values are below 10^(38 - scale), at most k, and a whole rank below 2^53 is
+        exactly a double (a fraction near the cut sits past it whatever the rounding: the lists
+        with one are numbered again, or the fraction is past every whole rank up to k) -#}
+    {%- set rank = rank_metrics._rank_for_cuts(plan) %}
     {#- a fractional rank must fail the check (integer columns need not be asked) -#}
     {#- round, not floor: Spark's floor of a double is a bigint, which overflows under ANSI mode past 9.2e18 -#}
     {%- set whole_rank = rank if plan.rank_is_integer else 'case when ' ~ rank ~ ' = round(' ~ rank ~ ') then ' ~ rank ~ ' else 0 end' %}
@@ -72,7 +76,7 @@ rm_matches as (
     inner join rm_lists as l
         on {{ rank_metrics._equal_prefix(plan.by, 'p', 'l') }}p.{{ plan.user }} = l.rm_user
     {%- if not listed %}
-    where p.{{ plan.order_by }} < {{ largest_k }} + 0.5
+    where {{ rank_metrics._rank_for_cuts(plan, 'p.') }} < {{ largest_k }} + 0.5
     {%- endif %}
 ),
 rm_renumbered as (
@@ -213,4 +217,13 @@ rm_hits as (
         where {{ rank_metrics._is_joined(plan, grade) }}
         {%- endif %}
     )
+{%- endmacro %}
+
+
+{#- The rank column as it is compared with k (see rm_lists): a double for a decimal too fine for
+    the engine to compare with a number. -#}
+{% macro _rank_for_cuts(plan, alias='') -%}
+    {%- if plan.rank_compared_as_double -%}cast({{ alias }}{{ plan.order_by }} as {{ rank_metrics.type_double() }})
+    {%- else -%}{{ alias }}{{ plan.order_by }}
+    {%- endif -%}
 {%- endmacro %}
