@@ -687,6 +687,27 @@ def test_a_parquet_file_of_another_name_and_a_folder_without_a_slash_are_read(tm
     con = duckdb.connect()
     con.execute("create table purchases as select 1 as user_id, 'a' as item_id")
     assert rank_metrics.map_at_k(predictions, "purchases", k=2, con=con) == 1.0
+    # on a connection of the caller's, a bare name that is no table means a table (found in review):
+    # the folder or file of that name here is named, not read
+    with pytest.raises(RankMetricsError, match=r"'recs' is neither a table .*; it is a folder here: name it 'recs/' to read it$"):
+        rank_metrics.map_at_k("recs", "purchases", k=2, con=con)
+    con.execute("drop table purchases")
+    with pytest.raises(RankMetricsError, match=r"; it is a Parquet file here: name it './purchases' to read it$"):
+        rank_metrics.map_at_k(predictions, "purchases", k=2, con=con)
+    assert rank_metrics.map_at_k("recs/", "./purchases", k=2, con=con) == 0.75
+    # a folder named with a format's suffix, as Spark names what df.write.csv('x.csv') writes, and
+    # Hive's Parquet files named without one (000000_0)
+    (tmp_path / "spark.csv").mkdir()
+    predictions.to_csv(tmp_path / "spark.csv" / "part-00000-1.csv", index=False)
+    (tmp_path / "spark.csv" / "_SUCCESS").write_text("")
+    (tmp_path / "hive" / "model=y").mkdir(parents=True)
+    predictions.to_parquet(tmp_path / "hive" / "model=y" / "000000_0")
+    assert rank_metrics.map_at_k("spark.csv", "purchases", k=2, check=True) == 0.75
+    assert rank_metrics.evaluate("hive", "purchases", k=2, by="model", metrics=["map"]).model.tolist() == ["y"]
+    # a text file whose first word happens to be PAR1 is no Parquet file: Parquet's mark ends it too
+    (tmp_path / "run").write_text("PAR1 Q0 D1 1 2.0 run\n")
+    with pytest.raises(RankMetricsError, match=r"'run' is neither .*; it is a file here, whose name does not tell its format"):
+        rank_metrics.map_at_k("run", "purchases", k=2)
 
 
 def test_a_column_name_twice_is_an_error(predictions, truth):

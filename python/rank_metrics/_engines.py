@@ -169,12 +169,16 @@ class DuckDBEngine(Engine):
         # A string with a path separator is a path: no catalog lookup (a query of its own, about
         # 2% of MAP@12 on 10M rows, bench/README), since no table is named so unquoted.
         text = os.fspath(value)
-        reader = _file_reader(text) or _parquet_by_content(text)
+        reader = _file_reader(text)
         in_a_folder = "/" in text or os.sep in text
         if isinstance(value, str) and not in_a_folder and self._in_catalog(text):
             with contextlib.suppress(duckdb.Error):   # e.g. in a schema off the search path
                 return self.con.table(text)
-        if isinstance(value, str) and not (reader or in_a_folder or "*" in text or os.path.isdir(text)):
+        # On a connection of the caller's, a bare name that is no table stays an error even where
+        # a folder or a Parquet file of that name exists here: the table was meant (a name off by
+        # a letter, a table the --database file lacks). With no connection, names are files.
+        found_here = self._owned and (os.path.isdir(text) or _parquet_by_content(text) is not None)
+        if isinstance(value, str) and not (reader or in_a_folder or "*" in text or found_here):
             # a name quoted as in SQL: rank_metrics quotes each part itself
             unquoted = ".".join(part.strip('"') for part in text.split(".")) if '"' in text else None
             raise RankMetricsError(
@@ -182,7 +186,9 @@ class DuckDBEngine(Engine):
                 "--database on the command line) nor a file path (a name ending in " + ", ".join(sorted(_FILE_READERS))
                 + f", a folder as {text + '/'!r}, a glob with *, or a pathlib.Path)"
                 + (f"; name a table without SQL's quotes, as {unquoted!r}: each part is quoted for you" if unquoted else "")
-                + (f"; it is a file here, whose name does not tell its format ({_ANOTHER_NAME})" if os.path.isfile(text) else ""))
+                + (f"; it is a folder here: name it {text + '/'!r} to read it" if os.path.isdir(text)
+                   else f"; it is a Parquet file here: name it {os.path.join('.', text)!r} to read it" if _parquet_by_content(text)
+                   else f"; it is a file here, whose name does not tell its format ({_ANOTHER_NAME})" if os.path.isfile(text) else ""))
         # a name that exists, or a pathlib.Path, is that file, whatever its characters: 'p?.csv'
         # would otherwise be a pattern that reads px.csv too, and 'sub [1].csv' one that reads
         # nothing. `source` is what DuckDB reads, its glob characters escaped for such a name.
@@ -190,6 +196,9 @@ class DuckDBEngine(Engine):
             if not os.path.exists(text):
                 raise RankMetricsError(f"rank_metrics: {argument}: no file {text!r}")
             matches, source = [text], _literal_pattern(text)
+            # a folder is read as one whatever its name says (Spark writes x.csv/ as a folder),
+            # and a file whose name tells no format by its content, if it is Parquet
+            reader = None if os.path.isdir(text) else reader or _parquet_by_content(text)
         else:
             matches, source = sorted(glob.glob(text, recursive=True)), text   # ** as DuckDB reads it
         if not matches:
@@ -197,7 +206,9 @@ class DuckDBEngine(Engine):
         if reader is None and len(matches) == 1 and os.path.isdir(matches[0]):
             folder = matches[0]
             text, reader, matches = _folder_of_files(argument, folder)
-            source = _literal_pattern(folder) + text[len(folder):]   # the folder's name escaped, not its pattern
+            # the folder's name escaped, not its pattern; files named without a suffix, one by one
+            source = [_literal_pattern(match) for match in matches] if text == folder else \
+                _literal_pattern(folder) + text[len(folder):]
         if reader is None:
             raise RankMetricsError(
                 f"rank_metrics: {argument}: cannot tell the format of {text!r}; "
@@ -208,7 +219,7 @@ class DuckDBEngine(Engine):
         try:
             reader_name, options = reader
             # Spark's and Hive's folders name a partition column in the path (model=a/part-….parquet)
-            if len(matches) > 1 or "*" in text:
+            if len(matches) > 1 or "*" in text or isinstance(source, list):
                 if any("=" in part for match in matches for part in os.path.dirname(match).split(os.sep)):
                     options = dict(options, hive_partitioning=True)
                 # several CSV files are matched by their headers' names, as Parquet files are:
@@ -517,17 +528,23 @@ def _parquet_by_content(text: str) -> tuple[str, dict] | None:
     if not os.path.isfile(text):
         return None
     with contextlib.suppress(OSError), open(text, "rb") as file:
-        if file.read(4) == b"PAR1":
-            return _FILE_READERS[".parquet"]
+        head = file.read(4)
+        if os.fstat(file.fileno()).st_size >= 12:   # the mark opens and closes a Parquet file
+            file.seek(-4, os.SEEK_END)
+            if head == b"PAR1" and file.read(4) == b"PAR1":
+                return _FILE_READERS[".parquet"]
     return None
 
 
 def _folder_of_files(argument: str, folder: str) -> tuple[str, tuple[str, dict], list[str]]:
     """A folder as Spark writes one (part-….parquet files, maybe in partition folders such as
-    model=a/, beside _SUCCESS and .crc files): (a glob of its data files, their reader, the files)."""
+    model=a/, beside _SUCCESS and .crc files): (a glob of its data files, their reader, the files),
+    or the folder itself for the glob when its files are Parquet named without a suffix."""
     files = [path for path in sorted(glob.glob(os.path.join(glob.escape(folder), "**", "*"), recursive=True))
              if os.path.isfile(path) and not os.path.basename(path).startswith(("_", "."))]
     suffixes = sorted({"".join(_suffixes(path)) for path in files if _file_reader(path)})
+    if not suffixes and files and all(_parquet_by_content(path) for path in files):
+        return folder, _FILE_READERS[".parquet"], files   # Parquet files named without a suffix (Hive's 000000_0)
     if len(suffixes) != 1:
         found = f"files ending in {', '.join(suffixes)}" if suffixes else "no file ending in one of " + ", ".join(sorted(_FILE_READERS))
         raise RankMetricsError(f"rank_metrics: {argument}: cannot tell the format of folder {folder!r}: it has {found} "
