@@ -3,9 +3,11 @@ a --check disagreement exits 3, any other failure one line with exit 1, a closed
 
 import contextlib
 import io
+import os
 import re
 import subprocess
 import sys
+import time
 from contextlib import redirect_stderr, redirect_stdout
 
 import pandas as pd
@@ -165,6 +167,67 @@ def test_a_pipe_closed_part_way_through_a_large_output_is_seen(tmp_path):
     process.stdout.close()
     assert process.wait() == 141
     assert process.stderr.read() == b""
+
+
+def _users_of_two_models(tmp_path):
+    """Model a's first three items are what each of 300 users bought; model b lists others."""
+    users = range(300)
+    rows = [(model, user, (user + step) % 50 if model == "a" else (user + step + 20) % 50, step)
+            for model in "ab" for user in users for step in range(1, 11)]
+    pd.DataFrame(rows, columns=["model", "user_id", "item_id", "rank"]).to_parquet(tmp_path / "p.parquet")
+    pd.DataFrame([(user, (user + step) % 50) for user in users for step in range(1, 4)],
+                 columns=["user_id", "item_id"]).to_parquet(tmp_path / "t.parquet")
+    return str(tmp_path / "p.parquet"), str(tmp_path / "t.parquet")
+
+
+def test_fail_if_worse_is_said_when_the_reader_went_away(tmp_path):
+    """compare --fail-if-worse | head: the gate's status 4 and its line on stderr, not the
+    pipe's 141 (found in review): a CI gate must not pass because its table was not read."""
+    predictions, truth = _users_of_two_models(tmp_path)
+    process = subprocess.Popen([sys.executable, "-m", "rank_metrics.cli", "compare", predictions, truth, "-k", "3",
+                                "--by", "model", "--baseline", "a", "--fail-if-worse"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdout.close()
+    assert process.wait() == 4
+    assert process.stderr.read().decode().startswith("rank-metrics: worse than the baseline 'a': b map@3, b ndcg@3")
+
+
+@pytest.mark.parametrize("how", ["unbuffered", "non-blocking", "unbuffered non-blocking"])
+def test_an_unbuffered_or_non_blocking_stdout_gets_the_whole_output(tmp_path, how):
+    """With PYTHONUNBUFFERED=1 stdout has no buffer, and a non-blocking one takes nothing while
+    the pipe is full: neither is a reader gone (found in review). The whole output arrives."""
+    script = ("import fcntl, os, sys\n"
+              + ("fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) | os.O_NONBLOCK)\n" if "non-blocking" in how else "")
+              + "from rank_metrics import cli\n"
+              + f"sys.exit(cli.main(['evaluate-users', {str(tmp_path / 'p.parquet')!r}, {str(tmp_path / 't.parquet')!r},"
+              + " '-k', '3', '--format', 'csv']))\n")
+    users = range(20_000)
+    pd.DataFrame({"user_id": [u for u in users for _ in range(3)], "item_id": [i % 7 for i in range(60_000)],
+                  "rank": [1, 2, 3] * 20_000}).to_parquet(tmp_path / "p.parquet")
+    pd.DataFrame({"user_id": list(users), "item_id": [u % 7 for u in users]}).to_parquet(tmp_path / "t.parquet")
+    environment = dict(os.environ, PYTHONUNBUFFERED="1") if "unbuffered" in how else None
+    process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               env=environment)
+    time.sleep(1)   # the pipe fills and stays full a while
+    out, err = process.communicate()
+    assert process.returncode == 0, err
+    assert out.count(b"\n") == 20_001 and out.startswith(b"user_id,k,average_precision")
+
+
+def test_the_output_is_written_as_the_text_layer_would(monkeypatch):
+    """The bytes go out past Python's text layer: a character the encoding lacks is an escape,
+    not a UnicodeEncodeError (an ASCII terminal and compare's marks), and lines end as the
+    platform's do (Windows: \\r\\n, for the table and CSV alike)."""
+    for encoding in ("ascii", "utf-8"):
+        stream = io.TextIOWrapper(io.BytesIO(), encoding=encoding)
+        monkeypatch.setattr(sys, "stdout", stream)
+        cli._write_out("a ▲\nb\n")
+        assert stream.buffer.getvalue() == ("a \\u25b2\nb\n" if encoding == "ascii" else "a ▲\nb\n").encode()
+    monkeypatch.setattr(os, "linesep", "\r\n")
+    stream = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdout", stream)
+    assert cli.main(["map-at-k", RECOMMENDATIONS, PURCHASES, "-k", "5", *COLUMNS, "--format", "csv"]) == 0
+    assert stream.buffer.getvalue().startswith(b"k,map_at_k,n_users\r\n5,")
 
 
 def test_a_closed_pipe_in_process():

@@ -7,9 +7,10 @@ the reference disagreeing; 1 anything else (one line; RANK_METRICS_DEBUG=1 shows
 from __future__ import annotations
 
 import argparse
-import errno
+import codecs
 import os
 import re
+import select
 import sys
 import warnings
 
@@ -312,23 +313,42 @@ def main(argv: list[str] | None = None) -> int:
         warnings.showwarning = shown_before
 
 
+# encodings whose encoder begins every text it is given with a byte-order mark
+_MARKED_ENCODINGS = ("utf-8-sig", "utf-16", "utf-32")
+
+
 def _write_out(text: str) -> None:
     """Write the output whole, or raise BrokenPipeError. Python's buffered stdout reports a large
     write that the pipe took only part of (the reader of `| head` went away after 64 KiB) as done,
-    and the rest is lost with status 0: its bytes are written here until the pipe takes them all
-    or refuses."""
+    and the rest was lost with status 0: the bytes are written here until the pipe has taken them
+    all or refuses. What the text layer would do is done here: its encoding (a character it
+    cannot encode as an escape, not an error), and its newlines on Windows."""
     stream = getattr(sys.stdout, "buffer", None)
-    if stream is None:   # a text stream with no bytes under it (a test's StringIO)
+    encoding = codecs.lookup(getattr(sys.stdout, "encoding", None) or "utf-8").name
+    if stream is None or encoding in _MARKED_ENCODINGS:   # a test's StringIO; a marked encoding
         sys.stdout.write(text)
+        sys.stdout.flush()
         return
     sys.stdout.flush()
-    data = memoryview(text.encode(sys.stdout.encoding or "utf-8", errors=sys.stdout.errors or "strict"))
+    if os.linesep != "\n":
+        text = text.replace("\n", os.linesep)
+    errors = sys.stdout.errors if sys.stdout.errors not in (None, "strict") else "backslashreplace"
+    data = memoryview(text.encode(encoding, errors=errors))
     while data:
-        written = stream.write(data)
-        if not written:
-            raise BrokenPipeError(errno.EPIPE, "the output's reader took nothing")
+        try:
+            written = stream.write(data)
+        except BlockingIOError as error:   # a non-blocking stdout, full for now
+            written = error.characters_written
+        if not written:   # nothing taken (non-blocking): wait until the pipe takes more or breaks
+            select.select([], [stream.fileno()], [])
+            continue
         data = data[written:]
-    stream.flush()
+    while True:
+        try:
+            stream.flush()
+            return
+        except BlockingIOError:
+            select.select([], [stream.fileno()], [])
 
 
 def _silence_stdout() -> None:
@@ -427,7 +447,7 @@ def _main(argv: list[str] | None) -> int:
         return _fail(f"{arguments.command} failed: {type(error).__name__}: {error} "
                      "(RANK_METRICS_DEBUG=1 shows the traceback)", EXIT_FAILED)
     if arguments.format == "csv":
-        _write_out(result.to_csv(index=False))
+        _write_out(result.to_csv(index=False, lineterminator="\n"))
     elif arguments.format == "json":
         _write_out(_json(result) + "\n")
     elif not len(result):   # the header alone, not pandas' "Empty DataFrame"
@@ -457,17 +477,23 @@ def _compare(arguments: argparse.Namespace, keywords: dict) -> int:
                          seed=arguments.seed, resamples=arguments.resamples, check=arguments.check,
                          con=_connection(arguments.database), **keywords)
     model = keywords["by"][0]
-    if arguments.format == "csv":
-        _write_out(result.to_csv(index=False))
-    elif arguments.format == "json":
-        _write_out(_json(result) + "\n")
-    else:
-        legend = (f"{BETTER} / {WORSE}: significantly better / worse than {arguments.baseline!r} "
-                  f"(adjusted p < {arguments.alpha}; test {arguments.test}, correction {arguments.correction})")
-        resamples = None if arguments.test == "t" else arguments.resamples
-        _write_out(comparison_text(result, model, arguments.format, legend, resamples))
     worse = result[(result["significant"] == 1) & (result["difference"] < 0)]
-    if arguments.fail_if_worse and len(worse):
+    failed = arguments.fail_if_worse and len(worse)
+    try:
+        if arguments.format == "csv":
+            _write_out(result.to_csv(index=False, lineterminator="\n"))
+        elif arguments.format == "json":
+            _write_out(_json(result) + "\n")
+        else:
+            legend = (f"{BETTER} / {WORSE}: significantly better / worse than {arguments.baseline!r} "
+                      f"(adjusted p < {arguments.alpha}; test {arguments.test}, correction {arguments.correction})")
+            resamples = None if arguments.test == "t" else arguments.resamples
+            _write_out(comparison_text(result, model, arguments.format, legend, resamples))
+    except BrokenPipeError:
+        if not failed:
+            raise
+        _silence_stdout()   # the gate's verdict matters more than the table nobody reads: said below
+    if failed:
         rows = ", ".join(f"{row[model]} {row['metric']}@{row['k']}" for row in worse.to_dict("records"))
         print(f"rank-metrics: worse than the baseline {arguments.baseline!r}: {rows}", file=sys.stderr)
         return EXIT_WORSE
