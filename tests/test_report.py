@@ -234,3 +234,16 @@ def test_cli_report_prints_a_warning_once_not_once_per_k(tmp_path):
     warnings_shown = [line for line in err.splitlines() if line.startswith("rank-metrics: warning:")]
     assert len(warnings_shown) == 1
     assert warnings_shown[0].startswith("rank-metrics: warning: no evaluated user has a relevant item within the first 12 items")
+
+
+def test_a_report_of_arrow_readers_is_the_report_of_their_tables():
+    """A pyarrow RecordBatchReader reads once, and the page reads its inputs several times: the
+    page's counts of users found it empty and failed on a users rule the caller never chose
+    (found in review). The page reads each reader once."""
+    import pandas as pd
+    import pyarrow as pa
+
+    predictions, truth = (pa.Table.from_pandas(pd.read_csv(path)) for path in (RECOMMENDATIONS, PURCHASES))
+    options = dict(k=[5, 12], by="model", user="customer_id", item="article_id")
+    assert rank_metrics.report(predictions.to_reader(), truth.to_reader(), **options) == rank_metrics.report(
+        predictions, truth, **options)

@@ -8,19 +8,20 @@ from __future__ import annotations
 import html
 import io
 import math
-import warnings
 
 from . import api, reference
 from ._optional import load
 from ._tables import BETTER, WORSE, cell
 from ._version import __version__
-from .errors import RankMetricsWarning
 from .comparison import RESAMPLES, compare
 
 
 def plot(predictions, truth, k, *, by=None, metrics=None, confidence=None, con=None, **options):
     """Each metric against k, a line per group of `by` with its confidence band (evaluate's
     ci_low..ci_high): a matplotlib Figure, one panel per metric."""
+    # the page reads its inputs several times: a one-shot Arrow reader would be empty after the first
+    predictions, truth = (value.read_all() if type(value).__module__.startswith("pyarrow")
+                          and type(value).__name__ == "RecordBatchReader" else value for value in (predictions, truth))
     values = api.evaluate(predictions, truth, k, metrics=metrics, confidence=confidence, con=con, by=by, **options)
     return _figure(values, api._as_list(by))
 
@@ -62,6 +63,9 @@ def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test=
     """One self-contained HTML page: the comparison against `baseline` (when given), every metric
     against k per group with its confidence band, the users evaluated and left out, and the
     options in force. Returns the HTML text."""
+    # the page reads its inputs several times: a one-shot Arrow reader would be empty after the first
+    predictions, truth = (value.read_all() if type(value).__module__.startswith("pyarrow")
+                          and type(value).__name__ == "RecordBatchReader" else value for value in (predictions, truth))
     values = api.evaluate(predictions, truth, k, metrics=metrics, confidence=confidence, con=con, by=by, **options)
     by_columns = api._as_list(by)
     comparison = None
@@ -100,12 +104,14 @@ def _users(predictions, truth, k, by, con, options) -> list[dict]:
     chosen = {name: value for name, value in options.items() if name != "users"}
 
     def evaluated(users):
-        # the page's own counting queries: what they would warn of, the metrics' query has said
-        # (at the largest k, not again at the first; and nothing of rules the user did not choose)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RankMetricsWarning)
+        # the page's own counting queries: that no user has a hit, the metrics' query has said
+        # (at the largest k, not again at the first, nor of rules the user did not choose)
+        counting = api._COUNTING_FOR_A_REPORT.set(True)
+        try:
             frame = api.evaluate_users(predictions, truth, first_k, metrics=["hit_rate"], con=con, by=by or None,
                                        users=users, **chosen)
+        finally:
+            api._COUNTING_FOR_A_REPORT.reset(counting)
         user = options.get("user", "user_id")
         keys = by + [user]
         return {tuple(row) for row in frame[keys].itertuples(index=False, name=None)}, frame

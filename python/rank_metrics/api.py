@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import inspect
 import logging
 import math
@@ -349,12 +350,19 @@ def _warn_about_columns(arguments: dict, predictions_columns: list[dict], truth_
         warnings.warn(f"rank_metrics: {text_order}", RankMetricsWarning, stacklevel=stacklevel)
 
 
+# set while a report counts its users under other rules and at another k: what the
+# nothing-met warning would say there, the report's own metrics query has said
+_COUNTING_FOR_A_REPORT = contextvars.ContextVar("rank_metrics_counting_for_a_report", default=False)
+
+
 def _warn_if_nothing_met(macro: str, result: pd.DataFrame, arguments: dict, counts) -> None:
     """A RankMetricsWarning when no evaluated user has a relevant item within the largest k
     (every value 0) or no user is evaluated at all. Both can be right, but most often the two
     tables' ids do not match (123 against '00123', ids offset by a join), a table is empty or no
     grade makes a truth row relevant, and the numbers alone would not say which. Only then is
     `counts` called: one query of the tables' counts (_nothing_met_counts) that says which."""
+    if _COUNTING_FOR_A_REPORT.get():
+        return
     if macro == "compare":
         return
     nobody = not len(result) or ("n_users" in result and (result["n_users"] == 0).all())
