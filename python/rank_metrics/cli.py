@@ -7,7 +7,9 @@ the reference disagreeing; 1 anything else (one line; RANK_METRICS_DEBUG=1 shows
 from __future__ import annotations
 
 import argparse
+import ast
 import codecs
+import contextlib
 import os
 import re
 import select
@@ -366,17 +368,16 @@ def _as_flags(message: str) -> str:
     message = re.sub(r"\(argument (\w+)\)", lambda found: f"(--{found.group(1).replace('_', '-')})", message)
     message = re.sub(r"\b(\w+)=(?=[ ,;)]|$)", lambda found: "--" + found.group(1).replace("_", "-"), message)
 
+    def shown(value: str) -> str:
+        return value if re.fullmatch(r"[\w.]+", value) else f"'{value}'"
+
     def with_value(found):
-        value = found.group(2)
-        shown = value if re.fullmatch(r"[\w.]+", value) else f"'{value}'"
-        return f"--{found.group(1).replace('_', '-')} {shown}"
+        return f"--{found.group(1).replace('_', '-')} {shown(found.group(2))}"
 
     # only the options (a message's own text, "model = 'b'", has spaces around its =)
     names = "|".join([*api.OPTIONS, *_OTHER_OPTIONS])
     message = re.sub(r"\b(" + names + r")='([^']*)'", with_value, message)
-    # a list given to an option, metrics=['ndcg', 'recall'], as the flag takes it: --metrics ndcg recall
-    message = re.sub(r"\b(" + names + r")=\[([^\]]*)\]", lambda found: f"--{found.group(1).replace('_', '-')} "
-                     + " ".join(part.strip().strip("'") for part in found.group(2).split(",")), message)
+    message = _listed_values_as_flags(message, names, shown)
     # and an option named in a rule: "dialect must be one of", "takes no baseline", "baseline is required"
     message = re.sub(r"(?<![\w-])(" + names + r")(?= must | is required)",
                      lambda found: "--" + found.group(1).replace("_", "-"), message)
@@ -384,6 +385,23 @@ def _as_flags(message: str) -> str:
     # and the option a message is about, named first: "metrics: unknown metric 'ndgc'"
     return re.sub(r"^(rank_metrics: )(" + names + r"): ",
                   lambda found: f"{found.group(1)}--{found.group(2).replace('_', '-')}: ", message)
+
+
+def _listed_values_as_flags(message: str, names: str, shown) -> str:
+    """A list given to an option, "metrics=['ndcg', 'recall']", as the flag takes it: '--metrics
+    ndcg recall'. The list is read as Python wrote it (quotes, commas and brackets inside its
+    values included); text that is no such list is left as it is."""
+    for found in reversed(list(re.finditer(r"\b(" + names + r")=\[", message))):
+        start = found.end() - 1
+        for end in (position for position, character in enumerate(message) if character == "]" and position > start):
+            with contextlib.suppress(ValueError, SyntaxError):
+                values = ast.literal_eval(message[start:end + 1])
+                if isinstance(values, list) and all(isinstance(value, (str, int, float)) for value in values):
+                    flag = "--" + found.group(1).replace("_", "-")
+                    message = message[:found.start()] + " ".join([flag, *(shown(str(value)) for value in values)]) \
+                        + message[end + 1:]
+                    break
+    return message
 
 
 # the command line's options that are not metric options (api.OPTIONS)
