@@ -488,12 +488,15 @@ def test_spark_struct_ids_with_null_fields_tie_as_spark_orders_them(spark):
      "model", "column model (argument by) of predictions is map<string,int>"),
     ("(1, array(named_struct('m', map('a', 1)))) as t(user_id, item_id)", "(1, named_struct('m', map('a', 1))) as t(user_id, item_id)",
      None, "column item_id (argument item) of predictions is struct<m:map<string,int>>"),
+    # truth's own column name: its own argument
+    ("(1, 5, 1) as t(user_id, item_id, rank)", "(map('a', 1), 5) as t(buyer, item_id)",
+     None, "column buyer (argument truth_user) of truth is map<string,int>"),
 ])
 def test_spark_map_ids_are_named(spark, predictions_sql, truth_sql, by, named):
     """An id holding a map (Spark compares no maps) met Spark's DATATYPE_MISMATCH about the SQL."""
     predictions, truth = (spark.sql(f"select * from values {rows}") for rows in (predictions_sql, truth_sql))
     with pytest.raises(rank_metrics.RankMetricsError, match=re.escape(named) + ", and Spark compares no maps"):
-        rank_metrics.map_at_k(predictions, truth, k=2, by=by)
+        rank_metrics.map_at_k(predictions, truth, k=2, by=by, truth_user="buyer" if "buyer" in truth.columns else None)
 
 
 def test_spark_dataframes_of_two_sessions_are_named(spark):

@@ -97,20 +97,22 @@ def test_postgres_arrays_of_two_dimensions_are_named(postgres, table):
     with postgres.cursor() as cursor:
         cursor.execute("drop table if exists list_recs_2d; drop table if exists list_truth_2d")
         cursor.execute("create table list_recs_2d (user_id bigint, item_id bigint[])")
-        cursor.execute("create table list_truth_2d (user_id bigint, item_id bigint[])")
+        # truth's item column under a name of its own: the message names truth_item (found in review)
+        cursor.execute("create table list_truth_2d (user_id bigint, bought bigint[])")
         cursor.execute("insert into list_recs_2d values (1, '{101, 102}'), (2, '{103}')")
         cursor.execute("insert into list_truth_2d values (1, '{102}'), (2, '{103}')")
         cursor.execute(f"insert into {nested} values (3, '{{{{101, 9}}, {{102, 8}}}}'), (4, '{{{{{{1}}}}}}')")
     postgres.commit()
+    named = "item: column item_id of predictions" if table == "predictions" else "truth_item: column bought of truth"
     with pytest.raises(RankMetricsError, match=re.escape(
-            f"item: column item_id of {table} holds each user's items as an array, but user 3 has an array of 2 "
+            f"{named} holds each user's items as an array, but user 3 has an array of 2 "
             "dimensions ({{101,9},{102,8}}), which would be read as its elements one by one: a list must be one-dimensional")):
-        rank_metrics.map_at_k("list_recs_2d", "list_truth_2d", k=2, con=postgres)
+        rank_metrics.map_at_k("list_recs_2d", "list_truth_2d", k=2, con=postgres, truth_item="bought")
     # one dimension throughout: the arrays' items (user 1: 102 at 2, 1/2; user 2: 103 at 1)
     with postgres.cursor() as cursor:
         cursor.execute(f"delete from {nested} where user_id > 2")
     postgres.commit()
-    assert rank_metrics.map_at_k("list_recs_2d", "list_truth_2d", k=2, con=postgres, check=True) == 0.75
+    assert rank_metrics.map_at_k("list_recs_2d", "list_truth_2d", k=2, con=postgres, truth_item="bought", check=True) == 0.75
 
 
 def test_list_arrays_on_spark(spark):

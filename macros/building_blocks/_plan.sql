@@ -304,10 +304,11 @@
     {#- Spark neither compares nor groups its maps (map<...>, also inside a struct or an array):
         an id holding one met Spark's own error about the SQL (a user's trial) -#}
     {%- set id_columns = [('predictions', predictions_columns, 'user', user), ('predictions', predictions_columns, 'item', item),
-                          ('truth', truth_columns, 'user', truth_user), ('truth', truth_columns, 'item', truth_item)] -%}
+                          ('truth', truth_columns, 'user' if truth_user == user else 'truth_user', truth_user),
+                          ('truth', truth_columns, 'item' if truth_item == item else 'truth_item', truth_item)] -%}
     {%- for name in by_list -%}{%- do id_columns.append(('predictions', predictions_columns, 'by', name)) -%}{%- endfor -%}
     {%- for table, columns, argument, name in id_columns if columns is not none -%}
-        {%- set data_type = shapes[table].element_type if argument == 'item' and shapes[table].list
+        {%- set data_type = shapes[table].element_type if argument in ('item', 'truth_item') and shapes[table].list
             else (columns | selectattr('name', 'equalto', name) | first).data_type | string -%}
         {%- if 'map<' in (data_type or '') | lower -%}
             {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " (argument " ~ argument ~ ") of " ~ table ~ " is " ~ data_type
