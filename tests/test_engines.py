@@ -499,6 +499,20 @@ def test_spark_map_ids_are_named(spark, predictions_sql, truth_sql, by, named):
         rank_metrics.map_at_k(predictions, truth, k=2, by=by, truth_user="buyer" if "buyer" in truth.columns else None)
 
 
+def test_spark_decimal_ranks_close_to_whole_numbers(spark):
+    """Spark compares DECIMAL(38, 32) with an integer in DECIMAL(38, 28), where 0.99…9 (31 nines)
+    equals 1, and casts it to bigint as 0: the hit at that rank was at position 0 (DIVIDE_BY_ZERO
+    under ANSI, 0.0 without; found in review). Such ranks are checked and cut as doubles: user 1's
+    item 2 is first, user 2's item 5 second, after item 6's 1."""
+    near_1, near_2 = "0." + "9" * 31, "1." + "9" * 31
+    rows = [(1, 2, near_1), (1, 1, "2"), (1, 3, "3"), (2, 5, near_2), (2, 6, "1")]
+    predictions = spark.sql("select * from values " + ", ".join(f"({user}, {item}, cast('{rank}' as decimal(38, 32)))"
+                                                               for user, item, rank in rows) + " as t(user_id, item_id, rank)")
+    truth = spark.sql("select * from values (1, 2), (2, 5) as t(user_id, item_id)")
+    for k in (1, 2, 3):
+        assert rank_metrics.map_at_k(predictions, truth, k=k, check=True) == pytest.approx(0.5 if k == 1 else 0.75)
+
+
 def test_spark_dataframes_of_two_sessions_are_named(spark):
     """A DataFrame of another session (spark.newSession(), as some notebooks have) gave Spark's
     TABLE_OR_VIEW_NOT_FOUND about an internal view and left its view behind (a new user's report)."""

@@ -386,7 +386,7 @@
         'order_direction': 'asc' if rank is not none else 'desc',
         'rank_is_integer': shapes.predictions.list or rank is not none and rank_metrics._is_integer_column(predictions_columns, rank) | trim == 'True',
         'rank_compared_as_double': rank is not none and not shapes.predictions.list
-                                   and rank_metrics._is_fine_decimal_column(predictions_columns, rank) | trim == 'True',
+                                   and rank_metrics._is_fractional_decimal_column(predictions_columns, rank) | trim == 'True',
         'score_is_integer': score is not none and rank_metrics._is_integer_column(predictions_columns, score) | trim == 'True',
         'relevance_is_integer': relevance is not none and rank_metrics._is_integer_column(truth_columns, relevance) | trim == 'True',
         'item_direction': 'desc' if plan.tie_break == 'item_desc' else 'asc',
@@ -543,16 +543,17 @@
     {{- types | length > 0 and (rank_metrics._is_integer_type(types[0]) | trim) == 'True' -}}
 {%- endmacro %}
 
-{#- Whether the column of this name is a decimal of more than 28 digits after the point. DuckDB
-    compares such a decimal with a number (an integer, k + 0.5) by casting the number to the
-    decimal's type, as it cannot widen the two past 38 digits, and that cast fails for a number the
-    type cannot hold (DECIMAL(38, 37) holds less than 10): "Casting value "12.5" to type
-    DECIMAL(38,37) failed". -#}
-{% macro _is_fine_decimal_column(columns, name) -%}
+{#- Whether the column of this name is a decimal with digits after the point. Such ranks are
+    compared with k as doubles (see _ranked_hits): DuckDB compares a decimal with a number by
+    casting the number to the decimal's type when it cannot widen the two past 38 digits, which
+    fails for a number the type cannot hold ("Casting value "12.5" to type DECIMAL(38,37)
+    failed", also DECIMAL(38, 28) against k = 10^10), and Spark compares DECIMAL(38, 32) with an
+    integer in DECIMAL(38, 28), where 0.99…9 (31 nines) equals 1. -#}
+{% macro _is_fractional_decimal_column(columns, name) -%}
     {%- set types = (columns or []) | selectattr('name', 'equalto', name) | map(attribute='data_type') | list -%}
     {%- set lowered = (types[0] | string | lower | replace(' ', '')) if types else '' -%}
     {%- set digits = lowered.split('(')[1].rstrip(')').split(',') if lowered.startswith(('decimal(', 'numeric(')) else [] -%}
-    {{- digits | length == 2 and digits[1] | int > 28 -}}
+    {{- digits | length == 2 and digits[1] | int > 0 -}}
 {%- endmacro %}
 
 {#- Whether a column type holds whole numbers only (false when the type is not known). -#}

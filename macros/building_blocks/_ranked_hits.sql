@@ -46,10 +46,12 @@ rm_lists as (
     -- one row per list. Most rank columns already hold the whole numbers 1..n, and then a row's
     -- position is its rank, with no sort (ranks_are_positions says which lists, looking only at
     -- the rows ranked within the largest k; the others are numbered by row_number)
-    {#- a decimal too fine for the engine to compare with k is compared as a double: exact here,
-        since its values are below 10^(38 - scale), at most k, and a whole rank below 2^53 is
-        exactly a double (a fraction near the cut sits past it whatever the rounding: the lists
-        with one are numbered again, or the fraction is past every whole rank up to k) -#}
+    {#- a decimal rank with digits after the point is checked and cut as a double, which the
+        engines compare with k alike (_is_fractional_decimal_column), and exactly so: rounding
+        keeps the order (a < b as doubles means a < b), so when a list's head rounds to the
+        distinct whole numbers 1..c those are its positions, as exactly ordered; a head that
+        rounds otherwise (two ranks to one double, a fraction) fails the check and is numbered
+        from the exact ranks -#}
     {%- set rank = rank_metrics._rank_for_cuts(plan) %}
     {#- a fractional rank must fail the check (integer columns need not be asked) -#}
     {#- round, not floor: Spark's floor of a double is a bigint, which overflows under ANSI mode past 9.2e18 -#}
@@ -69,7 +71,7 @@ rm_matches as (
     -- list's ranks are its positions. Predictions meet the relevant set first, so what follows
     -- only sees these few rows.
     select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.{{ plan.user }} as rm_user, p.{{ plan.item }} as rm_item,
-        p.{{ plan.order_by }} as rm_order_value, l.rm_rank_is_position, r.rm_grade
+        {{ rank_metrics._rank_for_cuts(plan, 'p.') }} as rm_order_value, l.rm_rank_is_position, r.rm_grade
     from {{ plan.predictions }} as p
     inner join {{ truth_rows }} as r
         on {{ rank_metrics._equal_prefix(plan.truth_by, 'p', 'r') }}p.{{ plan.user }} = r.rm_user and p.{{ plan.item }} = r.rm_item
@@ -220,8 +222,8 @@ rm_hits as (
 {%- endmacro %}
 
 
-{#- The rank column as it is compared with k (see rm_lists): a double for a decimal too fine for
-    the engine to compare with a number. -#}
+{#- The rank column as it is checked and compared with k (see rm_lists): a double for a decimal
+    with digits after the point. -#}
 {% macro _rank_for_cuts(plan, alias='') -%}
     {%- if plan.rank_compared_as_double -%}cast({{ alias }}{{ plan.order_by }} as {{ rank_metrics.type_double() }})
     {%- else -%}{{ alias }}{{ plan.order_by }}

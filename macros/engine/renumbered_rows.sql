@@ -42,7 +42,7 @@
             {%- endif %}
         from (
             select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.{{ plan.user }} as rm_user, p.{{ plan.item }} as rm_item,
-                p.{{ plan.order_by }} as rm_order_value,
+                {{ rank_metrics._rank_for_cuts(plan, 'p.') }} as rm_order_value,
                 {{ rank_metrics._list_row_number(plan) | indent(8) }} as rm_position
             from {{ plan.predictions }} as p
             cross join (
