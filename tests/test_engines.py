@@ -337,6 +337,10 @@ def test_postgres_list_items_are_typed_and_case_blind_ids_refused(postgres):
                        "insert into ci_predictions values (1, 'a', 1), (1, 'B', 2);"
                        "create table ci_truth (user_id int, item_id citext);"
                        "insert into ci_truth values (1, 'b');"
+                       "drop table if exists ci_truth_own; create table ci_truth_own (user_id int, bought citext);"
+                       "insert into ci_truth_own values (1, 'b');"
+                       "drop table if exists text_predictions; create table text_predictions (user_id int, item_id text, rank int);"
+                       "insert into text_predictions values (1, 'a', 1);"
                        "drop table if exists domain_lists; drop domain if exists big_list;"
                        "create domain big_list as bigint[];"
                        "create table domain_lists (user_id int, item_id big_list);"
@@ -353,6 +357,9 @@ def test_postgres_list_items_are_typed_and_case_blind_ids_refused(postgres):
     with pytest.raises(rank_metrics.RankMetricsError, match=r"column item_id \(argument item\) of predictions is citext, whose "
                                                             r"values the engine finds equal when they differ in case or accents .* cast it to plain text \(text\)"):
         rank_metrics.map_at_k("ci_predictions", "ci_truth", k=3, con=postgres)
+    # truth's column under a name of its own is named by its own argument (found in review)
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"column bought \(argument truth_item\) of truth is citext"):
+        rank_metrics.map_at_k("text_predictions", "ci_truth_own", k=3, con=postgres, truth_item="bought")
 
 
 def test_postgres_connection_closed_or_aborted_is_named(postgres_port):

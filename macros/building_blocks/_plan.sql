@@ -269,8 +269,8 @@
 
     {%- set needed_in_predictions = [('user', user), ('item', item), ('rank', none if shapes.predictions.list else rank), ('score', score)] -%}
     {%- for name in by_list -%}{%- do needed_in_predictions.append(('by', name)) -%}{%- endfor -%}
-    {%- set needed_in_truth = [('truth_user' if truth_user != user else 'user', truth_user),
-                               ('truth_item' if truth_item != item else 'item', truth_item), ('relevance', relevance)] -%}
+    {%- set needed_in_truth = [(rank_metrics._truth_argument('user', truth_user, user), truth_user),
+                               (rank_metrics._truth_argument('item', truth_item, item), truth_item), ('relevance', relevance)] -%}
     {%- for name in truth_by -%}{%- do needed_in_truth.append(('truth_by', name)) -%}{%- endfor -%}
     {%- for table, names, needed in [('predictions', predictions_names, needed_in_predictions), ('truth', truth_names, needed_in_truth)] if names is not none -%}
         {%- for argument, name in needed if name is not none and name not in names -%}
@@ -304,8 +304,8 @@
     {#- Spark neither compares nor groups its maps (map<...>, also inside a struct or an array):
         an id holding one met Spark's own error about the SQL (a user's trial) -#}
     {%- set id_columns = [('predictions', predictions_columns, 'user', user), ('predictions', predictions_columns, 'item', item),
-                          ('truth', truth_columns, 'user' if truth_user == user else 'truth_user', truth_user),
-                          ('truth', truth_columns, 'item' if truth_item == item else 'truth_item', truth_item)] -%}
+                          ('truth', truth_columns, rank_metrics._truth_argument('user', truth_user, user), truth_user),
+                          ('truth', truth_columns, rank_metrics._truth_argument('item', truth_item, item), truth_item)] -%}
     {%- for name in by_list -%}{%- do id_columns.append(('predictions', predictions_columns, 'by', name)) -%}{%- endfor -%}
     {%- for table, columns, argument, name in id_columns if columns is not none -%}
         {%- set data_type = shapes[table].element_type if argument in ('item', 'truth_item') and shapes[table].list
@@ -328,7 +328,8 @@
             {%- set left = shapes.predictions.element_type if argument == 'item' and shapes.predictions.list else left -%}
             {%- set right = shapes.truth.element_type if argument == 'item' and shapes.truth.list else right -%}
             {%- for table, data_type in [('predictions', left), ('truth', right)] if rank_metrics._compares_without_case(data_type) -%}
-                {{ exceptions.raise_compiler_error("rank_metrics: column " ~ (name if table == 'predictions' else truth_name) ~ " (argument " ~ argument ~ ") of " ~ table
+                {{ exceptions.raise_compiler_error("rank_metrics: column " ~ (name if table == 'predictions' else truth_name)
+                    ~ " (argument " ~ (argument if table == 'predictions' or argument == 'by' else rank_metrics._truth_argument(argument, truth_name, name)) ~ ") of " ~ table
                     ~ " is " ~ data_type ~ ", whose values the engine finds equal when they differ in case or accents ('A' = 'a'), where ids are compared exactly: "
                     ~ "cast it to plain text (" ~ ('text' if 'citext' in data_type | lower else 'string collate UTF8_BINARY') ~ ")") }}
             {%- endfor -%}
@@ -542,6 +543,13 @@
     {%- set types = (columns or []) | selectattr('name', 'equalto', name) | map(attribute='data_type') | list -%}
     {{- types | length > 0 and (rank_metrics._is_integer_type(types[0]) | trim) == 'True' -}}
 {%- endmacro %}
+
+{#- The argument that names truth's user or item column: truth_user / truth_item when truth's
+    column has a name of its own (`truth_name`), else user / item, which name both. -#}
+{% macro _truth_argument(argument, truth_name, name) -%}
+    {{- 'truth_' ~ argument if truth_name != name else argument -}}
+{%- endmacro %}
+
 
 {#- Whether the column of this name is a decimal with digits after the point. Such ranks are
     compared with k as doubles (see _ranked_hits): DuckDB compares a decimal with a number by

@@ -14,8 +14,8 @@
 {%- set prediction_checks = [('user', plan.user), ('item', plan.item),
                              ('score' if plan.order_direction == 'desc' else 'rank', plan.order_by)] -%}
 {%- for column in plan.by -%}{%- do prediction_checks.append(('by', column)) -%}{%- endfor -%}
-{%- set truth_checks = [('user' if plan.truth_user == plan.user else 'truth_user', plan.truth_user),
-                        ('item' if plan.truth_item == plan.item else 'truth_item', plan.truth_item)] -%}
+{%- set truth_checks = [(rank_metrics._truth_argument('user', plan.truth_user, plan.user), plan.truth_user),
+                        (rank_metrics._truth_argument('item', plan.truth_item, plan.item), plan.truth_item)] -%}
 {%- if plan.relevance is not none -%}{%- do truth_checks.append(('relevance', plan.relevance)) -%}{%- endif -%}
 {%- for column in plan.truth_by -%}{%- do truth_checks.append(('by', column)) -%}{%- endfor -%}
 {#- the numeric columns that can hold NaN or ±inf (not integers), (argument, column): those are

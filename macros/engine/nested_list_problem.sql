@@ -9,7 +9,7 @@
 {% macro postgres__nested_list_problem(plan, table, relation, item, number) -%}
 {%- set user = plan.user if table == 'predictions' else plan.truth_user %}
 union all
-select {{ number }} as rm_check, {{ rank_metrics.string_literal('truth_item' if table == 'truth' and plan.truth_item != plan.item else 'item') }} as argument, problem from (
+select {{ number }} as rm_check, {{ rank_metrics.string_literal(rank_metrics._truth_argument('item', plan.truth_item, plan.item) if table == 'truth' else 'item') }} as argument, problem from (
     select ({{ rank_metrics.string_literal('column ' ~ (plan.names.item if table == 'predictions' else plan.names.truth_item) ~ ' of ' ~ table
                 ~ ' holds each user' ~ "'" ~ 's items as an array, but user ') }} || cast({{ user }} as text)
         || {{ rank_metrics.string_literal(' has an array of ') }} || cast(array_ndims({{ item }}) as text)
