@@ -247,3 +247,29 @@ def test_a_report_of_arrow_readers_is_the_report_of_their_tables():
     options = dict(k=[5, 12], by="model", user="customer_id", item="article_id")
     assert rank_metrics.report(predictions.to_reader(), truth.to_reader(), **options) == rank_metrics.report(
         predictions, truth, **options)
+
+
+def test_a_python_report_gives_each_warning_once(tmp_path):
+    """The page's compare and its counts of users repeated the metrics' column warning (five
+    times in all) and the all-zero one at another k (found in review); a reader read earlier
+    still gets its own warning."""
+    import warnings
+
+    import pandas as pd
+    import pyarrow as pa
+
+    predictions, truth = pd.read_csv(RECOMMENDATIONS), pd.read_csv(PURCHASES).assign(rating=1)
+    options = dict(k=[5, 12], by="model", user="customer_id", item="article_id")
+    with warnings.catch_warnings(record=True) as shown:
+        warnings.simplefilter("always")
+        rank_metrics.report(predictions, truth, baseline="popularity", **options)
+    texts = [str(warning.message) for warning in shown if warning.category is rank_metrics.RankMetricsWarning]
+    assert len(texts) == 1 and texts[0].startswith("rank_metrics: truth has a column 'rating' that is not read")
+    reader = pa.Table.from_pandas(predictions).to_reader()
+    rank_metrics.map_at_k(reader, truth[["customer_id", "article_id"]], k=5, by="model",
+                          user="customer_id", item="article_id")
+    with warnings.catch_warnings(record=True) as shown, pytest.raises(rank_metrics.RankMetricsError):
+        warnings.simplefilter("always")
+        rank_metrics.report(reader, truth[["customer_id", "article_id"]], **options)
+    assert any("predictions: the RecordBatchReader gave no rows; a reader reads once" in str(warning.message)
+               for warning in shown)

@@ -291,13 +291,8 @@ class DuckDBEngine(Engine):
                         rows = relation.df()
                     self.con.register(name, rows)
             else:
-                if _module(value).startswith("pyarrow") and type(value).__name__ == "RecordBatchReader":
-                    # a stream reads once, and the data checks read before the metric does
-                    value = value.read_all()
-                    if value.num_rows == 0:
-                        warnings.warn(f"rank_metrics: {argument}: the RecordBatchReader gave no rows; a reader reads "
-                                      "once, so one read before (by an earlier call) gives none the second time: "
-                                      "pass a pyarrow Table to read it again", RankMetricsWarning, stacklevel=7)
+                # a stream reads once, and the data checks read before the metric does
+                value = read_once(value, argument, stacklevel=7)
                 if _module(value).startswith("pandas") and type(value).__name__ == "DataFrame":
                     value = _numpy_scalars_as_numbers(value)
                 try:
@@ -534,6 +529,20 @@ def _parquet_by_content(text: str) -> tuple[str, dict] | None:
             if head == b"PAR1" and file.read(4) == b"PAR1":
                 return _FILE_READERS[".parquet"]
     return None
+
+
+def read_once(value, argument: str, stacklevel: int = 2):
+    """A pyarrow RecordBatchReader as the Table of its rows (anything else as it is): a reader
+    gives its rows once, and rank_metrics reads an input more than once. An empty one is said:
+    most often a reader that an earlier call has read."""
+    if not (_module(value).startswith("pyarrow") and type(value).__name__ == "RecordBatchReader"):
+        return value
+    table = value.read_all()
+    if table.num_rows == 0:
+        warnings.warn(f"rank_metrics: {argument}: the RecordBatchReader gave no rows; a reader reads "
+                      "once, so one read before (by an earlier call) gives none the second time: "
+                      "pass a pyarrow Table to read it again", RankMetricsWarning, stacklevel=stacklevel + 1)
+    return table
 
 
 def _folder_of_files(argument: str, folder: str) -> tuple[str, tuple[str, dict], list[str]]:

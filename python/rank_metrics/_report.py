@@ -5,11 +5,12 @@ force. Nothing is fetched from the network. matplotlib is the `plot` extra."""
 
 from __future__ import annotations
 
+import contextlib
 import html
 import io
 import math
 
-from . import api, reference
+from . import _engines, api, reference
 from ._optional import load
 from ._tables import BETTER, WORSE, cell
 from ._version import __version__
@@ -19,9 +20,6 @@ from .comparison import RESAMPLES, compare
 def plot(predictions, truth, k, *, by=None, metrics=None, confidence=None, con=None, **options):
     """Each metric against k, a line per group of `by` with its confidence band (evaluate's
     ci_low..ci_high): a matplotlib Figure, one panel per metric."""
-    # the page reads its inputs several times: a one-shot Arrow reader would be empty after the first
-    predictions, truth = (value.read_all() if type(value).__module__.startswith("pyarrow")
-                          and type(value).__name__ == "RecordBatchReader" else value for value in (predictions, truth))
     values = api.evaluate(predictions, truth, k, metrics=metrics, confidence=confidence, con=con, by=by, **options)
     return _figure(values, api._as_list(by))
 
@@ -64,14 +62,15 @@ def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test=
     against k per group with its confidence band, the users evaluated and left out, and the
     options in force. Returns the HTML text."""
     # the page reads its inputs several times: a one-shot Arrow reader would be empty after the first
-    predictions, truth = (value.read_all() if type(value).__module__.startswith("pyarrow")
-                          and type(value).__name__ == "RecordBatchReader" else value for value in (predictions, truth))
+    predictions = _engines.read_once(predictions, "predictions", stacklevel=2)
+    truth = _engines.read_once(truth, "truth", stacklevel=2)
     values = api.evaluate(predictions, truth, k, metrics=metrics, confidence=confidence, con=con, by=by, **options)
     by_columns = api._as_list(by)
     comparison = None
     if baseline is not None:
-        comparison = compare(predictions, truth, k, by=by, baseline=baseline, metrics=metrics, test=test,
-                             correction=correction, alpha=alpha, seed=seed, con=con, **options)
+        with _said_already():
+            comparison = compare(predictions, truth, k, by=by, baseline=baseline, metrics=metrics, test=test,
+                                 correction=correction, alpha=alpha, seed=seed, con=con, **options)
     users = _users(predictions, truth, k, by_columns, con, options)
     buffer = io.StringIO()
     save_figure(_figure(values, by_columns), buffer, "svg")
@@ -97,6 +96,18 @@ def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test=
     return _PAGE.format(title=html.escape(title), body="\n".join(parts), version=__version__)
 
 
+@contextlib.contextmanager
+def _said_already():
+    """The page's queries after its metrics' query: what they would warn of, that query has said
+    (that no user has a hit: at the largest k, not again at the first, nor under rules the user
+    did not choose; of the columns: the same words again). Their other warnings stay."""
+    said = api._COUNTING_FOR_A_REPORT.set(True)
+    try:
+        yield
+    finally:
+        api._COUNTING_FOR_A_REPORT.reset(said)
+
+
 def _users(predictions, truth, k, by, con, options) -> list[dict]:
     """Per group: users evaluated, and who was left out or added, by the `users` rule's sets:
     users with a list, and users truth judges (any grade)."""
@@ -104,14 +115,9 @@ def _users(predictions, truth, k, by, con, options) -> list[dict]:
     chosen = {name: value for name, value in options.items() if name != "users"}
 
     def evaluated(users):
-        # the page's own counting queries: that no user has a hit, the metrics' query has said
-        # (at the largest k, not again at the first, nor of rules the user did not choose)
-        counting = api._COUNTING_FOR_A_REPORT.set(True)
-        try:
+        with _said_already():
             frame = api.evaluate_users(predictions, truth, first_k, metrics=["hit_rate"], con=con, by=by or None,
                                        users=users, **chosen)
-        finally:
-            api._COUNTING_FOR_A_REPORT.reset(counting)
         user = options.get("user", "user_id")
         keys = by + [user]
         return {tuple(row) for row in frame[keys].itertuples(index=False, name=None)}, frame

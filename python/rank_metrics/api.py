@@ -326,6 +326,11 @@ def _run(macro: str, predictions, truth, arguments: dict, con, check: bool) -> p
     return result
 
 
+# set while a report runs its queries after its metrics' query (_report._said_already): the
+# nothing-met and the column warnings of those, the metrics' query has given
+_COUNTING_FOR_A_REPORT = contextvars.ContextVar("rank_metrics_counting_for_a_report", default=False)
+
+
 def _warn_about_columns(arguments: dict, predictions_columns: list[dict], truth_columns: list[dict],
                         stacklevel: int = 4) -> None:
     """A RankMetricsWarning when truth has a numeric column named like grades (rel, label,
@@ -333,6 +338,8 @@ def _warn_about_columns(arguments: dict, predictions_columns: list[dict], truth_
     models warn with too) and no relevance= names it; and when numeric item ids meet
     convention='trec_eval', whose tie-break orders ids as text (_text_order_warning). From the
     column names and types only: no query more."""
+    if _COUNTING_FOR_A_REPORT.get():
+        return
     used = [arguments[name] for name in ("user", "item", "truth_user", "truth_item")] + list(_as_list(arguments["by"]))
     names = _render_namespace()
     truth_is_list = bool(str(names._truth_is_list(truth_columns, arguments.get("truth_item") or arguments["item"],
@@ -348,11 +355,6 @@ def _warn_about_columns(arguments: dict, predictions_columns: list[dict], truth_
                                                arguments["tie_break"])).strip()
     if text_order:
         warnings.warn(f"rank_metrics: {text_order}", RankMetricsWarning, stacklevel=stacklevel)
-
-
-# set while a report counts its users under other rules and at another k: what the
-# nothing-met warning would say there, the report's own metrics query has said
-_COUNTING_FOR_A_REPORT = contextvars.ContextVar("rank_metrics_counting_for_a_report", default=False)
 
 
 def _warn_if_nothing_met(macro: str, result: pd.DataFrame, arguments: dict, counts) -> None:
