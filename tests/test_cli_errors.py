@@ -219,20 +219,30 @@ def test_an_unbuffered_or_non_blocking_stdout_gets_the_whole_output(tmp_path, ho
     assert out.count(b"\n") == 20_001 and out.startswith(b"user_id,k,average_precision")
 
 
-def test_the_output_is_written_as_the_text_layer_would(monkeypatch):
-    """The bytes go out past Python's text layer: a character the encoding lacks is an escape,
-    not a UnicodeEncodeError (an ASCII terminal and compare's marks), and lines end as the
-    platform's do (Windows: \\r\\n, for the table and CSV alike)."""
-    for encoding in ("ascii", "utf-8"):
-        stream = io.TextIOWrapper(io.BytesIO(), encoding=encoding)
+def test_the_output_is_written_as_the_text_layer_would(monkeypatch, tmp_path):
+    """The bytes go out past Python's text layer: a character the encoding lacks is an escape in
+    a table for people (compare's marks on an ASCII terminal, also under the C locale's
+    surrogateescape) but an error for CSV and SQL, where it would change an id, not Python's
+    UnicodeEncodeError (found in review); and lines end as the platform's (Windows: \\r\\n)."""
+    for encoding, errors in (("ascii", "strict"), ("ascii", "surrogateescape"), ("utf-8", "strict")):
+        stream = io.TextIOWrapper(io.BytesIO(), encoding=encoding, errors=errors)
         monkeypatch.setattr(sys, "stdout", stream)
-        cli._write_out("a ▲\nb\n")
+        cli._write_out("a ▲\nb\n", exact=False)
         assert stream.buffer.getvalue() == ("a \\u25b2\nb\n" if encoding == "ascii" else "a ▲\nb\n").encode()
+    (tmp_path / "recs.csv").write_text(open(RECOMMENDATIONS).read().replace("two_tower", "modèle"))
+    for output in (["evaluate", "--format", "csv", "--by", "model"], ["sql", "--by", "modèle"]):
+        monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(io.BytesIO(), encoding="ascii"))
+        with redirect_stderr(io.StringIO()) as err:
+            code = cli.main([output[0], str(tmp_path / "recs.csv"), PURCHASES, "-k", "5", *COLUMNS, *output[1:]])
+        assert code == 2 and one_line_error(err.getvalue()).startswith(
+            "rank-metrics: error: the output holds 'è', which standard output's encoding (ascii) cannot write: "
+            "set PYTHONIOENCODING=utf-8"), err.getvalue()
     monkeypatch.setattr(os, "linesep", "\r\n")
-    stream = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
-    monkeypatch.setattr(sys, "stdout", stream)
-    assert cli.main(["map-at-k", RECOMMENDATIONS, PURCHASES, "-k", "5", *COLUMNS, "--format", "csv"]) == 0
-    assert stream.buffer.getvalue().startswith(b"k,map_at_k,n_users\r\n5,")
+    for output_format, first_line in (("csv", b"k,map_at_k,n_users\r\n5,"), ("table", b" k  map_at_k  n_users\r\n 5 ")):
+        stream = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+        monkeypatch.setattr(sys, "stdout", stream)
+        assert cli.main(["map-at-k", RECOMMENDATIONS, PURCHASES, "-k", "5", *COLUMNS, "--format", output_format]) == 0
+        assert stream.buffer.getvalue().startswith(first_line)
 
 
 def test_a_closed_pipe_in_process():

@@ -309,6 +309,8 @@ def main(argv: list[str] | None = None) -> int:
         # the reader went away (`| head`): nothing more to say, and no traceback at exit either
         _silence_stdout()
         return EXIT_BROKEN_PIPE
+    except RankMetricsError as error:   # the output itself (_write_out)
+        return _fail(str(error), EXIT_BAD_INPUT)
     except KeyboardInterrupt:
         return 130
     finally:
@@ -319,12 +321,14 @@ def main(argv: list[str] | None = None) -> int:
 _MARKED_ENCODINGS = ("utf-8-sig", "utf-16", "utf-32")
 
 
-def _write_out(text: str) -> None:
+def _write_out(text: str, exact: bool = True) -> None:
     """Write the output whole, or raise BrokenPipeError. Python's buffered stdout reports a large
     write that the pipe took only part of (the reader of `| head` went away after 64 KiB) as done,
     and the rest was lost with status 0: the bytes are written here until the pipe has taken them
-    all or refuses. What the text layer would do is done here: its encoding (a character it
-    cannot encode as an escape, not an error), and its newlines on Windows."""
+    all or refuses. What the text layer would do is done here too: its encoding and its newlines
+    on Windows. A character the encoding lacks (an ASCII terminal) is a RankMetricsError for output
+    that must be `exact` (CSV, SQL: an id written otherwise would be another id), and an escape
+    in a table for people to read (compare's ▲ and ▼)."""
     stream = getattr(sys.stdout, "buffer", None)
     encoding = codecs.lookup(getattr(sys.stdout, "encoding", None) or "utf-8").name
     if stream is None or encoding in _MARKED_ENCODINGS:   # a test's StringIO; a marked encoding
@@ -334,8 +338,16 @@ def _write_out(text: str) -> None:
     sys.stdout.flush()
     if os.linesep != "\n":
         text = text.replace("\n", os.linesep)
-    errors = sys.stdout.errors if sys.stdout.errors not in (None, "strict") else "backslashreplace"
-    data = memoryview(text.encode(encoding, errors=errors))
+    try:
+        encoded = text.encode(encoding, errors=sys.stdout.errors or "strict")
+    except UnicodeEncodeError as error:
+        if exact:
+            raise RankMetricsError(
+                f"rank_metrics: the output holds {error.object[error.start:error.end]!r}, which standard output's "
+                f"encoding ({encoding}) cannot write: set PYTHONIOENCODING=utf-8 (or a UTF-8 locale), or write "
+                "--format json, which escapes it") from None
+        encoded = text.encode(encoding, errors="backslashreplace")
+    data = memoryview(encoded)
     while data:
         try:
             written = stream.write(data)
@@ -431,11 +443,11 @@ def _main(argv: list[str] | None) -> int:
                                        f"--macro {arguments.macro} (evaluate_users is the per-user query of evaluate)")
             macro = "average_precision_at_k" if arguments.per_user else arguments.macro
             _refuse_unread_options(arguments, _single_metric(macro), f"--macro {macro}")
-            print(api.sql(arguments.predictions, arguments.truth, dialect=arguments.dialect, macro=macro,
-                          metrics=arguments.metrics, confidence=arguments.confidence,
-                          baseline=arguments.baseline, test=arguments.test,
-                          correction=arguments.correction, alpha=arguments.alpha,
-                          con=_connection(arguments.database), **keywords))
+            _write_out(api.sql(arguments.predictions, arguments.truth, dialect=arguments.dialect, macro=macro,
+                               metrics=arguments.metrics, confidence=arguments.confidence,
+                               baseline=arguments.baseline, test=arguments.test,
+                               correction=arguments.correction, alpha=arguments.alpha,
+                               con=_connection(arguments.database), **keywords) + "\n")
             return 0
         if arguments.command == "compare":
             return _compare(arguments, keywords)
@@ -469,10 +481,10 @@ def _main(argv: list[str] | None) -> int:
     elif arguments.format == "json":
         _write_out(_json(result) + "\n")
     elif not len(result):   # the header alone, not pandas' "Empty DataFrame"
-        _write_out(" ".join(result.columns) + "\n")
+        _write_out(" ".join(result.columns) + "\n", exact=False)
     else:
         # a missing value as the comparison table shows it, not pandas' NaN
-        _write_out(result.to_string(index=False, na_rep="-") + "\n")
+        _write_out(result.to_string(index=False, na_rep="-") + "\n", exact=False)
     return 0
 
 
@@ -506,7 +518,7 @@ def _compare(arguments: argparse.Namespace, keywords: dict) -> int:
             legend = (f"{BETTER} / {WORSE}: significantly better / worse than {arguments.baseline!r} "
                       f"(adjusted p < {arguments.alpha}; test {arguments.test}, correction {arguments.correction})")
             resamples = None if arguments.test == "t" else arguments.resamples
-            _write_out(comparison_text(result, model, arguments.format, legend, resamples))
+            _write_out(comparison_text(result, model, arguments.format, legend, resamples), exact=False)
     except BrokenPipeError:
         if not failed:
             raise
