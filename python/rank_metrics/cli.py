@@ -408,7 +408,11 @@ def _listed_values_as_flags(message: str, names: str, shown) -> str:
         for end in (position for position, character in enumerate(message) if character == "]" and position > start):
             with contextlib.suppress(ValueError, SyntaxError):
                 values = ast.literal_eval(message[start:end + 1])
-                if isinstance(values, list) and all(isinstance(value, (str, int, float)) for value in values):
+                # the macros quote a value without escaping it: a value holding a backslash or a
+                # quote reads back as another, and the list is then left as it is
+                if isinstance(values, list) and all(isinstance(value, (str, int, float)) for value in values) \
+                        and message[start:end + 1] == "[" + ", ".join(
+                            f"'{value}'" if isinstance(value, str) else str(value) for value in values) + "]":
                     flag = "--" + found.group(1).replace("_", "-")
                     message = message[:found.start()] + " ".join([flag, *(shown(str(value)) for value in values)]) \
                         + message[end + 1:]
