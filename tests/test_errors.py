@@ -704,6 +704,17 @@ def test_a_parquet_file_of_another_name_and_a_folder_without_a_slash_are_read(tm
     predictions.to_parquet(tmp_path / "hive" / "model=y" / "000000_0")
     assert rank_metrics.map_at_k("spark.csv", "purchases", k=2, check=True) == 0.75
     assert rank_metrics.evaluate("hive", "purchases", k=2, by="model", metrics=["map"]).model.tolist() == ["y"]
+    # … as a glob, and beside .parquet files (found in review: such files were left out, silently)
+    assert rank_metrics.evaluate("hive/*/*", "purchases", k=2, by="model", metrics=["map"]).model.tolist() == ["y"]
+    (tmp_path / "mixed").mkdir()
+    predictions[predictions.user_id == 1].to_parquet(tmp_path / "mixed" / "000000_0")
+    predictions[predictions.user_id == 2].to_parquet(tmp_path / "mixed" / "000001_0.parquet")
+    assert rank_metrics.map_at_k("mixed", "purchases", k=2, check=True) == 0.75
+    (tmp_path / "mixed" / "000001_0.parquet").unlink()
+    (tmp_path / "mixed" / "README").write_text("rows of user 1")
+    with pytest.raises(RankMetricsError, match=r"cannot tell the format of folder 'mixed': beside Parquet files named without "
+                       r"a suffix it has files of no format it can tell \('README'\); name the files to read with a glob"):
+        rank_metrics.map_at_k("mixed", "purchases", k=2)
     # a text file whose first word happens to be PAR1 is no Parquet file: Parquet's mark ends it too
     (tmp_path / "run").write_text("PAR1 Q0 D1 1 2.0 run\n")
     with pytest.raises(RankMetricsError, match=r"'run' is neither .*; it is a file here, whose name does not tell its format"):

@@ -316,10 +316,16 @@ def test_a_folder_as_spark_writes_one_is_read(tmp_path):
     (tmp_path / "lists" / "part-00001.parquet").write_bytes(b"")
     with pytest.raises(rank_metrics.RankMetricsError, match=r"predictions: cannot tell the format of folder '.*lists/': it "
                        r"has files ending in \.csv\.gz, \.parquet \(files starting with _ or \. left aside\); name its "
-                       r"files with a glob, e\.g\. '.*lists/\*\.parquet'"):
+                       r"files of one kind with a glob, e\.g\. '.*lists/\*\.parquet'"):
         rank_metrics.map_at_k(f"{tmp_path}/lists/", truth, k=2)
     (tmp_path / "nothing").mkdir()
-    with pytest.raises(rank_metrics.RankMetricsError, match="cannot tell the format of folder .* it has no file ending in one of"):
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"cannot tell the format of folder .* it has no file ending in one "
+                                                            r"of .* \(files starting with _ or \. left aside\)$"):
+        rank_metrics.map_at_k(f"{tmp_path}/nothing", truth, k=2)
+    # files that no name or content tells the format of: the hint is to name them, not a glob (found in review)
+    (tmp_path / "nothing" / "000000_0").write_text("1\x01a\x011\n")
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"it has no file ending in one of .*; give its files a name "
+                                                            r"that tells their format \(part-0\.csv\)$"):
         rank_metrics.map_at_k(f"{tmp_path}/nothing", truth, k=2)
 
 

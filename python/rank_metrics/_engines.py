@@ -201,6 +201,9 @@ class DuckDBEngine(Engine):
             reader = None if os.path.isdir(text) else reader or _parquet_by_content(text)
         else:
             matches, source = sorted(glob.glob(text, recursive=True)), text   # ** as DuckDB reads it
+            # a glob of Parquet files named without a suffix: they are known by their content
+            if reader is None and matches and all(_parquet_by_content(match) for match in matches):
+                reader, source = _FILE_READERS[".parquet"], [_literal_pattern(match) for match in matches]
         if not matches:
             raise RankMetricsError(f"rank_metrics: {argument}: no file matches {text!r}")
         if reader is None and len(matches) == 1 and os.path.isdir(matches[0]):
@@ -547,18 +550,28 @@ def read_once(value, argument: str, stacklevel: int = 2):
 
 def _folder_of_files(argument: str, folder: str) -> tuple[str, tuple[str, dict], list[str]]:
     """A folder as Spark writes one (part-….parquet files, maybe in partition folders such as
-    model=a/, beside _SUCCESS and .crc files): (a glob of its data files, their reader, the files),
-    or the folder itself for the glob when its files are Parquet named without a suffix."""
+    model=a/, beside _SUCCESS and .crc files): (a glob of its data files, their reader, the
+    files), or the folder itself for the glob when its files are read one by one: Parquet files
+    named without a suffix (Hive's 000000_0), alone or beside .parquet files."""
     files = [path for path in sorted(glob.glob(os.path.join(glob.escape(folder), "**", "*"), recursive=True))
              if os.path.isfile(path) and not os.path.basename(path).startswith(("_", "."))]
     suffixes = sorted({"".join(_suffixes(path)) for path in files if _file_reader(path)})
-    if not suffixes and files and all(_parquet_by_content(path) for path in files):
-        return folder, _FILE_READERS[".parquet"], files   # Parquet files named without a suffix (Hive's 000000_0)
+    unnamed = [path for path in files if not _file_reader(path)]
+    parquet_unnamed = [path for path in unnamed if _parquet_by_content(path)]
+    if parquet_unnamed and (not suffixes or suffixes in ([".parquet"], [".pq"])):
+        if not suffixes and len(parquet_unnamed) < len(unnamed):
+            others = [os.path.relpath(path, folder) for path in unnamed if path not in parquet_unnamed]
+            raise RankMetricsError(f"rank_metrics: {argument}: cannot tell the format of folder {folder!r}: beside "
+                                   f"Parquet files named without a suffix it has files of no format it can tell "
+                                   f"({', '.join(map(repr, others[:3]))}); name the files to read with a glob that "
+                                   "matches them alone")
+        return folder, _FILE_READERS[".parquet"], sorted(parquet_unnamed + [path for path in files if _file_reader(path)])
     if len(suffixes) != 1:
         found = f"files ending in {', '.join(suffixes)}" if suffixes else "no file ending in one of " + ", ".join(sorted(_FILE_READERS))
+        hint = (f"; name its files of one kind with a glob, e.g. {os.path.join(folder, '*' + suffixes[-1])!r}" if suffixes
+                else "; give its files a name that tells their format (part-0.csv)" if files else "")
         raise RankMetricsError(f"rank_metrics: {argument}: cannot tell the format of folder {folder!r}: it has {found} "
-                               "(files starting with _ or . left aside); name its files with a glob, e.g. "
-                               f"{os.path.join(folder, '*.parquet')!r}")
+                               f"(files starting with _ or . left aside){hint}")
     pattern = os.path.join(folder, "**", "*" + suffixes[0])
     return pattern, _file_reader(pattern), [path for path in files if path.lower().endswith(suffixes[0])]
 
