@@ -172,8 +172,11 @@ class DuckDBEngine(Engine):
         reader = _file_reader(text)
         in_a_folder = "/" in text or os.sep in text
         if isinstance(value, str) and not in_a_folder and self._in_catalog(text):
-            with contextlib.suppress(duckdb.Error):   # e.g. in a schema off the search path
+            try:
                 return self.con.table(text)
+            except duckdb.Error as error:   # e.g. in a schema off the search path: DuckDB names it
+                raise RankMetricsError(f"rank_metrics: {argument}: a table or view named {text!r} is on the connection, "
+                                       f"but not by that name alone: {_one_line(error)}") from None
         # On a connection of the caller's, a bare name that is no table stays an error even where
         # a folder or a Parquet file of that name exists here: the table was meant (a name off by
         # a letter, a table the --database file lacks). With no connection, names are files.
