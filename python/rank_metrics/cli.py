@@ -344,8 +344,7 @@ def _write_out(text: str, exact: bool = True) -> None:
         if exact:
             raise RankMetricsError(
                 f"rank_metrics: the output holds {error.object[error.start:error.end]!r}, which standard output's "
-                f"encoding ({encoding}) cannot write: set PYTHONIOENCODING=utf-8 (or a UTF-8 locale), or write "
-                "--format json, which escapes it") from None
+                f"encoding ({encoding}) cannot write: set PYTHONIOENCODING=utf-8 (or a UTF-8 locale)") from None
         encoded = text.encode(encoding, errors="backslashreplace")
     data = memoryview(encoded)
     while data:
