@@ -524,8 +524,8 @@ def _file_reader(text: str) -> tuple[str, dict] | None:
 
 
 def _parquet_by_content(text: str) -> tuple[str, dict] | None:
-    """The Parquet reader for an existing file whose name tells no format but whose first bytes
-    are Parquet's mark (PAR1): such a file can be nothing else."""
+    """The Parquet reader for an existing file that Parquet's mark (PAR1) opens and closes, as
+    every Parquet file's does, whatever its name: such a file can be nothing else."""
     if not os.path.isfile(text):
         return None
     with contextlib.suppress(OSError), open(text, "rb") as file:
