@@ -211,7 +211,11 @@ def test_with_con_a_name_is_a_table_and_a_file_only_when_no_table_has_that_name(
     assert rank_metrics.map_at_k("s.recs", truth, k=1, con=con) == 1.0             # a view in a schema
     con.execute("drop table hits.csv")
     assert rank_metrics.map_at_k("hits.csv", truth, k=1, con=con) == 1.0           # no such table: the file
-    for name in ("recs", "read_csv('hits.csv')", "s.nothing"):
+    # a name found only in a schema off the search path: DuckDB's own hint names it
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"predictions: a table or view named 'recs' is on the connection, "
+                                                            r"but not by that name alone: .*Did you mean \"s\.recs\"\?"):
+        rank_metrics.map_at_k("recs", truth, k=1, con=con)
+    for name in ("read_csv('hits.csv')", "s.nothing", "nothing"):
         with pytest.raises(rank_metrics.RankMetricsError,
                            match=rf"predictions: {re.escape(repr(name))} is neither a table or view on the "
                                  r"connection \(con; --database on the command line\) nor a file path \(a name "
