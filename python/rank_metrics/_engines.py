@@ -180,7 +180,9 @@ class DuckDBEngine(Engine):
         # On a connection of the caller's, a bare name that is no table stays an error even where
         # a folder or a Parquet file of that name exists here: the table was meant (a name off by
         # a letter, a table the --database file lacks). With no connection, names are files.
-        found_here = self._owned and (os.path.isdir(text) or _parquet_by_content(text) is not None)
+        # a file whose name tells no format is Parquet when its content says so (read once, here)
+        by_content = None if reader else _parquet_by_content(text)
+        found_here = self._owned and (os.path.isdir(text) or by_content is not None)
         if isinstance(value, str) and not (reader or in_a_folder or "*" in text or found_here):
             # a name quoted as in SQL: rank_metrics quotes each part itself
             unquoted = ".".join(part.strip('"') for part in text.split(".")) if '"' in text else None
@@ -190,7 +192,7 @@ class DuckDBEngine(Engine):
                 + f", a folder as {text + '/'!r}, a glob with *, or a pathlib.Path)"
                 + (f"; name a table without SQL's quotes, as {unquoted!r}: each part is quoted for you" if unquoted else "")
                 + (f"; it is a folder here: name it {text + '/'!r} to read it" if os.path.isdir(text)
-                   else f"; it is a Parquet file here: name it {os.path.join('.', text)!r} to read it" if _parquet_by_content(text)
+                   else f"; it is a Parquet file here: name it {os.path.join('.', text)!r} to read it" if by_content
                    else f"; it is a file here, whose name does not tell its format ({_ANOTHER_NAME})" if os.path.isfile(text) else ""))
         # a name that exists, or a pathlib.Path, is that file, whatever its characters: 'p?.csv'
         # would otherwise be a pattern that reads px.csv too, and 'sub [1].csv' one that reads
@@ -201,7 +203,7 @@ class DuckDBEngine(Engine):
             matches, source = [text], _literal_pattern(text)
             # a folder is read as one whatever its name says (Spark writes x.csv/ as a folder),
             # and a file whose name tells no format by its content, if it is Parquet
-            reader = None if os.path.isdir(text) else reader or _parquet_by_content(text)
+            reader = None if os.path.isdir(text) else reader or by_content
         else:
             matches, source = sorted(glob.glob(text, recursive=True)), text   # ** as DuckDB reads it
             # a glob of Parquet files named without a suffix: they are known by their content
