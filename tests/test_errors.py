@@ -793,3 +793,28 @@ def test_a_macros_unknown_argument_offers_the_name_meant(given, meant):
         render("map_at_k", "duckdb", predictions="p", truth="t", k=5, **{given: 1})
     hint = f" (did you mean '{meant}'?)" if meant else ""
     assert f"rank_metrics: unknown argument '{given}'{hint}; the arguments after" in str(error.value)
+
+
+def test_an_object_column_of_several_types_is_an_error():
+    """DuckDB reads a pandas object column of 1 and '1' as text, where they are one id: user 2's
+    1 met truth's '1' and MAP@2 was 1.0, where pandas and its user see two items."""
+    predictions = pd.DataFrame({"user_id": [1, 2, 3], "item_id": ["a", 1, "1"], "rank": [1, 1, 1]})
+    truth = pd.DataFrame({"user_id": [1, 2, 3], "item_id": ["a", "1", 1]})
+    with pytest.raises(RankMetricsError, match=r"predictions: column 'item_id' holds values of several types "
+                       r"\(int such as 1, str such as 'a'\); they would be compared as text, .*"
+                       r"make it one type, e.g. df\['item_id'\].astype\(str\)"):
+        rank_metrics.map_at_k(predictions, truth, k=2)
+    # as the message says: one type, and then 1 and '1' are one id by the user's own choice
+    as_text = predictions.assign(item_id=predictions.item_id.astype(str))
+    assert rank_metrics.map_at_k(as_text, truth.assign(item_id=truth.item_id.astype(str)), k=2) == 1.0
+    # the by column too; a column nothing reads, numbers of two kinds, and lists are left alone
+    with pytest.raises(RankMetricsError, match=r"truth: column 'model' holds values of several types \(int such as 1, str such as 'b'\)"):
+        rank_metrics.map_at_k(predictions.assign(item_id=["a", "1", "1"], model="b"),
+                              truth.assign(item_id=["a", "1", "1"], model=["b", 1, "b"]), k=2, by="model", truth_by="model")
+    tidy = predictions.assign(item_id=["a", "1", "1"])
+    noted = tidy.assign(note=pd.Series(["x", 2, None], dtype=object))
+    assert rank_metrics.map_at_k(noted, truth.astype({"item_id": str}), k=2) == 1.0
+    numbers = tidy.assign(rank=pd.Series([1, 1.0, 1], dtype=object))
+    assert rank_metrics.map_at_k(numbers, truth.astype({"item_id": str}), k=2) == 1.0
+    lists = pd.DataFrame({"user_id": [1, 2, 3], "item_id": [["a", "b"], ["1"], ["1"]]})
+    assert rank_metrics.map_at_k(lists, truth.astype({"item_id": str}), k=2) == 1.0

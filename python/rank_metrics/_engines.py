@@ -645,7 +645,34 @@ def as_read(value, argument: str, read: set, named: set):
                   (name in named or (name in read and not (name in ("rank", "score") and order_column)))]
         if levels:
             value = value.reset_index(level=levels)
+        _refuse_mixed_types(value, argument, read)
     return value
+
+
+def _refuse_mixed_types(frame, argument: str, read: set) -> None:
+    """An object column that holds scalars of several Python types (1 and '1') is an error:
+    DuckDB reads it as text, where 1 and '1' are one id; pandas and the user count two."""
+    import pandas as pd
+
+    for column, values in frame.items():
+        if str(column) not in read or values.dtype != object:
+            continue
+        # 'mixed-integer': integers beside other scalars; 'mixed': any other blend (a column of
+        # lists too, whose elements DuckDB types itself: left to it)
+        if pd.api.types.infer_dtype(values, skipna=True) not in ("mixed", "mixed-integer"):
+            continue
+        present = values.dropna()
+        if any(isinstance(value, (list, tuple, dict, set)) or hasattr(value, "__array__") for value in present.array[:1000]):
+            continue
+        examples = {}   # the first value of each type, in the column's order
+        for value in present.array:
+            examples.setdefault(type(value).__name__, value)
+        if len(examples) > 1:
+            shown = ", ".join(f"{kind} such as {value!r}" for kind, value in sorted(examples.items()))
+            raise RankMetricsError(
+                f"rank_metrics: {argument}: column {str(column)!r} holds values of several types ({shown}); "
+                f"they would be compared as text, where 1 and '1' are one id: make it one type, "
+                f"e.g. df[{str(column)!r}].astype(str)")
 
 
 def _numpy_scalars_as_numbers(frame):
