@@ -88,11 +88,11 @@ def test_bad_input_is_status_2():
     # one value holding a comma or a bracket stays one value (found in review)
     (["--metrics", "ndcg,recall", "a]b"], "map_at_k takes no --metrics (metrics is an argument of evaluate, evaluate_users, "
                                          "compare); got --metrics 'ndcg,recall' 'a]b'"),
-    # a backslash or a quote would read back as another value: the list is shown as the macro wrote it
+    # a backslash or a quote: the macros quote text as repr does, so it reads back as given
     (["--metrics", "C:\\temp"], "map_at_k takes no --metrics (metrics is an argument of evaluate, evaluate_users, "
-                                "compare); got metrics=['C:\\temp']"),
-    (["--metrics", "it's"], "map_at_k takes no --metrics (metrics is an argument of evaluate, evaluate_users, "
-                            "compare); got metrics=['it's']"),
+                                "compare); got --metrics 'C:\\temp'"),
+    (["--metrics", "it's", 'say "hi"'], "map_at_k takes no --metrics (metrics is an argument of evaluate, evaluate_users, "
+                                        "compare); got --metrics 'it'\"'\"'s' 'say \"hi\"'"),
     (["--macro", "evaluate", "--baseline", "a"], "evaluate takes no --baseline (baseline is an argument of compare)"),
     (["--macro", "ndcg_at_k", "--alpha", "0.1"], "ndcg_at_k takes no --alpha"),
     (["--per-user", "--macro", "evaluate"], "--per-user is --macro average_precision_at_k; it cannot go with --macro evaluate"),

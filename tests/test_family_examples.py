@@ -100,6 +100,10 @@ def test_worked_example_through_the_command_line(tmp_path):
     (["ndcg", "dcg"], "metrics: unknown metric 'dcg'; the metrics are 'map', 'ndcg', 'precision', 'recall', 'mrr', 'hit_rate'"),
     ([], "metrics must name at least one of 'map', 'ndcg'"),
     ("precision@k", "metrics: unknown metric 'precision@k'"),
+    # text is quoted as Python's repr quotes it (a review: 'it's' and 'a\b' were shown bare)
+    (["it's"], "metrics: unknown metric \"it's\"; the metrics"),
+    (["a\\b\tc"], "metrics: unknown metric 'a\\\\b\\tc'; the metrics"),
+    (["say 'hi' \"now\""], "metrics: unknown metric 'say \\'hi\\' \"now\"'; the metrics"),
 ])
 def test_unknown_or_no_metrics(metrics, message):
     with pytest.raises(RankMetricsError) as error:

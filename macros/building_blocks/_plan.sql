@@ -656,9 +656,14 @@
     map ndcg precision recall mrr hit_rate
 {%- endmacro %}
 
-{#- A value as a message shows it: text in quotes, a list item by item, anything else as is. -#}
+{#- A value as a message shows it: text quoted as Python's repr quotes it (so the command line
+    can read a list back, cli._listed_values_as_flags), a list item by item, anything else as is. -#}
 {% macro _shown(value) -%}
-    {%- if value is string -%}'{{ value }}'
+    {%- if value is string -%}
+        {%- set escaped = value | replace('\\', '\\\\') | replace('\n', '\\n') | replace('\r', '\\r') | replace('\t', '\\t') -%}
+        {%- if "'" in value and '"' not in value -%}"{{ escaped }}"
+        {%- else -%}'{{ escaped | replace("'", "\\'") }}'
+        {%- endif -%}
     {%- elif value is iterable and value is not mapping -%}
         {%- for one in value -%}{{ rank_metrics._shown(one) }}{{ ', ' if not loop.last }}{%- endfor -%}
     {%- else -%}{{ value }}

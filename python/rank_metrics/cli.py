@@ -379,8 +379,8 @@ def _as_flags(message: str) -> str:
     message = re.sub(r"\(argument (\w+)\)", lambda found: f"(--{found.group(1).replace('_', '-')})", message)
     message = re.sub(r"\b(\w+)=(?=[ ,;)]|$)", lambda found: "--" + found.group(1).replace("_", "-"), message)
 
-    def shown(value: str) -> str:
-        return value if re.fullmatch(r"[\w.]+", value) else f"'{value}'"
+    def shown(value: str) -> str:   # as a shell takes it back
+        return value if re.fullmatch(r"[\w.]+", value) else "'" + value.replace("'", "'\"'\"'") + "'"
 
     def with_value(found):
         return f"--{found.group(1).replace('_', '-')} {shown(found.group(2))}"
@@ -407,11 +407,11 @@ def _listed_values_as_flags(message: str, names: str, shown) -> str:
         for end in (position for position, character in enumerate(message) if character == "]" and position > start):
             with contextlib.suppress(ValueError, SyntaxError):
                 values = ast.literal_eval(message[start:end + 1])
-                # the macros quote a value without escaping it: a value holding a backslash or a
-                # quote reads back as another, and the list is then left as it is
+                # the macros quote text as repr does: a list that does not read back as it was
+                # written (text in brackets that only looks like one) is left as it is
                 if isinstance(values, list) and all(isinstance(value, (str, int, float)) for value in values) \
                         and message[start:end + 1] == "[" + ", ".join(
-                            f"'{value}'" if isinstance(value, str) else str(value) for value in values) + "]":
+                            repr(value) if isinstance(value, str) else str(value) for value in values) + "]":
                     flag = "--" + found.group(1).replace("_", "-")
                     message = message[:found.start()] + " ".join([flag, *(shown(str(value)) for value in values)]) \
                         + message[end + 1:]
