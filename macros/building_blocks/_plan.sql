@@ -538,10 +538,14 @@
 {%- endmacro %}
 
 
+{#- The type of the column of this name, as the columns give it ('' when they are not known). -#}
+{% macro _column_type(columns, name) -%}
+    {{- (columns or []) | selectattr('name', 'equalto', name) | map(attribute='data_type') | map('string') | first | default('') -}}
+{%- endmacro %}
+
 {#- Whether the column of this name holds whole numbers only (false when the columns are not known). -#}
 {% macro _is_integer_column(columns, name) -%}
-    {%- set types = (columns or []) | selectattr('name', 'equalto', name) | map(attribute='data_type') | list -%}
-    {{- types | length > 0 and (rank_metrics._is_integer_type(types[0]) | trim) == 'True' -}}
+    {{- rank_metrics._is_integer_type(rank_metrics._column_type(columns, name) | trim) -}}
 {%- endmacro %}
 
 {#- The argument that names truth's user or item column: truth_user / truth_item when truth's
@@ -558,8 +562,7 @@
     failed", also DECIMAL(38, 28) against k = 10^10), and Spark compares DECIMAL(38, 32) with an
     integer in DECIMAL(38, 28), where 0.99…9 (31 nines) equals 1. -#}
 {% macro _is_fractional_decimal_column(columns, name) -%}
-    {%- set types = (columns or []) | selectattr('name', 'equalto', name) | map(attribute='data_type') | list -%}
-    {%- set lowered = (types[0] | string | lower | replace(' ', '')) if types else '' -%}
+    {%- set lowered = rank_metrics._column_type(columns, name) | lower | replace(' ', '') -%}
     {%- set digits = lowered.split('(')[1].rstrip(')').split(',') if lowered.startswith(('decimal(', 'numeric(')) else [] -%}
     {{- digits | length == 2 and digits[1] | int > 0 -}}
 {%- endmacro %}
