@@ -212,11 +212,7 @@ class DuckDBEngine(Engine):
         if not matches:
             raise RankMetricsError(f"rank_metrics: {argument}: no file matches {text!r}")
         if reader is None and len(matches) == 1 and os.path.isdir(matches[0]):
-            folder = matches[0]
-            text, reader, matches = _folder_of_files(argument, folder)
-            # the folder's name escaped, not its pattern; files named without a suffix, one by one
-            source = [_literal_pattern(match) for match in matches] if text == folder else \
-                _literal_pattern(folder) + text[len(folder):]
+            text, reader, matches, source = _folder_of_files(argument, matches[0])
         if reader is None:
             raise RankMetricsError(
                 f"rank_metrics: {argument}: cannot tell the format of {text!r}; "
@@ -553,11 +549,12 @@ def read_once(value, argument: str, stacklevel: int = 2):
     return table
 
 
-def _folder_of_files(argument: str, folder: str) -> tuple[str, tuple[str, dict], list[str]]:
+def _folder_of_files(argument: str, folder: str) -> tuple[str, tuple[str, dict], list[str], str | list[str]]:
     """A folder as Spark writes one (part-….parquet files, maybe in partition folders such as
-    model=a/, beside _SUCCESS and .crc files): (a glob of its data files, their reader, the
-    files), or the folder itself for the glob when its files are read one by one: Parquet files
-    named without a suffix (Hive's 000000_0), alone or beside .parquet files."""
+    model=a/, beside _SUCCESS and .crc files): (a glob of its data files, their reader, the files,
+    what DuckDB reads: the glob with the folder's name escaped), or (the folder, …, each file's
+    own pattern) when its files are read one by one: Parquet files named without a suffix (Hive's
+    000000_0), alone or beside .parquet files."""
     files = [path for path in sorted(glob.glob(os.path.join(glob.escape(folder), "**", "*"), recursive=True))
              if os.path.isfile(path) and not os.path.basename(path).startswith(("_", "."))]
     suffixes = sorted({"".join(_suffixes(path)) for path in files if _file_reader(path)})
@@ -570,7 +567,8 @@ def _folder_of_files(argument: str, folder: str) -> tuple[str, tuple[str, dict],
                                    f"Parquet files named without a suffix it has files of no format it can tell "
                                    f"({', '.join(map(repr, others[:3]))}); name the files to read with a glob that "
                                    "matches them alone")
-        return folder, _FILE_READERS[".parquet"], sorted(parquet_unnamed + [path for path in files if _file_reader(path)])
+        matches = sorted(parquet_unnamed + [path for path in files if _file_reader(path)])
+        return folder, _FILE_READERS[".parquet"], matches, [_literal_pattern(match) for match in matches]
     if len(suffixes) != 1:
         found = f"files ending in {', '.join(suffixes)}" if suffixes else "no file ending in one of " + ", ".join(sorted(_FILE_READERS))
         hint = (f"; name its files of one kind with a glob, e.g. {os.path.join(folder, '*' + suffixes[-1])!r}" if suffixes
@@ -578,7 +576,8 @@ def _folder_of_files(argument: str, folder: str) -> tuple[str, tuple[str, dict],
         raise RankMetricsError(f"rank_metrics: {argument}: cannot tell the format of folder {folder!r}: it has {found} "
                                f"(files starting with _ or . left aside){hint}")
     pattern = os.path.join(folder, "**", "*" + suffixes[0])
-    return pattern, _file_reader(pattern), [path for path in files if path.lower().endswith(suffixes[0])]
+    return (pattern, _file_reader(pattern), [path for path in files if path.lower().endswith(suffixes[0])],
+            _literal_pattern(folder) + pattern[len(folder):])
 
 
 def _literal_pattern(path: str) -> str:
