@@ -2,6 +2,7 @@
 §6: unknown or no metrics, a threshold that is not a number, a grade column that is not numeric."""
 
 import json
+import math
 
 import pandas as pd
 import pytest
@@ -163,3 +164,33 @@ def test_unknown_argument_is_named():
 def test_the_cli_rejects_a_threshold_that_is_not_a_number(tmp_path):
     code, _, err = run("evaluate", "p.csv", "t.csv", "-k", "3", "--relevance-threshold", "high")
     assert code == 2 and "argument --relevance-threshold: expected a number; got 'high'" in err
+
+
+@pytest.mark.parametrize("grades, gain", [
+    ([100, 50], "exponential"),   # 2^100: past the decimal DuckDB summed DCG in (a review: a raw ConversionException)
+    ([1000, 3], "exponential"),   # the largest grade exponential gain takes
+    ([3e20, 1e20], "linear"),
+    ([2e-20, 1e-20], "linear"),   # rounded to 0 in that decimal: NDCG 0.0 and a false "no relevant item" warning
+    ([3e-13, 1.3e-13], "linear"),  # rounded to 1e-18: 1e-7 off
+])
+def test_ndcg_of_grades_of_any_size(grades, gain, recwarn):
+    truth = pd.DataFrame({"user_id": [1, 1], "item_id": ["a", "b"], "relevance": grades})
+    def gained(grade):
+        return 2.0 ** grade - 1 if gain == "exponential" else grade
+    # the list puts the lesser grade first: DCG = g(b)/1 + g(a)/log2(3), IDCG the other way round
+    expected = (gained(grades[1]) + gained(grades[0]) / math.log2(3)) / (gained(grades[0]) + gained(grades[1]) / math.log2(3))
+    value = rank_metrics.ndcg_at_k(ranked("ba"), truth, k=2, gain=gain, check=True)
+    assert value == pytest.approx(expected, rel=1e-12)
+    assert not [warning for warning in recwarn if "rank_metrics" in str(warning.message)]
+
+
+def test_exponential_gain_past_grade_1000_is_an_error():
+    """2^1100 - 1 is no double: DCG was inf and NDCG NaN (DuckDB refused to cast the NaN)."""
+    truth = pd.DataFrame({"user_id": [1, 1], "item_id": ["a", "b"], "relevance": [1100, 1]})
+    with pytest.raises(RankMetricsError, match=r"^rank_metrics: relevance: truth has grade 1100 in column relevance; under "
+                       r"gain='exponential' a grade adds 2\^grade - 1, which past grade 1000 is no longer a finite double: "
+                       r"grades must be at most 1000 \(or use gain='linear'\)$"):
+        rank_metrics.evaluate(ranked("ba"), truth, k=2, gain="exponential")
+    # linear gain takes the same grades
+    assert rank_metrics.ndcg_at_k(ranked("ba"), truth, k=2) == pytest.approx((1 + 1100 / math.log2(3)) / (1100 + 1 / math.log2(3)))
+    assert rank_metrics.evaluate(ranked("ba"), truth, k=2, metrics=["map", "recall"]).value.tolist() == [1.0, 1.0]

@@ -38,7 +38,7 @@ rm_user_sums as (
         {{ rank_metrics.sum_of_values('case when rm_position <= ' ~ k ~ ' and rm_relevant = 1 then cast(rm_hits_so_far as ' ~ double ~ ') / rm_position else 0 end') }} as rm_precision_sum_{{ loop.index }}
         {%- endif %}
         {%- if 'ndcg' in wants %},
-        {{ rank_metrics.sum_of_values('case when rm_position <= ' ~ k ~ ' then ' ~ rank_metrics._gain(plan, 'rm_grade') ~ ' / ' ~ rank_metrics._discount('rm_position') ~ ' else 0 end') }} as rm_dcg_{{ loop.index }}
+        {{ rank_metrics.sum_of_values('case when rm_position <= ' ~ k ~ ' then ' ~ rank_metrics._gain(plan, 'rm_grade') ~ ' / ' ~ rank_metrics._discount('rm_position') ~ ' else 0 end', any_size=true) }} as rm_dcg_{{ loop.index }}
         {%- endif %}
         {%- endfor %}
         {%- if 'mrr' in wants %},
@@ -67,7 +67,7 @@ rm_ideal as (
     -- changes nothing; the item makes the order unique all the same)
     select {{ rank_metrics._column_prefix(ideal_keys) }}rm_user
         {%- for k in plan.ks %},
-        {{ rank_metrics.sum_of_values('case when rm_ideal_position <= ' ~ k ~ ' then rm_gain / ' ~ rank_metrics._discount('rm_ideal_position') ~ ' else 0 end') }} as rm_idcg_{{ loop.index }}
+        {{ rank_metrics.sum_of_values('case when rm_ideal_position <= ' ~ k ~ ' then rm_gain / ' ~ rank_metrics._discount('rm_ideal_position') ~ ' else 0 end', any_size=true) }} as rm_idcg_{{ loop.index }}
         {%- endfor %}
     from (
         select {{ rank_metrics._column_prefix(ideal_keys) }}rm_user, rm_gain,

@@ -104,6 +104,20 @@ rm_problems as (
         ) as c
     ) as rm_found
     where problem is not null
+{#- 2^grade - 1 is a double only up to grade 1023, and a sum of such gains needs room: past
+    1000, DCG would be inf (NDCG NaN) or an engine's overflow error -#}
+{%- if 'ndcg' in plan.metrics and plan.gain == 'exponential' and plan.relevance is not none %}
+union all
+select 160 as rm_check, 'relevance' as argument,
+    {{ rank_metrics.string_literal('truth has grade ') }} || cast(rm_largest as {{ text }})
+        || {{ rank_metrics.string_literal(' in column ' ~ plan.names.relevance ~ "; under gain='exponential' a grade adds 2^grade - 1, which past grade 1000 "
+                                          ~ "is no longer a finite double: grades must be at most 1000 (or use gain='linear')") }} as problem
+from (
+    select max({{ plan.relevance }}) as rm_largest
+    from {{ plan.truth }} as rm_t
+) as rm_grades
+where rm_largest > 1000
+{%- endif %}
 {%- if plan.duplicates == 'error' %}
 union all
 select 300 as rm_check, 'duplicates' as argument, problem from (

@@ -13,4 +13,4 @@
 {% macro nested_list_problem(plan, table, relation, item, number) %}{{ return(adapter.dispatch('nested_list_problem', 'rank_metrics')(plan, table, relation, item, number)) }}{% endmacro %}
 {% macro renumbered_rows(plan, cut) %}{{ return(adapter.dispatch('renumbered_rows', 'rank_metrics')(plan, cut)) }}{% endmacro %}
 {% macro mean(column) %}{{ return(adapter.dispatch('mean', 'rank_metrics')(column)) }}{% endmacro %}
-{% macro sum_of_values(expression, over=none) %}{{ return(adapter.dispatch('sum_of_values', 'rank_metrics')(expression, over)) }}{% endmacro %}
+{% macro sum_of_values(expression, over=none, any_size=false) %}{{ return(adapter.dispatch('sum_of_values', 'rank_metrics')(expression, over, any_size)) }}{% endmacro %}

@@ -1,17 +1,30 @@
 {#- The sum of per-user metric values (doubles, each in [0, 1], or such a value times a count of
     users) for a group's mean, and of a user's own terms (DCG, the ideal DCG, AP's precision
     sum: one user's rows too may be added in two threads); `over` is a window clause, or none
-    for a plain aggregate.
+    for a plain aggregate. `any_size` says the terms may be of any size (gains: a grade's own
+    size, or 2^grade).
     default__ is sum. DuckDB adds its threads' partial sums in whatever order they finish, so the
     same query gave means that differ in the last digit from one run to the next (evaluate on the
     example data: two results in ten runs; avg over five users likewise). There the values are
     summed as decimal(38, 18): exactly, the exact sum rounded once to a double, so every run gives
-    the same digits (and a decimal overflow, past 10^20, is an error, not a wrong number). A sum
-    of 3M values took 11 ms against 2 ms as doubles. -#}
-{% macro default__sum_of_values(expression, over=none) -%}
+    the same digits. A sum of 3M values took 11 ms against 2 ms as doubles. Terms of any size
+    are summed so only where the decimal holds them and their sum, and to within 1e-12 of each:
+    between 1e-6 and 1e19 / (their count). Others (gains of grade 100 under gain='exponential',
+    grades of 1e-20) are summed as doubles, whose last digit may then differ between runs: the
+    decimal failed on the first and rounded the second to 0. -#}
+{% macro default__sum_of_values(expression, over=none, any_size=false) -%}
     sum({{ expression }}){{ ' ' ~ over if over }}
 {%- endmacro %}
 
-{% macro duckdb__sum_of_values(expression, over=none) -%}
-    cast(sum(cast({{ expression }} as decimal(38, 18))){{ ' ' ~ over if over }} as double)
+{% macro duckdb__sum_of_values(expression, over=none, any_size=false) -%}
+    {%- set window = ' ' ~ over if over else '' -%}
+    {%- set exact = 'cast(sum(' ~ ('try_cast' if any_size else 'cast') ~ '(' ~ expression ~ ' as decimal(38, 18)))' ~ window ~ ' as double)' -%}
+    {%- if any_size -%}
+    case when max(abs({{ expression }})){{ window }} * count(*){{ window }} < 1e19
+            and coalesce(min(case when {{ expression }} <> 0 then abs({{ expression }}) end){{ window }}, 1) >= 1e-6
+        then {{ exact }}
+        else sum({{ expression }}){{ window }} end
+    {%- else -%}
+    {{ exact }}
+    {%- endif -%}
 {%- endmacro %}

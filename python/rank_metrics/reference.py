@@ -120,7 +120,9 @@ def user_metrics(ranked: Sequence, grades: dict, k: int, options: Options) -> di
         if grade <= 0 or (options.gain_from == "relevant" and not relevant(grade)):
             return 0.0
         grade = float(grade)   # a decimal grade too (2.0 ** Decimal is a TypeError), as SQL casts it to double
-        return {"linear": grade, "exponential": 2.0 ** grade - 1, "binary": 1.0}[options.gain]
+        if options.gain == "exponential":   # only then: 2.0 ** 3e20 overflows, and a linear grade may be that large
+            return 2.0 ** grade - 1
+        return grade if options.gain == "linear" else 1.0
 
     # the truth that counts for m, recall, AP's m and IDCG
     in_scope = [item for item in grades if options.truth_scope == "all" or item in set(ranked)]
