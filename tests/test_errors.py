@@ -811,10 +811,32 @@ def test_an_object_column_of_several_types_is_an_error():
     with pytest.raises(RankMetricsError, match=r"truth: column 'model' holds values of several types \(int such as 1, str such as 'b'\)"):
         rank_metrics.map_at_k(predictions.assign(item_id=["a", "1", "1"], model="b"),
                               truth.assign(item_id=["a", "1", "1"], model=["b", 1, "b"]), k=2, by="model", truth_by="model")
+    # a categorical is read as an enum of its categories' text (a new user's trial: MAP 1.0 for 0.0)
+    categorical = predictions.assign(item_id=pd.Categorical([1, "a", 2]))
+    with pytest.raises(RankMetricsError, match=r"predictions: column 'item_id' holds values of several types \(int such as 1, str such as 'a'\)"):
+        rank_metrics.map_at_k(categorical, truth.astype({"item_id": str}), k=2)
     tidy = predictions.assign(item_id=["a", "1", "1"])
+    assert rank_metrics.map_at_k(tidy.astype({"item_id": "category"}), truth.astype({"item_id": str}), k=2) == 1.0
     noted = tidy.assign(note=pd.Series(["x", 2, None], dtype=object))
     assert rank_metrics.map_at_k(noted, truth.astype({"item_id": str}), k=2) == 1.0
     numbers = tidy.assign(rank=pd.Series([1, 1.0, 1], dtype=object))
     assert rank_metrics.map_at_k(numbers, truth.astype({"item_id": str}), k=2) == 1.0
     lists = pd.DataFrame({"user_id": [1, 2, 3], "item_id": [["a", "b"], ["1"], ["1"]]})
     assert rank_metrics.map_at_k(lists, truth.astype({"item_id": str}), k=2) == 1.0
+
+
+@pytest.mark.parametrize("column", ["item_id", "user_id"])
+def test_an_interval_is_no_id(column):
+    """pandas' timedeltas are DuckDB's intervals, which keep microseconds: items of 1, 2 and 3 ns
+    were one item and MAP@3 1.0 for 1/3 (a new user's trial); 1 month equals 30 days too."""
+    predictions = pd.DataFrame({"user_id": [1, 1, 1], "item_id": [1, 2, 3], "rank": [1, 2, 3]})
+    truth = pd.DataFrame({"user_id": [1], "item_id": [3]})
+    predictions[column] = pd.to_timedelta(predictions[column], unit="ns")
+    truth[column] = pd.to_timedelta(truth[column], unit="ns")
+    with pytest.raises(RankMetricsError, match=rf"^rank_metrics: column {column} \(argument {column[:-3]}\) of predictions is INTERVAL, "
+                       r"which cannot be an id: the engines find 1 month equal to 30 days and keep only microseconds "
+                       r"\(timedeltas of 1 and 2 ns would be one id\): make it a number, such as a count of nanoseconds$"):
+        rank_metrics.map_at_k(predictions, truth, k=3)
+    as_numbers = predictions.assign(**{column: predictions[column].astype("int64")})
+    assert rank_metrics.map_at_k(as_numbers, truth.assign(**{column: truth[column].astype("int64")}), k=3) == \
+        pytest.approx(1 / 3)

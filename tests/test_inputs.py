@@ -4,6 +4,7 @@ import gzip
 import math
 import re
 import warnings
+from decimal import Decimal
 from pathlib import Path
 
 import duckdb
@@ -115,6 +116,21 @@ def test_ids_past_int64_come_back_whole(tmp_path):
     per_user = rank_metrics.average_precision_at_k(str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), k=2)
     assert sorted(per_user.user_id.tolist()) == [first, first + 1, 2**64 + 1]
     assert dict(zip(per_user.user_id, per_user.average_precision)) == {first: 1.0, first + 1: 0.0, 2**64 + 1: 1.0}
+
+
+def test_decimal_ids_come_back_whole():
+    """DECIMAL(38, 0) ids (NUMBER(38, 0) exports) came back as float64: two users as one
+    1.2345678901234567e+19, and by groups alike (a new user's trial). Now Decimals, as PostgreSQL
+    and Spark give them."""
+    first, second = Decimal("12345678901234567891"), Decimal("12345678901234567892")
+    predictions = pa.table({"user_id": pa.array([first, second], pa.decimal128(38, 0)), "item_id": [1, 1], "rank": [1, 1],
+                            "model": pa.array([Decimal("1.5"), Decimal("1.50000000000000001")], pa.decimal128(38, 20))})
+    truth = pa.table({"user_id": pa.array([first], pa.decimal128(38, 0)), "item_id": [1]})
+    per_user = rank_metrics.evaluate_users(predictions, truth, k=1, metrics=["map"], users="union")
+    assert dict(zip(per_user.user_id, per_user.average_precision)) == {first: 1.0, second: 0.0}
+    by_model = rank_metrics.map_at_k(predictions, truth, k=1, by="model", users="union", check=True)
+    assert dict(zip(by_model.model, by_model.map_at_k)) == {Decimal("1.5"): 1.0, Decimal("1.50000000000000001"): 0.0}
+    assert by_model.map_at_k.dtype == "float64" and by_model.n_users.dtype == "int64"
 
 
 def test_score_orders_descending():

@@ -333,6 +333,14 @@
                     ~ " is " ~ data_type ~ ", whose values the engine finds equal when they differ in case or accents ('A' = 'a'), where ids are compared exactly: "
                     ~ "cast it to plain text (" ~ ('text' if 'citext' in data_type | lower else 'string collate UTF8_BINARY') ~ ")") }}
             {%- endfor -%}
+            {#- an interval is no id: the engines equal 1 month to 30 days and keep microseconds,
+                where pandas' timedeltas of 1 and 2 ns are two (a new user's trial) -#}
+            {%- for table, data_type in [('predictions', left), ('truth', right)] if (data_type | string | lower | trim).startswith('interval') -%}
+                {{ exceptions.raise_compiler_error("rank_metrics: column " ~ (name if table == 'predictions' else truth_name)
+                    ~ " (argument " ~ (argument if table == 'predictions' or argument == 'by' else rank_metrics._truth_argument(argument, truth_name, name)) ~ ") of " ~ table
+                    ~ " is " ~ data_type ~ ", which cannot be an id: the engines find 1 month equal to 30 days and keep only microseconds "
+                    ~ "(timedeltas of 1 and 2 ns would be one id): make it a number, such as a count of nanoseconds") }}
+            {%- endfor -%}
             {%- set families = [rank_metrics._type_family(left), rank_metrics._type_family(right)] if left is not none and right is not none else [] -%}
             {%- if families and families[0] != families[1] and 'no type' not in families -%}
                 {#- a whole number and a double compare as doubles, where distinct ids past 2^53 meet -#}

@@ -328,8 +328,11 @@ class DuckDBEngine(Engine):
         # executed, not made a relation first: that binds the query twice (about 2 ms a query)
         cursor = self.con.execute(sql)
         # pandas has no 128-bit integer, and DuckDB gives a HUGEINT column (a CSV's ids past 2^63)
-        # as float64, where distinct ids become one: those come as text, made Python ints
-        wide = [column for column, data_type, *_ in cursor.description if str(data_type) in ("HUGEINT", "UHUGEINT")]
+        # as float64, where distinct ids become one: those come as Python ints. So do DECIMAL ids
+        # (NUMBER(38, 0) exports), as Decimals, as PostgreSQL and Spark give them
+        wide = [column for column, data_type, *_ in cursor.description
+                if str(data_type) in ("HUGEINT", "UHUGEINT")
+                or (str(data_type).startswith("DECIMAL") and column not in _VALUE_COLUMNS + _COUNT_COLUMNS)]
         if not wide:
             return cursor.df()
         import pandas as pd
@@ -654,7 +657,12 @@ def _refuse_mixed_types(frame, argument: str, read: set) -> None:
     import pandas as pd
 
     for column, values in frame.items():
-        if str(column) not in read or values.dtype != object:
+        if str(column) not in read:
+            continue
+        # a categorical is read as an enum of its categories' text
+        if isinstance(values.dtype, pd.CategoricalDtype):
+            values = pd.Series(values.cat.categories, dtype=object)
+        if values.dtype != object:
             continue
         # 'mixed-integer': integers beside other scalars; 'mixed': any other blend (a column of
         # lists too, whose elements DuckDB types itself: left to it)
