@@ -840,3 +840,14 @@ def test_an_interval_is_no_id(column):
     as_numbers = predictions.assign(**{column: predictions[column].astype("int64")})
     assert rank_metrics.map_at_k(as_numbers, truth.assign(**{column: truth[column].astype("int64")}), k=3) == \
         pytest.approx(1 / 3)
+
+
+@pytest.mark.parametrize("column", ["item_id", "model"])
+def test_text_that_is_no_utf8_is_named(column):
+    """A lone surrogate (os.listdir's name for bytes that are no UTF-8) failed deep in DuckDB's
+    scan with a raw InvalidInputException (a new user's trial)."""
+    predictions = pd.DataFrame({"user_id": [1, 1], "item_id": ["a", "b"], "rank": [1, 2], "model": ["m", "m"]})
+    predictions[column] = pd.Series([predictions[column][0] + "\udce9", predictions[column][1]], dtype=object)
+    with pytest.raises(RankMetricsError, match=rf"^rank_metrics: predictions: column '{column}' holds text that is no valid UTF-8, "
+                       r"such as '[am]\\udce9' \(.*\), which DuckDB cannot read: make it valid text, e\.g\. "):
+        rank_metrics.map_at_k(predictions, pd.DataFrame({"user_id": [1], "item_id": ["b"]}), k=2, by="model")

@@ -156,6 +156,7 @@ class DuckDBEngine(Engine):
             # pipe or a file (where it would corrupt a CSV): only where the CLI asks for it
             self.con.execute(f"set enable_progress_bar = {'true' if SHOW_PROGRESS else 'false'}")
         self._files = []   # (argument, path, relation) of each input read from files
+        self._frames = []  # (argument, frame) of each pandas frame DuckDB reads as the query runs
 
     def _relation(self, value, argument: str, text_columns=()):
         duckdb = self._duckdb
@@ -275,6 +276,14 @@ class DuckDBEngine(Engine):
                 relation.aggregate(", ".join(f"count({_quote(column, self.name)})" for column in relation.columns)).fetchall()
             except self._duckdb.Error as error:
                 return RankMetricsError(f"rank_metrics: {argument}: cannot read {text!r}: {_one_line(error)}")
+        for argument, frame in self._frames:
+            found = _text_not_utf8(frame)
+            if found:
+                column, value = found
+                return RankMetricsError(
+                    f"rank_metrics: {argument}: column {str(column)!r} holds text that is no valid UTF-8, such as {value!r} "
+                    "(a file name that os.listdir could not decode, say), which DuckDB cannot read: make it valid text, "
+                    "e.g. text.encode('utf-8', 'surrogateescape').decode('utf-8', 'backslashreplace')")
         return None
 
     @contextlib.contextmanager
@@ -299,6 +308,7 @@ class DuckDBEngine(Engine):
                 value = read_once(value, argument, stacklevel=7)
                 if _module(value).startswith("pandas") and type(value).__name__ == "DataFrame":
                     value = _numpy_scalars_as_numbers(value)
+                    self._frames.append((argument, value))
                 try:
                     self.con.register(name, value)   # pandas, polars, pyarrow and the like
                 except (duckdb.Error, TypeError, ValueError) as error:
@@ -713,6 +723,21 @@ def _numpy_scalars_as_numbers(frame):
     for place, values in made.items():
         frame.isetitem(place, values)
     return frame
+
+
+def _text_not_utf8(frame):
+    """(column, value) of the first text in a pandas frame's object columns that UTF-8 cannot
+    encode (a lone surrogate, as os.listdir gives for a name that is no UTF-8), or None."""
+    for column, values in frame.items():
+        if values.dtype != object:
+            continue
+        for value in values.array:
+            if isinstance(value, str):
+                try:
+                    value.encode("utf-8")
+                except UnicodeEncodeError:
+                    return column, value
+    return None
 
 
 def _numpy_text_hint(frame) -> str:
