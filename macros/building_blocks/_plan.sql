@@ -166,6 +166,13 @@
             ~ " pass predictions_shape='list' for predictions with each user's items in one text, truth_shape='list' for truth in that form, or both") }}
     {%- endif -%}
     {%- if shapes.predictions.list -%}
+        {#- a rank or score column beside lists whose shape was not said would be left unread, though
+            it may hold the order meant (a score list per user beside its items) -#}
+        {%- for name in ['rank', 'score'] if not shapes.predictions.given and rank is none and score is none and name in (predictions_names or []) -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: predictions' item column " ~ item ~ " holds lists, which are read in their own order, "
+                ~ "and its " ~ name ~ " column would be left unread: for that order, give a row per item (long form; explode both columns); "
+                ~ "else drop the column or pass predictions_shape='list'") }}
+        {%- endfor -%}
         {%- for argument, value in [('rank', rank), ('score', score)] if value is not none -%}
             {{ exceptions.raise_compiler_error("rank_metrics: " ~ argument ~ ": list-shaped predictions are ordered by their lists; pass no rank or score (got " ~ argument ~ "=" ~ rank_metrics._shown(value) ~ ")") }}
         {%- endfor -%}

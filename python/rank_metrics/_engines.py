@@ -680,6 +680,7 @@ def _refuse_mixed_types(frame, argument: str, read: set) -> None:
             continue
         present = values.dropna()
         if any(isinstance(value, (list, tuple, dict, set)) or hasattr(value, "__array__") for value in present.array[:1000]):
+            _refuse_tuples(present, column, argument)
             continue
         examples = {}   # the first value of each type, in the column's order
         for value in present.array:
@@ -690,6 +691,17 @@ def _refuse_mixed_types(frame, argument: str, read: set) -> None:
                 f"rank_metrics: {argument}: column {str(column)!r} holds values of several types ({shown}); "
                 f"they would be compared as text, where 1 and '1' are one id: make it one type, "
                 f"e.g. df[{str(column)!r}].astype(str)")
+
+
+def _refuse_tuples(values, column, argument: str) -> None:
+    """Tuples are an error: DuckDB reads them as lists, so a column of tuple ids (composite keys)
+    was read as a user's list of items, (1, 2) meeting truth's (2, 1) (a new user's trial)."""
+    found = next((value for value in values.array[:1000] if isinstance(value, tuple)), None)
+    if found is not None:
+        raise RankMetricsError(
+            f"rank_metrics: {argument}: column {str(column)!r} holds tuples, such as {found!r}, which DuckDB reads as lists "
+            f"of items: for a list per user make them lists (df[{str(column)!r}].map(list)); for an id of several parts, "
+            f"join them into one text or use one column per part")
 
 
 def _numpy_scalars_as_numbers(frame):
