@@ -739,3 +739,45 @@ def test_nothing_met_says_why_on_each_engine(engine, request):
         with pytest.warns(rank_metrics.RankMetricsWarning, match=f"; {cause}"):
             rank_metrics.map_at_k(*inputs, k=2, users="predictions" if index != 3 else "judged",
                                   con=con if engine == "postgres" else None)
+
+
+def test_text_ids_of_a_case_blind_collation_are_refused_on_duckdb():
+    """A DuckDB column declared COLLATE NOCASE says only VARCHAR: users 'U' and 'u' were one,
+    and MAP@3 2.0 (a new user's trial); NOACCENT, and the connection's default_collation, alike."""
+    con = duckdb.connect()
+    con.execute("create table p (user_id varchar collate nocase, item_id varchar, rank int);"
+                "insert into p values ('U', 'a', 2), ('u', 'b', 1);"
+                "create table t (user_id varchar, item_id varchar); insert into t values ('u', 'a'), ('U', 'b');"
+                "create table accents (user_id varchar, item_id varchar collate noaccent); insert into accents values ('u', 'é')")
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"^rank_metrics: user: column user_id of predictions compares text "
+                       r"without case or accents \('A' = 'a' or 'é' = 'e', by its collation or the connection's default\), where "
+                       r"ids are compared exactly: give it a collation that compares exactly \(user_id COLLATE c\)$"):
+        rank_metrics.map_at_k("p", "t", k=3, con=con)
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"^rank_metrics: item: column item_id of truth compares text without"):
+        rank_metrics.map_at_k(con.sql("select user_id, item_id, 1 as rank from t"), "accents", k=3, con=con)
+    # the fix the message gives: compared exactly, neither user's list holds its own truth
+    exact = con.sql("select user_id collate c as user_id, item_id, rank from p")
+    with pytest.warns(rank_metrics.RankMetricsWarning, match="no evaluated user has a relevant item"):
+        assert rank_metrics.map_at_k(exact, "t", k=3, con=con, check=True) == 0.0
+    blind = duckdb.connect()
+    blind.execute("set default_collation = 'nocase';"
+                  "create table p as select 'U' as user_id, 'a' as item_id, 1 as rank;"
+                  "create table t as select 'u' as user_id, 'A' as item_id")
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"^rank_metrics: user: column user_id of predictions compares"):
+        rank_metrics.map_at_k("p", "t", k=3, con=blind)
+
+
+def test_text_ids_of_a_nondeterministic_collation_are_refused_on_postgres(postgres):
+    """PostgreSQL's information schema says text for a column of a case-blind ICU collation."""
+    with postgres.cursor() as cursor:
+        cursor.execute("drop table if exists blind_predictions, blind_truth;"
+                       "drop collation if exists case_blind;"
+                       "create collation case_blind (provider = icu, locale = 'und-u-ks-level2', deterministic = false);"
+                       "create table blind_predictions (user_id int, item_id text collate case_blind, rank int);"
+                       "insert into blind_predictions values (1, 'a', 1), (1, 'B', 2);"
+                       "create table blind_truth (user_id int, item_id text);"
+                       "insert into blind_truth values (1, 'b')")
+    postgres.commit()
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"^rank_metrics: item: column item_id of predictions compares text "
+                       r"without case or accents .*: give it a collation that compares exactly \(item_id COLLATE \"C\"\)$"):
+        rank_metrics.map_at_k("blind_predictions", "blind_truth", k=3, con=postgres)

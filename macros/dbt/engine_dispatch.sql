@@ -14,3 +14,4 @@
 {% macro renumbered_rows(plan, cut) %}{{ return(adapter.dispatch('renumbered_rows', 'rank_metrics')(plan, cut)) }}{% endmacro %}
 {% macro mean(column) %}{{ return(adapter.dispatch('mean', 'rank_metrics')(column)) }}{% endmacro %}
 {% macro sum_of_values(expression, over=none, any_size=false) %}{{ return(adapter.dispatch('sum_of_values', 'rank_metrics')(expression, over, any_size)) }}{% endmacro %}
+{% macro text_id_collation_problem(relation, column, name, table, argument, number) %}{{ return(adapter.dispatch('text_id_collation_problem', 'rank_metrics')(relation, column, name, table, argument, number)) }}{% endmacro %}
