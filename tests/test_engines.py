@@ -781,3 +781,15 @@ def test_text_ids_of_a_nondeterministic_collation_are_refused_on_postgres(postgr
     with pytest.raises(rank_metrics.RankMetricsError, match=r"^rank_metrics: item: column item_id of predictions compares text "
                        r"without case or accents .*: give it a collation that compares exactly \(item_id COLLATE \"C\"\)$"):
         rank_metrics.map_at_k("blind_predictions", "blind_truth", k=3, con=postgres)
+
+
+def test_check_reads_postgres_enum_arrays_as_lists(postgres):
+    """psycopg2 gives an array of an enum type as its text, '{red,green}': check=True's reference
+    read it as one item and failed a right 0.5 with 0.0."""
+    with postgres.cursor() as cursor:
+        cursor.execute("drop table if exists enum_lists, enum_truth; drop type if exists colour;"
+                       "create type colour as enum ('red', 'green');"
+                       "create table enum_lists (user_id int, item_id colour[]); insert into enum_lists values (1, '{red,green}');"
+                       "create table enum_truth (user_id int, item_id colour); insert into enum_truth values (1, 'green')")
+    postgres.commit()
+    assert rank_metrics.map_at_k("enum_lists", "enum_truth", k=2, con=postgres, check=True) == 0.5

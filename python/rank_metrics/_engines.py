@@ -415,7 +415,7 @@ class PostgresEngine(Engine):
             cursor.close()
 
     def rows(self, view: View) -> list[dict]:
-        return self.run(render("relation_rows", self.name, relation=view.quoted)).to_dict("records")
+        return self.run(render("relation_rows", self.name, relation=view.quoted, columns=view.columns)).to_dict("records")
 
 
 class SparkEngine(Engine):
