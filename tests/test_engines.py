@@ -793,3 +793,21 @@ def test_check_reads_postgres_enum_arrays_as_lists(postgres):
                        "create table enum_truth (user_id int, item_id colour); insert into enum_truth values (1, 'green')")
     postgres.commit()
     assert rank_metrics.map_at_k("enum_lists", "enum_truth", k=2, con=postgres, check=True) == 0.5
+
+
+def test_postgres_text_ids_of_two_collations_are_named(postgres):
+    """PostgreSQL refuses to compare columns of two non-default collations; the driver's
+    IndeterminateCollation came through raw."""
+    with postgres.cursor() as cursor:
+        cursor.execute("drop table if exists c_predictions, posix_truth;"
+                       "create table c_predictions (user_id int, item_id text collate \"C\", rank int); insert into c_predictions values (1, 'a', 1);"
+                       "create table posix_truth (user_id int, item_id text collate \"POSIX\"); insert into posix_truth values (1, 'a')")
+    postgres.commit()
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"^rank_metrics: PostgreSQL cannot compare the text ids of predictions "
+                       r"and truth: their columns have two different collations \(could not determine which collation .*\): give "
+                       r"them one, e.g. item_id COLLATE \"C\" in a view over one of the tables$"):
+        rank_metrics.map_at_k("c_predictions", "posix_truth", k=1, con=postgres)
+    with postgres.cursor() as cursor:   # the connection is still usable
+        cursor.execute("create or replace view c_truth as select user_id, item_id collate \"C\" as item_id from posix_truth")
+    postgres.commit()
+    assert rank_metrics.map_at_k("c_predictions", "c_truth", k=1, con=postgres, check=True) == 1.0

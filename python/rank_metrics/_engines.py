@@ -408,8 +408,14 @@ class PostgresEngine(Engine):
             import pandas as pd
 
             return pd.DataFrame(cursor.fetchall(), columns=names)
-        except Exception:
+        except Exception as error:
             self.con.rollback()   # leave the caller's connection usable
+            # indeterminate_collation (psycopg2's pgcode, psycopg 3's sqlstate): PostgreSQL's message names no column
+            if "42P22" in (getattr(error, "pgcode", None), getattr(error, "sqlstate", None)):
+                raise RankMetricsError(
+                    "rank_metrics: PostgreSQL cannot compare the text ids of predictions and truth: their columns have two "
+                    f"different collations ({_one_line(error)}): give them one, e.g. item_id COLLATE \"C\" in a view "
+                    "over one of the tables") from None
             raise
         finally:
             cursor.close()
