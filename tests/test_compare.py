@@ -390,6 +390,12 @@ def test_agrees_with_ranx_student_and_fisher():
     (dict(baseline="b", test="wilcoxon"), "compare: test must be one of 't', 'permutation', 'bootstrap'"),
     (dict(baseline="b", correction="fdr"), "compare: correction must be one of 'holm', 'bonferroni', 'none'"),
     (dict(baseline="b", alpha=1.5), "compare: alpha must be a number between 0 and 1"),
+    # the resampled tests too: they compared p with 1.5 and failed a gate on p = 0.5 (a new user's trial)
+    (dict(baseline="b", test="permutation", alpha=1.5), "compare: alpha must be a number between 0 and 1; got 1.5$"),
+    (dict(baseline="b", test="bootstrap", alpha=0), "compare: alpha must be a number between 0 and 1; got 0$"),
+    (dict(baseline="b", test="permutation", alpha=float("nan")), "compare: alpha must be a number between 0 and 1; got nan$"),
+    (dict(baseline="b", test="permutation", alpha=True), "compare: alpha must be a number between 0 and 1; got True$"),
+    (dict(baseline="b", alpha="0.05"), "compare: alpha must be a number between 0 and 1; got '0.05'$"),
     (dict(baseline="b", test="bootstrap", seed=-1), "seed must be an integer of 0 or more (or None); got -1$"),
     (dict(baseline="b", test="permutation", seed=1.5), "seed must be an integer of 0 or more (or None); got 1.5$"),
     (dict(baseline="b", metrics=["auc"]), "metrics: unknown metric 'auc'"),

@@ -41,6 +41,11 @@ def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", corr
     if correction not in stats.CORRECTIONS:
         raise RankMetricsError(f"rank_metrics: compare: correction must be one of "
                                f"{', '.join(map(repr, stats.CORRECTIONS))}; got {correction!r}")
+    # checked here for every test (the t test's SQL checks it too): the resampled tests compared
+    # p with 1.5 and failed a gate on p = 0.5 (a new user's trial)
+    alpha = 0.05 if alpha is None else alpha
+    if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not 0 < alpha < 1:
+        raise RankMetricsError(f"rank_metrics: compare: alpha must be a number between 0 and 1; got {alpha!r}")
     stats.check_resampling(seed, resamples)
     model = _model_column(by)
     arguments = dict(api._metric_arguments(k, dict(options, by=[model]), own=_OWN_ARGUMENTS),
