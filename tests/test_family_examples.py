@@ -169,6 +169,8 @@ def test_the_cli_rejects_a_threshold_that_is_not_a_number(tmp_path):
 @pytest.mark.parametrize("grades, gain", [
     ([100, 50], "exponential"),   # 2^100: past the decimal DuckDB summed DCG in (a review: a raw ConversionException)
     ([1000, 3], "exponential"),   # the largest grade exponential gain takes
+    ([66, 66], "exponential"),    # each gain fits the decimal, their sum does not (found in review)
+    ([9e19, 9e19], "linear"),
     ([3e20, 1e20], "linear"),
     ([2e-20, 1e-20], "linear"),   # rounded to 0 in that decimal: NDCG 0.0 and a false "no relevant item" warning
     ([3e-13, 1.3e-13], "linear"),  # rounded to 1e-18: 1e-7 off

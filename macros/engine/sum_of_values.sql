@@ -8,8 +8,9 @@
     example data: two results in ten runs; avg over five users likewise). There the values are
     summed as decimal(38, 18): exactly, the exact sum rounded once to a double, so every run gives
     the same digits. A sum of 3M values took 11 ms against 2 ms as doubles. Terms of any size
-    are summed so only where the decimal holds them and their sum, and to within 1e-12 of each:
-    between 1e-6 and 1e19 / (their count). Others (gains of grade 100 under gain='exponential',
+    are summed so only where the decimal holds each to within 1e-12, between 1e-6 and 1e12 (and
+    their sum, up to 10^8 terms); the decimal sum only ever sees such terms, since the engine
+    computes both branches of the case. Others (gains of grade 100 under gain='exponential',
     grades of 1e-20) are summed as doubles, whose last digit may then differ between runs: the
     decimal failed on the first and rounded the second to 0. -#}
 {% macro default__sum_of_values(expression, over=none, any_size=false) -%}
@@ -18,13 +19,13 @@
 
 {% macro duckdb__sum_of_values(expression, over=none, any_size=false) -%}
     {%- set window = ' ' ~ over if over else '' -%}
-    {%- set exact = 'cast(sum(' ~ ('try_cast' if any_size else 'cast') ~ '(' ~ expression ~ ' as decimal(38, 18)))' ~ window ~ ' as double)' -%}
     {%- if any_size -%}
-    case when max(abs({{ expression }})){{ window }} * count(*){{ window }} < 1e19
+    {%- set held = 'case when abs(' ~ expression ~ ') < 1e12 then ' ~ expression ~ ' end' -%}
+    case when max(abs({{ expression }})){{ window }} < 1e12
             and coalesce(min(case when {{ expression }} <> 0 then abs({{ expression }}) end){{ window }}, 1) >= 1e-6
-        then {{ exact }}
+        then cast(sum(cast({{ held }} as decimal(38, 18))){{ window }} as double)
         else sum({{ expression }}){{ window }} end
     {%- else -%}
-    {{ exact }}
+    cast(sum(cast({{ expression }} as decimal(38, 18))){{ window }} as double)
     {%- endif -%}
 {%- endmacro %}
