@@ -3,6 +3,7 @@ argument, column or value at fault."""
 
 import math
 import warnings
+from decimal import Decimal
 
 import duckdb
 import pandas as pd
@@ -819,7 +820,7 @@ def test_an_object_column_of_several_types_is_an_error():
     assert rank_metrics.map_at_k(tidy.astype({"item_id": "category"}), truth.astype({"item_id": str}), k=2) == 1.0
     noted = tidy.assign(note=pd.Series(["x", 2, None], dtype=object))
     assert rank_metrics.map_at_k(noted, truth.astype({"item_id": str}), k=2) == 1.0
-    numbers = tidy.assign(rank=pd.Series([1, 1.0, 1], dtype=object))
+    numbers = tidy.assign(rank=pd.Series([1, 1.0, Decimal(1)], dtype=object))
     assert rank_metrics.map_at_k(numbers, truth.astype({"item_id": str}), k=2) == 1.0
     lists = pd.DataFrame({"user_id": [1, 2, 3], "item_id": [["a", "b"], ["1"], ["1"]]})
     assert rank_metrics.map_at_k(lists, truth.astype({"item_id": str}), k=2) == 1.0

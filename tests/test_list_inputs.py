@@ -174,15 +174,20 @@ def test_list_form_equals_long_form_on_random_inputs(rows, truth_rows, k):
      "unread: for that order, give a row per item (long form; explode both columns); else drop the column or pass "
      "predictions_shape='list'"),
     (LISTS.assign(rank=1), {}, "and its rank column would be left unread"),
-    # tuples are lists to DuckDB: tuple ids (1, 2) met truth's (2, 1) as lists (a new user's trial)
-    (LISTS.assign(item_id=pd.Series([("c", "x"), ("b", "a"), ("q",)], dtype=object)), {},
-     "predictions: column 'item_id' holds tuples, such as ('c', 'x'), which DuckDB reads as lists of items: for a list per "
-     "user make them lists (df['item_id'].map(list)); for an id of several parts, join them into one text"),
+    # tuples are lists to DuckDB: tuple ids (1, 2) beside a score met truth's (2, 1) as lists (a new user's trial)
+    (LISTS.assign(item_id=pd.Series([("c", "x"), ("b", "a"), ("q",)], dtype=object), score=1.0), {},
+     "predictions' item column item_id holds lists, which are read in their own order, and its score column would be left unread"),
 ])
 def test_list_shape_errors_name_the_argument(predictions, options, message):
     with pytest.raises(RankMetricsError) as error:
         rank_metrics.map_at_k(predictions, TRUTH, k=3, **options)
     assert message in str(error.value)
+
+
+def test_tuples_are_lists():
+    """groupby(...).agg(tuple) gives a list per user as tuples: DuckDB reads them as lists."""
+    as_tuples = LISTS.assign(item_id=LISTS.item_id.map(tuple))
+    assert rank_metrics.map_at_k(as_tuples, TRUTH, k=3, check=True) == rank_metrics.map_at_k(LISTS, TRUTH, k=3)
 
 
 def test_a_score_beside_lists_said_to_be_lists_is_left_alone():

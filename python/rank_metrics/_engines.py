@@ -12,6 +12,7 @@ import abc
 import collections
 import contextlib
 import glob
+import numbers
 import os
 import re
 import uuid
@@ -669,7 +670,9 @@ def as_read(value, argument: str, read: set, named: set):
 
 def _refuse_mixed_types(frame, argument: str, read: set) -> None:
     """An object column that holds scalars of several Python types (1 and '1') is an error:
-    DuckDB reads it as text, where 1 and '1' are one id; pandas and the user count two."""
+    DuckDB reads it as text, where 1 and '1' are one id; pandas and the user count two. Numbers
+    of several types (int, float, Decimal) are numbers to DuckDB too, and lists are lists."""
+    import numpy as np
     import pandas as pd
 
     for column, values in frame.items():
@@ -680,34 +683,25 @@ def _refuse_mixed_types(frame, argument: str, read: set) -> None:
             values = pd.Series(values.cat.categories, dtype=object)
         if values.dtype != object:
             continue
-        # 'mixed-integer': integers beside other scalars; 'mixed': any other blend (a column of
-        # lists too, whose elements DuckDB types itself: left to it)
+        # 'mixed-integer': integers beside other values; 'mixed': any other blend, or one type
+        # pandas does not name (uuid.UUID); a numpy array's items are read in C, a Series' not
         if pd.api.types.infer_dtype(values, skipna=True) not in ("mixed", "mixed-integer"):
             continue
-        present = values.dropna()
-        if any(isinstance(value, (list, tuple, dict, set)) or hasattr(value, "__array__") for value in present.array[:1000]):
-            _refuse_tuples(present, column, argument)
+        present = values.dropna().to_numpy()
+        types = set(map(type, present))
+        if any(issubclass(kind, (list, tuple, dict, set, np.ndarray)) for kind in types):
             continue
-        examples = {}   # the first value of each type, in the column's order
-        for value in present.array:
-            examples.setdefault(type(value).__name__, value)
-        if len(examples) > 1:
+        kinds = {"number" if issubclass(kind, numbers.Number) and not issubclass(kind, bool) else kind.__name__
+                 for kind in types}
+        if len(kinds) > 1:
+            examples = {}   # the first value of each type, in the column's order
+            for value in present:
+                examples.setdefault(type(value).__name__, value)
             shown = ", ".join(f"{kind} such as {value!r}" for kind, value in sorted(examples.items()))
             raise RankMetricsError(
                 f"rank_metrics: {argument}: column {str(column)!r} holds values of several types ({shown}); "
                 f"they would be compared as text, where 1 and '1' are one id: make it one type, "
                 f"e.g. df[{str(column)!r}].astype(str)")
-
-
-def _refuse_tuples(values, column, argument: str) -> None:
-    """Tuples are an error: DuckDB reads them as lists, so a column of tuple ids (composite keys)
-    was read as a user's list of items, (1, 2) meeting truth's (2, 1) (a new user's trial)."""
-    found = next((value for value in values.array[:1000] if isinstance(value, tuple)), None)
-    if found is not None:
-        raise RankMetricsError(
-            f"rank_metrics: {argument}: column {str(column)!r} holds tuples, such as {found!r}, which DuckDB reads as lists "
-            f"of items: for a list per user make them lists (df[{str(column)!r}].map(list)); for an id of several parts, "
-            f"join them into one text or use one column per part")
 
 
 def _numpy_scalars_as_numbers(frame):
