@@ -383,11 +383,16 @@ def _as_flags(message: str) -> str:
         return value if re.fullmatch(r"[\w.]+", value) else "'" + value.replace("'", "'\"'\"'") + "'"
 
     def with_value(found):
-        return f"--{found.group(1).replace('_', '-')} {shown(found.group(2))}"
+        # the macros quote text as repr does ('a\\b', "it's"): read back, it is the value given
+        try:
+            value = ast.literal_eval(found.group(2))
+        except (ValueError, SyntaxError):
+            return found.group(0)
+        return f"--{found.group(1).replace('_', '-')} {shown(value)}"
 
     # only the options (a message's own text, "model = 'b'", has spaces around its =)
     names = "|".join([*api.OPTIONS, *_OTHER_OPTIONS])
-    message = re.sub(r"\b(" + names + r")='([^']*)'", with_value, message)
+    message = re.sub(r"\b(" + names + r")=('(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\")", with_value, message)
     message = _listed_values_as_flags(message, names, shown)
     # and an option named in a rule: "dialect must be one of", "takes no baseline", "baseline is required"
     message = re.sub(r"(?<![\w-])(" + names + r")(?= must | is required)",
