@@ -804,8 +804,9 @@ def test_postgres_text_ids_of_two_collations_are_named(postgres):
                        "create table posix_truth (user_id int, item_id text collate \"POSIX\"); insert into posix_truth values (1, 'a')")
     postgres.commit()
     with pytest.raises(rank_metrics.RankMetricsError, match=r"^rank_metrics: PostgreSQL cannot compare the text ids of predictions "
-                       r"and truth: their columns have two different collations \(could not determine which collation .*\): give "
-                       r"them one, e.g. item_id COLLATE \"C\" in a view over one of the tables$"):
+                       r"and truth: a user, item or by column has one collation in one table and another in the other "
+                       r"\(could not determine which collation .*\): give them one, e.g. a view over one table that selects "
+                       r"the column COLLATE \"C\"$"):
         rank_metrics.map_at_k("c_predictions", "posix_truth", k=1, con=postgres)
     with postgres.cursor() as cursor:   # the connection is still usable
         cursor.execute("create or replace view c_truth as select user_id, item_id collate \"C\" as item_id from posix_truth")

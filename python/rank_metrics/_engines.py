@@ -414,9 +414,9 @@ class PostgresEngine(Engine):
             # indeterminate_collation (psycopg2's pgcode, psycopg 3's sqlstate): PostgreSQL's message names no column
             if "42P22" in (getattr(error, "pgcode", None), getattr(error, "sqlstate", None)):
                 raise RankMetricsError(
-                    "rank_metrics: PostgreSQL cannot compare the text ids of predictions and truth: their columns have two "
-                    f"different collations ({_one_line(error)}): give them one, e.g. item_id COLLATE \"C\" in a view "
-                    "over one of the tables") from None
+                    "rank_metrics: PostgreSQL cannot compare the text ids of predictions and truth: a user, item or by "
+                    f"column has one collation in one table and another in the other ({_one_line(error)}): give them one, "
+                    "e.g. a view over one table that selects the column COLLATE \"C\"") from None
             raise
         finally:
             cursor.close()
