@@ -4,6 +4,7 @@ import gzip
 import math
 import re
 import warnings
+from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
@@ -131,6 +132,10 @@ def test_decimal_ids_come_back_whole():
     by_model = rank_metrics.map_at_k(predictions, truth, k=1, by="model", users="union", check=True)
     assert dict(zip(by_model.model, by_model.map_at_k)) == {Decimal("1.5"): 1.0, Decimal("1.50000000000000001"): 0.0}
     assert by_model.map_at_k.dtype == "float64" and by_model.n_users.dtype == "int64"
+    # the other columns come as DuckDB gives them: a DATE by column as datetime64 (found in review)
+    dated = predictions.append_column("day", pa.array([date(2026, 11, 27)] * 2))
+    per_day = rank_metrics.average_precision_at_k(dated, truth, k=1, by="day")
+    assert str(per_day.day.dtype).startswith("datetime64") and per_day.user_id.tolist() == [first]
 
 
 def test_score_orders_descending():

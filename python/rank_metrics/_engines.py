@@ -11,6 +11,7 @@ from __future__ import annotations
 import abc
 import collections
 import contextlib
+import decimal
 import glob
 import numbers
 import os
@@ -158,6 +159,7 @@ class DuckDBEngine(Engine):
             self.con.execute(f"set enable_progress_bar = {'true' if SHOW_PROGRESS else 'false'}")
         self._files = []   # (argument, path, relation) of each input read from files
         self._frames = []  # (argument, frame) of each pandas frame DuckDB reads as the query runs
+        self._wide_ids = False   # whether an input has a column that pandas would make float64 (run)
 
     def _relation(self, value, argument: str, text_columns=()):
         duckdb = self._duckdb
@@ -330,6 +332,7 @@ class DuckDBEngine(Engine):
             view = self.con.table(name)
             columns = [{"name": column, "data_type": str(data_type)}
                        for column, data_type in zip(view.columns, view.types)]
+            self._wide_ids = self._wide_ids or any(_is_wide(column["data_type"]) for column in columns)
             yield View(quoted=_quote(name, self.name), columns=columns, handle=view)
         finally:
             with contextlib.suppress(duckdb.Error):
@@ -337,22 +340,26 @@ class DuckDBEngine(Engine):
 
     def run(self, sql: str) -> pd.DataFrame:
         # executed, not made a relation first: that binds the query twice (about 2 ms a query)
-        cursor = self.con.execute(sql)
+        if not self._wide_ids:
+            return self.con.execute(sql).df()
         # pandas has no 128-bit integer, and DuckDB gives a HUGEINT column (a CSV's ids past 2^63)
         # as float64, where distinct ids become one: those come as Python ints. So do DECIMAL ids
-        # (NUMBER(38, 0) exports), as Decimals, as PostgreSQL and Spark give them
-        wide = [column for column, data_type, *_ in cursor.description
-                if str(data_type) in ("HUGEINT", "UHUGEINT")
-                or (str(data_type).startswith("DECIMAL") and column not in _VALUE_COLUMNS + _COUNT_COLUMNS)]
+        # (NUMBER(38, 0) exports), as Decimals, as PostgreSQL and Spark give them. They leave
+        # DuckDB as text, the other columns as DuckDB gives them (a DATE as datetime64)
+        relation = self.con.sql(sql)
+        wide = [column for column, data_type in zip(relation.columns, relation.types)
+                if _is_wide(str(data_type)) and column not in _VALUE_COLUMNS + _COUNT_COLUMNS]
         if not wide:
-            return cursor.df()
+            return relation.df()
+        quoted = {column: _quote(column, self.name) for column in relation.columns}
+        frame = relation.project(", ".join(f"cast({quoted[column]} as varchar) as {quoted[column]}" if column in wide
+                                           else quoted[column] for column in relation.columns)).df()
+        kinds = dict(zip(relation.columns, map(str, relation.types)))
         import pandas as pd
 
-        names = [column for column, *_ in cursor.description]
-        rows = cursor.fetchall()   # Python ints, whole
-        frame = pd.DataFrame.from_records(rows, columns=names)
         for column in wide:
-            frame[column] = pd.Series([row[names.index(column)] for row in rows], dtype=object)
+            number = int if kinds[column] in ("HUGEINT", "UHUGEINT") else decimal.Decimal
+            frame[column] = pd.Series([None if text is None else number(text) for text in frame[column]], dtype=object)
         return frame
 
     def first_row(self, sql: str) -> tuple | None:
@@ -666,6 +673,11 @@ def as_read(value, argument: str, read: set, named: set):
             value = value.reset_index(level=levels)
         _refuse_mixed_types(value, argument, read)
     return value
+
+
+def _is_wide(data_type: str) -> bool:
+    """A DuckDB type that pandas would hold as float64, where distinct ids become one."""
+    return data_type in ("HUGEINT", "UHUGEINT") or data_type.startswith("DECIMAL")
 
 
 def _refuse_mixed_types(frame, argument: str, read: set) -> None:
