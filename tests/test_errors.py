@@ -852,3 +852,10 @@ def test_text_that_is_no_utf8_is_named(column):
     with pytest.raises(RankMetricsError, match=rf"^rank_metrics: predictions: column '{column}' holds text that is no valid UTF-8, "
                        r"such as '[am]\\udce9' \(.*\), which DuckDB cannot read: make it valid text, e\.g\. "):
         rank_metrics.map_at_k(predictions, pd.DataFrame({"user_id": [1], "item_id": ["b"]}), k=2, by="model")
+
+
+def test_text_that_is_no_utf8_in_a_list_is_named():
+    lists = pd.DataFrame({"user_id": [1], "item_id": pd.Series([["caf\udce9", "b"]], dtype=object)})
+    with pytest.raises(RankMetricsError, match=r"^rank_metrics: predictions: column 'item_id' holds text that is no valid UTF-8, "
+                       r"such as 'caf\\udce9'"):
+        rank_metrics.map_at_k(lists, pd.DataFrame({"user_id": [1], "item_id": ["b"]}), k=2)

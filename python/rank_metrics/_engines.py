@@ -126,9 +126,10 @@ class Engine(abc.ABC):
         frame = self.run(sql)
         return tuple(frame.iloc[0]) if len(frame) else None
 
-    def unreadable_input(self) -> RankMetricsError | None:
-        """After a query failed: the error for an input file that cannot be read to its end, or
-        None. Files are read lazily, so a bad line deep in one surfaces only in a query."""
+    def unreadable_input(self, error: Exception) -> RankMetricsError | None:
+        """After a query failed with `error`: the error for an input that cannot be read to its
+        end, or None. Files and frames are read lazily, so a bad line deep in a file, or a bad text
+        in a frame, surfaces only in a query."""
         return None
 
     def result(self, sql: str) -> pd.DataFrame:
@@ -273,13 +274,15 @@ class DuckDBEngine(Engine):
             "where " + " and ".join(f"{column} = ?" for column in columns), parts).fetchall()[0][0]
         return found > 0
 
-    def unreadable_input(self) -> RankMetricsError | None:
+    def unreadable_input(self, error: Exception) -> RankMetricsError | None:
         for argument, text, relation in self._files:
             try:   # a count of every column, so that every value is read and converted
                 relation.aggregate(", ".join(f"count({_quote(column, self.name)})" for column in relation.columns)).fetchall()
             except self._duckdb.Error as error:
                 return RankMetricsError(f"rank_metrics: {argument}: cannot read {text!r}: {_one_line(error)}")
-        for argument, frame in self._frames:
+        # the frames' text is looked at only for DuckDB's "cannot encode str as UTF-8" (a read of
+        # every value: seconds for 10M rows)
+        for argument, frame in self._frames if "UTF-8" in str(error) else ():
             found = _text_not_utf8(frame)
             if found:
                 column, value = found
@@ -755,12 +758,14 @@ def _text_not_utf8(frame):
     for column, values in frame.items():
         if values.dtype != object:
             continue
-        for value in values.array:
-            if isinstance(value, str):
-                try:
-                    value.encode("utf-8")
-                except UnicodeEncodeError:
-                    return column, value
+        for value in values.to_numpy():
+            # a list column's items too
+            for text in (value if isinstance(value, (list, tuple)) or hasattr(value, "__array__") else [value]):
+                if isinstance(text, str):
+                    try:
+                        text.encode("utf-8")
+                    except UnicodeEncodeError:
+                        return column, text
     return None
 
 

@@ -124,9 +124,9 @@ def _prepared(predictions, truth, con, arguments):
             yield engine, tables, predictions_view, truth_view
     except (RankMetricsError, CheckFailed):
         raise
-    except Exception:
+    except Exception as error:
         # a file with a bad line deep inside fails only when a query reaches it: say which
-        unreadable = engine.unreadable_input()
+        unreadable = engine.unreadable_input(error)
         if unreadable is None:
             raise
         raise unreadable from None
