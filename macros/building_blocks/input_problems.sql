@@ -144,17 +144,15 @@ select 310 as rm_check, 'predictions_shape' as argument, problem from (
     limit 1
 ) as rm_first_repeated_list
 {%- endif %}
-{#- text ids whose collation compares them without case or accents, where the type cannot tell -#}
-{%- for table, columns, ids in [('predictions', options.get('predictions_columns'), prediction_checks[:2] + prediction_checks[3:]),
-                                ('truth', options.get('truth_columns'), truth_checks[:2] + truth_checks[(3 if plan.relevance is not none else 2):])] %}
-    {%- for argument, column in ids %}
-        {%- set name = (plan.names.item if table == 'predictions' else plan.names.truth_item) if argument.endswith('item')
-                       else (plan.names.user if table == 'predictions' else plan.names.truth_user) if argument.endswith('user')
-                       else plan.names.by[(plan.by.index(column))] if column in plan.by else none %}
-        {%- if name is not none and not (argument.endswith('item') and plan.shapes[table].list)
-               and rank_metrics._type_family(rank_metrics._column_type(columns, name) | trim) == 'string' %}
-{{ rank_metrics.text_id_collation_problem(plan[table], column, name, table, argument, 316 if table == 'predictions' else 318) }}
-        {%- endif %}
+{#- text ids whose collation compares them without case or accents, where the type cannot tell:
+    (argument, column name, quoted column) of each table's ids, list items aside -#}
+{%- set ids = {'predictions': [('user', plan.names.user, plan.user)] + ([] if plan.shapes.predictions.list else [('item', plan.names.item, plan.item)]),
+               'truth': [(truth_checks[0][0], plan.names.truth_user, plan.truth_user)] + ([] if plan.shapes.truth.list else [(truth_checks[1][0], plan.names.truth_item, plan.truth_item)])} %}
+{%- for name in plan.names.by %}{% do ids.predictions.append(('by', name, plan.by[loop.index0])) %}{% endfor %}
+{%- for name in plan.names.truth_by %}{% do ids.truth.append(('by', name, plan.truth_by[loop.index0])) %}{% endfor %}
+{%- for table, columns, number in [('predictions', options.get('predictions_columns'), 316), ('truth', options.get('truth_columns'), 318)] %}
+    {%- for argument, name, column in ids[table] if rank_metrics._type_family(rank_metrics._column_type(columns, name) | trim) == 'string' %}
+{{ rank_metrics.text_id_collation_problem(plan[table], column, name, table, argument, number) }}
     {%- endfor %}
 {%- endfor %}
 {#- a list column's arrays of more than one dimension, where the engine's type cannot tell -#}

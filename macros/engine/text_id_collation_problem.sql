@@ -16,6 +16,11 @@
 {{ rank_metrics._text_id_collation_probe(relation, column, name, table, argument, number, name ~ ' COLLATE "C"') }}
 {%- endmacro %}
 
+{#- dbt-redshift dispatches to postgres__ next; Redshift's own collations are named so -#}
+{% macro redshift__text_id_collation_problem(relation, column, name, table, argument, number) -%}
+{{ rank_metrics._text_id_collation_probe(relation, column, name, table, argument, number, "COLLATE(" ~ name ~ ", 'case_sensitive')") }}
+{%- endmacro %}
+
 {% macro _text_id_collation_probe(relation, column, name, table, argument, number, exact) -%}
 union all
 select {{ number }} as rm_check, {{ rank_metrics.string_literal(argument) }} as argument,
