@@ -535,3 +535,17 @@ def test_missing_scipy_is_one_line_naming_the_extra(monkeypatch, tmp_path):
     code, out, err = run("compare", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "4", "--by", "model",
                          "--baseline", "b")
     assert (code, out, err) == (2, "", f"rank-metrics: error: {MISSING_SCIPY.removeprefix('rank_metrics: ')}\n")
+
+
+@pytest.mark.parametrize("test", ["t", "permutation"])
+def test_a_model_no_user_is_evaluated_for_is_named(test):
+    """Under users='both' a model whose every list is for a user truth lacks has no evaluated
+    user and no row: it vanished without a word, and a gate passed it (a new user's trial)."""
+    truth = pd.DataFrame({"user_id": [1, 2, 3], "item_id": [10, 20, 30]})
+    predictions = pd.DataFrame({"model": ["b"] * 3 + ["c"] * 2 + ["d"] * 3, "user_id": [1, 2, 3, 8, 9, 1, 2, 3],
+                                "item_id": [10, 99, 30, 1, 2, 10, 20, 30], "rank": [1] * 8})
+    with pytest.warns(rank_metrics.RankMetricsWarning, match=r"compare: model 'c' of predictions has no evaluated user, so it "
+                                                             r"has no row \(under users='both', every one of its lists"):
+        result = rank_metrics.compare(predictions, truth, k=1, by="model", baseline="b", metrics=["hit_rate"],
+                                      users="both", test=test, seed=1)
+    assert result.model.tolist() == ["d"] and result.n_users.tolist() == [3]

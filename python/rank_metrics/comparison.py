@@ -12,6 +12,8 @@ import numbers
 import warnings
 
 from . import api, stats
+from ._engines import _quote, read_once
+from ._render import render
 from .errors import RankMetricsError, RankMetricsWarning
 
 COLUMNS = ["k", "metric", "baseline_value", "value", "difference", "relative_difference", "std_error", "t",
@@ -48,6 +50,8 @@ def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", corr
         raise RankMetricsError(f"rank_metrics: compare: alpha must be a number between 0 and 1; got {alpha!r}")
     stats.check_resampling(seed, resamples)
     model = _model_column(by)
+    # read below more than once (a reader gives its rows once)
+    predictions, truth = read_once(predictions, "predictions", stacklevel=2), read_once(truth, "truth", stacklevel=2)
     arguments = dict(api._metric_arguments(k, dict(options, by=[model]), own=_OWN_ARGUMENTS),
                      metrics=api._metrics_argument(metrics))
     if test == "t":
@@ -63,6 +67,7 @@ def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", corr
     if check:
         _check(result, predictions, truth, arguments, model, baseline, con)
     _warn_if_unpaired(result, model, baseline)
+    _warn_if_unevaluated(predictions, truth, arguments, con, model, result, baseline)
     return _finished(result, model, correction, alpha)
 
 
@@ -75,6 +80,21 @@ def _warn_if_unpaired(result, model, baseline) -> None:
                       "evaluated user in common, so nothing is paired and there is no difference or p-value "
                       "(n_only_model and n_only_baseline count each side's users; under users='truth' every user "
                       "with a relevant item is evaluated for both)", RankMetricsWarning, stacklevel=3)
+
+
+def _warn_if_unevaluated(predictions, truth, arguments, con, model, result, baseline) -> None:
+    """A RankMetricsWarning for the models of predictions that no user is evaluated for (under
+    users='both', a model whose every list is for a user truth lacks): they have no row, and a
+    gate would pass them without a word (a new user's trial)."""
+    with api._prepared(predictions, truth, con, arguments) as (engine, tables, _, _):
+        listed = engine.run(render("_distinct_values", engine.name, relation=tables["predictions"],
+                                   column=_quote(model, engine.name)))["rm_value"]
+    shown = set(result[model]) | {baseline}
+    missing = sorted((value for value in listed if not _missing(value) and value not in shown), key=repr)
+    if missing:
+        warnings.warn(f"rank_metrics: compare: {model} {_shown(missing)} of predictions has no evaluated user, so it "
+                      f"has no row (under users='both', every one of its lists is for a user truth lacks)",
+                      RankMetricsWarning, stacklevel=3)
 
 
 def _model_column(by) -> str:
