@@ -181,7 +181,7 @@ def test_latex_prints_a_p_value_below_the_resamples_in_text():
     # < and > in LaTeX's default text encoding (OT1) print as ¡ and ¿
     from rank_metrics._tables import _latex, cell
 
-    assert _latex(cell("p_value", 0.0, 10_000)) == r"\textless{}0.0001"
+    assert _latex(cell("p_value", 0.0, 1 / 10_000)) == r"\textless{}0.0001"
     assert _latex("a>b") == r"a\textgreater{}b"
 
 

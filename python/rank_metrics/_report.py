@@ -12,7 +12,7 @@ import math
 
 from . import _engines, api, reference
 from ._optional import load
-from ._tables import BETTER, WORSE, cell
+from ._tables import BETTER, WORSE, cell, zero_floors
 from ._version import __version__
 from .comparison import RESAMPLES, compare
 
@@ -155,7 +155,7 @@ def _comparison_table(comparison, model: str, alpha: float, test: str, correctio
             "unpaired (model / baseline)"]
     lines = ["<table class='comparison'><thead><tr>" + "".join(f"<th>{html.escape(cell)}</th>" for cell in head)
              + "</tr></thead><tbody>"]
-    for row in comparison.to_dict("records"):
+    for row, floor in zip(comparison.to_dict("records"), zero_floors(comparison, resamples, correction)):
         mark = ""
         if row["significant"]:
             mark = BETTER if row["difference"] > 0 else WORSE
@@ -163,7 +163,7 @@ def _comparison_table(comparison, model: str, alpha: float, test: str, correctio
                  _number(row["value"]) + (f" <span class='mark'>{mark}</span>" if mark else ""),
                  _number(row["difference"], signed=True),
                  "-" if _missing(row["relative_difference"]) else f"{row['relative_difference']:+.1%}",
-                 *(cell(name, row[name], resamples) for name in ("p_value", "p_value_adjusted")),
+                 *(cell(name, row[name], floor.get(name)) for name in ("p_value", "p_value_adjusted")),
                  row["n_users"],
                  f"{row['n_only_model']} / {row['n_only_baseline']}"]
         lines.append("<tr>" + "".join(f"<td>{cell if isinstance(cell, str) and '<span' in cell else html.escape(str(cell))}</td>"

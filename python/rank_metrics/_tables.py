@@ -7,21 +7,24 @@ from __future__ import annotations
 import math
 import re
 
+from . import stats
+
 BETTER, WORSE = "▲", "▼"
 LATEX_MARKS = {BETTER: r"$^\blacktriangle$", WORSE: r"$^\triangledown$"}
 SHOWN = ["k", "metric", "baseline_value", "value", "difference", "relative_difference", "p_value",
          "p_value_adjusted", "n_users"]
 
 
-def comparison_text(result, model: str, form: str, legend: str, resamples: int | None = None) -> str:
+def comparison_text(result, model: str, form: str, legend: str, resamples: int | None = None,
+                    correction: str = "holm") -> str:
     """`resamples`: of the permutation or bootstrap test, None for the t test."""
     escape = {"latex": _latex, "markdown": _markdown}.get(form, str)
     rows = []
-    for row in result.to_dict("records"):
+    for row, floor in zip(result.to_dict("records"), zero_floors(result, resamples, correction)):
         mark = ""
         if row["significant"]:
             mark = BETTER if row["difference"] > 0 else WORSE
-        cells = [str(row[model])] + [cell(name, row[name], resamples) for name in SHOWN]
+        cells = [str(row[model])] + [cell(name, row[name], floor.get(name)) for name in SHOWN]
         if row["n_only_model"] or row["n_only_baseline"]:
             cells[-1] += f" (+{row['n_only_model']} model only, +{row['n_only_baseline']} baseline only)"
         cells = [escape(text) for text in cells]
@@ -60,15 +63,25 @@ def _markdown(text: str) -> str:
     return text.replace("|", r"\|")
 
 
-def cell(name: str, value, resamples: int | None) -> str:
-    """A value of column `name` as the comparison table shows it (the report's p-values too)."""
+def zero_floors(result, resamples: int | None, correction: str) -> list[dict]:
+    """Per row, what a p-value of 0 from a resampling test means: {column: the bound it is
+    below}. A 0 is p < 1/resamples (SPEC §7 counts the resamples at least as extreme, and none
+    was); adjusted, it is below the correction of 1/resamples, m/resamples under Bonferroni
+    (every correction only grows with each p). Empty for the t test."""
+    if not resamples:
+        return [{} for _ in range(len(result))]
+    raw = [None if p is None or math.isnan(p) else (1 / resamples if p == 0 else p) for p in result["p_value"]]
+    return [{"p_value": 1 / resamples, "p_value_adjusted": bound} for bound in stats.adjust(raw, correction)]
+
+
+def cell(name: str, value, floor: float | None = None) -> str:
+    """A value of column `name` as the comparison table shows it (the report's p-values too);
+    `floor`: the bound a 0 from a resampling test is below (zero_floors)."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "-"
     if name.startswith("p_value"):
-        # a 0 from a resampling test is p < 1/resamples (SPEC §7 counts the resamples at least as
-        # extreme, and none was); others: four significant digits, trailing zeros kept so that a
-        # column lines up
-        return f"<{1 / resamples:g}" if resamples and value == 0 else f"{value:#.4g}"
+        # others: four significant digits, trailing zeros kept so that a column lines up
+        return f"<{floor:.4g}" if floor and value == 0 else f"{value:#.4g}"
     if name == "relative_difference":
         return f"{value:+.1%}"
     if name == "difference":

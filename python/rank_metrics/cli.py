@@ -526,7 +526,7 @@ def _compare(arguments: argparse.Namespace, keywords: dict) -> int:
             legend = (f"{BETTER} / {WORSE}: significantly better / worse than {arguments.baseline!r} "
                       f"(adjusted p < {arguments.alpha}; test {arguments.test}, correction {arguments.correction})")
             resamples = None if arguments.test == "t" else arguments.resamples
-            _write_out(comparison_text(result, model, arguments.format, legend, resamples), exact=False)
+            _write_out(comparison_text(result, model, arguments.format, legend, resamples, arguments.correction), exact=False)
     except BrokenPipeError:
         if not failed:
             raise
