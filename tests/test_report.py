@@ -273,3 +273,14 @@ def test_a_python_report_gives_each_warning_once(tmp_path):
         rank_metrics.report(reader, truth[["customer_id", "article_id"]], **options)
     assert any("predictions: the RecordBatchReader gave no rows; a reader reads once" in str(warning.message)
                for warning in shown)
+
+
+def test_a_numpy_k_and_the_confidence_as_written():
+    """report took min() of a numpy integer k (a raw TypeError) and printed 0.999 as 100% (a new
+    user's trial)."""
+    import numpy as np
+
+    options = dict(by="model", user="customer_id", item="article_id")
+    page = rank_metrics.report(RECOMMENDATIONS, PURCHASES, k=np.int64(5), confidence=0.999, **options)
+    assert page == rank_metrics.report(RECOMMENDATIONS, PURCHASES, k=5, confidence=0.999, **options)
+    assert "bands the 99.9% normal confidence interval" in page

@@ -81,7 +81,7 @@ def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test=
         parts += [f"<h2>Against {html.escape(repr(baseline))}</h2>",
                   _comparison_table(comparison, by_columns[0], alpha, test, correction)]
     parts += ["<h2>Each metric against k</h2>",
-              f"<p>Lines are the mean over the evaluated users; bands the {(confidence or 0.95):.0%} "
+              f"<p>Lines are the mean over the evaluated users; bands the {_percent(confidence or 0.95)} "
               "normal confidence interval (mean &plusmn; z&middot;std_error), which can reach below 0 or above 1 "
               "with few users or values near 0 or 1.</p>",
               f"<figure>{chart}</figure>",
@@ -108,10 +108,16 @@ def _said_already():
         api._COUNTING_FOR_A_REPORT.reset(said)
 
 
+def _percent(share: float) -> str:
+    """A confidence level as people write it: 95%, 99.9%, 97.5% (not 100% and 98%)."""
+    return f"{share * 100:.10g}%"
+
+
 def _users(predictions, truth, k, by, con, options) -> list[dict]:
     """Per group: users evaluated, and who was left out or added, by the `users` rule's sets:
     users with a list, and users truth judges (any grade)."""
-    first_k = min(k) if not isinstance(k, int) else k
+    k = api._k_argument(k)   # a numpy integer too (a new user's trial: a raw TypeError)
+    first_k = min(k) if isinstance(k, list) else k
     chosen = {name: value for name, value in options.items() if name != "users"}
 
     def evaluated(users):
