@@ -284,3 +284,19 @@ def test_a_numpy_k_and_the_confidence_as_written():
     page = rank_metrics.report(RECOMMENDATIONS, PURCHASES, k=np.int64(5), confidence=0.999, **options)
     assert page == rank_metrics.report(RECOMMENDATIONS, PURCHASES, k=5, confidence=0.999, **options)
     assert "bands the 99.9% normal confidence interval" in page
+
+
+def test_a_report_of_a_table_with_no_rows(tmp_path):
+    """evaluate gives zeros and a warning for predictions with no rows; report failed on
+    "--users predictions", a rule the user never chose (the page's own count of users with a
+    list; a new user's trial)."""
+    import pandas as pd
+
+    empty = pd.read_csv(RECOMMENDATIONS).iloc[:0]
+    options = dict(k=5, user="customer_id", item="article_id")
+    with pytest.warns(rank_metrics.RankMetricsWarning, match="predictions has no rows"):
+        page = rank_metrics.report(empty, PURCHASES, **options)
+    assert "<h2>Users</h2>" in page
+    truth = pd.read_csv(PURCHASES)
+    with pytest.warns(rank_metrics.RankMetricsWarning):
+        rank_metrics.report(RECOMMENDATIONS, truth.iloc[:0], users="predictions", **options)
