@@ -433,7 +433,9 @@ def test_an_unknown_baseline_lists_the_values_of_by(engine, request):
     truth = load("compare_truth", TRUTH)
     for name, predictions, baseline, values in [
             ("many_models", many, "z", "'m00', 'm01', 'm02', 'm03', 'm04', 'm05', 'm06', 'm07', 'm08', 'm09', …"),
-            ("numbered_models", numbered, 3, "9, 10")]:
+            ("numbered_models", numbered, 3, "9, 10"),
+            # text that spells a number names a number of a numeric column: values unquoted too (a new user's trial)
+            ("numbered_models", numbered, "3", "9, 10")]:
         with pytest.raises(rank_metrics.RankMetricsError) as error:
             rank_metrics.compare(load(name, predictions), truth, k=4, by="model", baseline=baseline, con=con)
         assert str(error.value) == (f"rank_metrics: baseline: predictions has no rows with model = {baseline!r}; "

@@ -229,8 +229,11 @@ where {% for candidate in usual_separators %}(t.rm_holding_{{ loop.index }} > 0 
 {%- endif %}
 {%- if baseline is not none and plan.by | length == 1 %}
 {#- the by column's first ten values, in order, then … when there are more; quoted when they are
-    text (as the baseline is: a text baseline only matches a text column) -#}
-{%- set quote = rank_metrics.string_literal("'") if baseline is string else "''" %}
+    text: when the column is, or, its type unknown, when the baseline is (text that spells a
+    number names a number of a numeric column: the command line's --baseline 7) -#}
+{%- set family = rank_metrics._type_family(plan.by_types.get(plan.names.by[0])) if plan.by_types.get(plan.names.by[0]) is not none else none %}
+{%- set text_values = family == 'string' if family is not none else baseline is string %}
+{%- set quote = rank_metrics.string_literal("'") if text_values else "''" %}
 union all
 select 400 as rm_check, 'baseline' as argument,
     case when rm_values = 0 then {{ rank_metrics.string_literal('predictions has no rows, so none with ' ~ plan.names.by[0] ~ ' = ' ~ rank_metrics._shown(baseline) ~ ' to compare with') }}
