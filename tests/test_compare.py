@@ -6,6 +6,7 @@ ranx's own (from the bench venv); and the errors that name the culprit."""
 import json
 import math
 import random
+import re
 import subprocess
 from statistics import NormalDist
 
@@ -551,3 +552,23 @@ def test_a_model_no_user_is_evaluated_for_is_named(test):
         result = rank_metrics.compare(predictions, truth, k=1, by="model", baseline="b", metrics=["hit_rate"],
                                       users="both", test=test, seed=1)
     assert result.model.tolist() == ["d"] and result.n_users.tolist() == [3]
+
+
+@pytest.mark.parametrize("test", ["t", "permutation", "bootstrap"])
+def test_every_test_takes_the_same_baselines(test):
+    """The t test's SQL and the resampled tests in Python read a baseline alike: a boolean column
+    took 'true' under t only, and True under permutation only; '1e0' named model 1 under
+    permutation only (a new user's trial)."""
+    truth = pd.DataFrame({"user_id": [1, 2, 3], "item_id": [10, 20, 30]})
+    predictions = pd.DataFrame({"model": [True] * 3 + [False] * 3, "user_id": [1, 2, 3] * 2,
+                                "item_id": [10, 99, 30, 98, 20, 97], "rank": [1] * 6})
+    results = [rank_metrics.compare(predictions, truth, k=1, by="model", baseline=baseline, metrics=["hit_rate"],
+                                    test=test, seed=1) for baseline in (True, "true", "1", " TRUE ")]
+    for result in results:
+        assert result.model.tolist() == [False] and result.difference.tolist() == pytest.approx([-1 / 3])
+    numbered = predictions.assign(model=predictions.model.map({True: 1, False: 2}))
+    for spelt in ("1e0", "+1"):
+        with pytest.raises(rank_metrics.RankMetricsError, match=re.escape(f"baseline '{spelt}' ")):
+            rank_metrics.compare(numbered, truth, k=1, by="model", baseline=spelt, metrics=["hit_rate"], test=test, seed=1)
+    assert rank_metrics.compare(numbered, truth, k=1, by="model", baseline="1", metrics=["hit_rate"], test=test,
+                                seed=1).model.tolist() == [2]

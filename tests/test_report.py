@@ -300,3 +300,7 @@ def test_a_report_of_a_table_with_no_rows(tmp_path):
     truth = pd.read_csv(PURCHASES)
     with pytest.warns(rank_metrics.RankMetricsWarning):
         rank_metrics.report(RECOMMENDATIONS, truth.iloc[:0], users="predictions", **options)
+    # by groups of no rows leave nothing to draw: said, not a ZeroDivisionError from the chart
+    with pytest.warns(rank_metrics.RankMetricsWarning), \
+            pytest.raises(rank_metrics.RankMetricsError, match="^rank_metrics: there is nothing to draw: no group of by"):
+        rank_metrics.report(empty, PURCHASES, by="model", **options)

@@ -139,6 +139,18 @@ from rm_adjusted
     {%- set numeric_column = family in ['number', 'floating point'] -%}
     {%- if numeric_column and is_text and (baseline | trim).lstrip('-').replace('.', '', 1).isdigit() -%}
     {{- baseline | trim -}}
+    {%- elif is_text and family in ['boolean', 'bool'] -%}
+        {#- the texts DuckDB, PostgreSQL and Spark all cast to a boolean, as Python's compare reads them -#}
+        {%- set spelt = baseline | trim | lower -%}
+        {%- if spelt in ['true', 't', 'yes', 'y', '1'] -%}true
+        {%- elif spelt in ['false', 'f', 'no', 'n', '0'] -%}false
+        {%- else -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: baseline " ~ rank_metrics._shown(baseline) ~ " is text, but by column " ~ name ~ " is "
+            ~ data_type ~ ": give the baseline as true or false") }}
+        {%- endif -%}
+    {%- elif baseline is boolean and family is not none and family not in ['boolean', 'bool'] -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: baseline " ~ rank_metrics._shown(baseline) ~ " is a boolean, but by column " ~ name ~ " is "
+            ~ data_type ~ ": give the baseline as one of the column's values") }}
     {%- elif (family == 'string' and is_number) or (numeric_column and is_text) -%}
         {{ exceptions.raise_compiler_error("rank_metrics: baseline " ~ rank_metrics._shown(baseline) ~ " is " ~ ('a number' if is_number else 'text')
             ~ ", but by column " ~ name ~ " is " ~ data_type ~ ": give the baseline as " ~ ('text, ' ~ rank_metrics._shown(baseline | string) if is_number else 'a number')
@@ -152,7 +164,8 @@ from rm_adjusted
 {#- A value of a by column as an SQL literal: text quoted, numbers as they are. -#}
 {% macro _literal(value, argument) -%}
     {%- if value is string -%}{{ rank_metrics.string_literal(value) }}
-    {%- elif value is number and value is not boolean -%}{{ value }}
+    {%- elif value is boolean -%}{{ 'true' if value else 'false' }}
+    {%- elif value is number -%}{{ value }}
     {%- else -%}{{ exceptions.raise_compiler_error("rank_metrics: " ~ argument ~ " must be a text or a number (a value of the by column); got " ~ rank_metrics._shown(value)) }}
     {%- endif -%}
 {%- endmacro %}

@@ -26,6 +26,9 @@ def plot(predictions, truth, k, *, by=None, metrics=None, confidence=None, con=N
 
 
 def _figure(values, by: list):
+    if not len(values):   # by groups of no rows (empty predictions): a page of empty charts says nothing
+        raise RankMetricsError("rank_metrics: there is nothing to draw: no group of by has an evaluated user "
+                               "(the warning before this says why)")
     load("matplotlib", "drawing the charts of plot and report")
     import matplotlib
 

@@ -116,16 +116,22 @@ def _groups_of(predictions, truth, arguments, con):
 
 
 def _as_group_value(baseline, groups):
-    """The group that a text baseline spelling a number names when the groups are numbers (the
-    command line's --baseline 2), as SQL compares them; else the baseline as given."""
-    if isinstance(baseline, str) and groups and all(isinstance(group, numbers.Real) and not isinstance(group, bool)
-                                                    for group in groups):
-        try:
-            value = float(baseline)
-        except ValueError:
-            return baseline
-        return next((group for group in groups if group == value), baseline)
+    """The group a text baseline names, by the t test's SQL rule (_baseline_literal), so that
+    every test takes the same baselines: text that spells a plain number (the command line's
+    --baseline 2; not '1e0' or '+1') names that number when the groups are numbers, and 'true',
+    'false' and the like a boolean when they are booleans; else the baseline as given."""
+    if not isinstance(baseline, str) or not groups:
+        return baseline
+    spelt = baseline.strip()
+    if all(isinstance(group, bool) for group in groups):   # pandas gives Python scalars
+        # the texts DuckDB, PostgreSQL and Spark all cast to a boolean
+        return {**dict.fromkeys(("true", "t", "yes", "y", "1"), True),
+                **dict.fromkeys(("false", "f", "no", "n", "0"), False)}.get(spelt.lower(), baseline)
+    if all(isinstance(group, numbers.Real) and not isinstance(group, bool) for group in groups) \
+            and spelt.lstrip("-").replace(".", "", 1).isdigit():
+        return next((group for group in groups if group == float(spelt)), baseline)
     return baseline
+
 
 
 def _require_baseline(model, baseline, groups) -> None:
