@@ -172,11 +172,19 @@ def _text_items(columns: list[dict], item: str, engine: str) -> bool:
     return bool(found) and str(names._type_family(str(names._element_type(found[0])).strip())).strip() == "string"
 
 
+def _plan_of(arguments: dict, engine: str = "duckdb", **tables) -> dict:
+    """The macros' plan of a call: its options as a convention and the defaults resolve them
+    and, given the tables, its columns."""
+    plan = {}
+    tables = tables or {"predictions": "predictions", "truth": "truth"}
+    _render_namespace(engine)._plan(plan=plan, k=arguments["k"], **{name: arguments[name] for name in OPTIONS}, **tables)
+    return plan
+
+
 def _resolved_plan(arguments: dict, tables: dict, engine: str) -> tuple[dict, dict]:
     """The column names as the macro resolves them (rank or score, relevance, truth_by), and the
     shape of each table (long, or list-shaped with its separator)."""
-    plan = {}
-    _render_namespace(engine)._plan(plan=plan, k=arguments["k"], **{name: arguments[name] for name in OPTIONS}, **tables)
+    plan = _plan_of(arguments, engine, **tables)
     return dict(plan["names"]), dict(plan["shapes"])
 
 

@@ -85,7 +85,10 @@ def _warn_if_unpaired(result, model, baseline) -> None:
 def _warn_if_unevaluated(predictions, truth, arguments, con, model, result, baseline) -> None:
     """A RankMetricsWarning for the models of predictions that no user is evaluated for (under
     users='both', a model whose every list is for a user truth lacks): they have no row, and a
-    gate would pass them without a word (a new user's trial)."""
+    gate would pass them without a word (a new user's trial). Under any other users rule every
+    model with a list has evaluated users, so its tables are read again only then."""
+    if api._plan_of(arguments)["users"] != "both":
+        return
     with api._prepared(predictions, truth, con, arguments) as (engine, tables, _, _):
         listed = engine.run(render("_distinct_values", engine.name, relation=tables["predictions"],
                                    column=_quote(model, engine.name)))["rm_value"]
