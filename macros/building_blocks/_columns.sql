@@ -16,3 +16,12 @@
 {% macro _one_partition(positive_column) -%}
     partition by sign({{ positive_column }})
 {%- endmacro %}
+
+{#- `"a", cast("b" as varchar) as "b"` — a relation's columns with those in `as_text` cast to text
+    (Python's DuckDB results: ids pandas would make float64 leave as text, made whole there). -#}
+{% macro _columns_with_text(columns, as_text) -%}
+    {%- for column in columns -%}
+        {%- set quoted = rank_metrics.quote_identifier(column) -%}
+        {{ 'cast(' ~ quoted ~ ' as ' ~ rank_metrics.type_string() ~ ') as ' ~ quoted if column in as_text else quoted }}{{ ', ' if not loop.last }}
+    {%- endfor -%}
+{%- endmacro %}

@@ -350,18 +350,16 @@ class DuckDBEngine(Engine):
         # (NUMBER(38, 0) exports), as Decimals, as PostgreSQL and Spark give them. They leave
         # DuckDB as text, the other columns as DuckDB gives them (a DATE as datetime64)
         relation = self.con.sql(sql)
-        wide = [column for column, data_type in zip(relation.columns, relation.types)
-                if _is_wide(str(data_type)) and column not in _VALUE_COLUMNS + _COUNT_COLUMNS]
+        types = dict(zip(relation.columns, map(str, relation.types)))
+        wide = [column for column, data_type in types.items()
+                if _is_wide(data_type) and column not in _VALUE_COLUMNS + _COUNT_COLUMNS]
         if not wide:
             return relation.df()
-        quoted = {column: _quote(column, self.name) for column in relation.columns}
-        frame = relation.project(", ".join(f"cast({quoted[column]} as varchar) as {quoted[column]}" if column in wide
-                                           else quoted[column] for column in relation.columns)).df()
-        kinds = dict(zip(relation.columns, map(str, relation.types)))
+        frame = relation.project(render("_columns_with_text", self.name, columns=relation.columns, as_text=wide)).df()
         import pandas as pd
 
         for column in wide:
-            number = int if kinds[column] in ("HUGEINT", "UHUGEINT") else decimal.Decimal
+            number = int if types[column] in ("HUGEINT", "UHUGEINT") else decimal.Decimal
             frame[column] = pd.Series([None if text is None else number(text) for text in frame[column]], dtype=object)
         return frame
 
