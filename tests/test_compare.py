@@ -517,11 +517,6 @@ def test_bad_confidence_is_named(confidence):
         rank_metrics.evaluate(PREDICTIONS, TRUTH, k=4, confidence=confidence)
 
 
-def test_only_the_baseline_is_nothing_to_compare():
-    with pytest.raises(rank_metrics.RankMetricsError, match="no value but the baseline 'b'"):
-        rank_metrics.compare(PREDICTIONS[PREDICTIONS.model == "b"], TRUTH, k=4, by="model", baseline="b")
-
-
 MISSING_SCIPY = ("rank_metrics: the t test's exact p-value needs the scipy package, which is not installed: "
                  "pip install 'rank-metrics[stats]'")
 
@@ -552,6 +547,20 @@ def test_a_model_no_user_is_evaluated_for_is_named(test):
         result = rank_metrics.compare(predictions, truth, k=1, by="model", baseline="b", metrics=["hit_rate"],
                                       users="both", test=test, seed=1)
     assert result.model.tolist() == ["d"] and result.n_users.tolist() == [3]
+
+
+@pytest.mark.parametrize("test", ["t", "permutation"])
+@pytest.mark.parametrize("other", [[], ["c", "c"]], ids=["baseline alone", "a model no user is evaluated for"])
+def test_nothing_to_compare_with_the_baseline_is_an_error(test, other):
+    """The error said "column model has no value but the baseline" of predictions that have
+    another model, one no user is evaluated for (users='both'): it now says which users count."""
+    truth = pd.DataFrame({"user_id": [1, 2], "item_id": [10, 20]})
+    predictions = pd.DataFrame({"model": ["b", "b", *other], "user_id": [1, 2, 8, 9][:2 + len(other)],
+                                "item_id": [10, 99, 10, 20][:2 + len(other)], "rank": [1] * (2 + len(other))})
+    with pytest.raises(rank_metrics.RankMetricsError) as error:
+        rank_metrics.compare(predictions, truth, k=1, by="model", baseline="b", users="both", test=test, seed=1)
+    assert str(error.value) == ("rank_metrics: compare: no value of column model but the baseline 'b' has evaluated "
+                                "users: nothing to compare with it")
 
 
 @pytest.mark.parametrize("test", ["t", "permutation", "bootstrap"])

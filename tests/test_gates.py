@@ -113,7 +113,7 @@ def test_no_significant_regression_fails_when_nothing_is_compared(dbt_project):
         problems["ephemeral" if "gate_ephemeral" in name else "baseline only"] = row["problem"]
     assert problems == {
         "ephemeral": "predictions has no rows with model = 'bb', so nothing is compared with the baseline",
-        "baseline only": "no model but the baseline 'b' has evaluated users, so nothing is compared with it"}
+        "baseline only": "predictions has no model but the baseline 'b', so nothing is compared with it"}
 
 
 @pytest.mark.parametrize("arguments, message", [
@@ -195,3 +195,48 @@ def test_dbt_compare_says_seed_is_for_the_python_tests(dbt_project):
                                            "truth=ref('compare_truth'), k=4, by='model', baseline='b', seed=1) }}")
     assert not ok and ("rank_metrics: seed is an argument of the permutation and bootstrap tests, which run in "
                        "Python (rank_metrics.compare, rank-metrics compare); SQL has only the t test") in text
+
+
+def test_gates_fail_for_a_model_no_user_is_evaluated_for(dbt_project):
+    """A model whose every list is for a user truth lacks has no evaluate or compare row under
+    users='both', and one whose users the baseline's never are (users='predictions') has no
+    p-value: each gate passed them without a word (a new user's trial). Each now fails with a
+    row for the model that says why; so does a baseline no user is evaluated for."""
+    silent = "{rank_metrics_silent_gates: true, rank_metrics_examples: false}"
+    build = dbt_project.invoke("build", "-s", "+gate_unevaluated_predictions", "compare_truth",
+                               "--indirect-selection", "cautious", "--vars", silent)
+    assert not build.success
+    rows = {}
+    for result in build.result.results:
+        if result.node.resource_type != "test" or "gate_unevaluated" not in result.node.name:
+            continue
+        assert str(result.status) == "fail" and result.failures == 1, (result.node.name, result.status, result.message)
+        shown = dbt_project.invoke("show", "--inline", f"select * from {result.node.relation_name}", "--vars", silent)
+        table = shown.result.results[0].agate_table
+        (row,) = [dict(zip(table.column_names, values)) for values in table.rows]
+        arguments = result.node.test_metadata.kwargs
+        rows[(result.node.test_metadata.name, arguments.get("baseline"), arguments["users"])] = row
+    assert sorted(rows) == [("metric_at_least", None, "both"), ("no_significant_regression", "b", "both"),
+                            ("no_significant_regression", "b", "predictions"),
+                            ("no_significant_regression", "c", "both")]
+    below = rows[("metric_at_least", None, "both")]
+    assert (below["model"], below["k"], below["value"]) == ("c", None, None)
+    assert below["problem"] == "no user is evaluated for this model, so there is no value to judge"
+    unevaluated = rows[("no_significant_regression", "b", "both")]
+    assert (unevaluated["model"], unevaluated["k"]) == ("c", None)
+    assert unevaluated["problem"] == "no user is evaluated for this model, so nothing is compared with the baseline"
+    unpaired = rows[("no_significant_regression", "b", "predictions")]
+    assert (unpaired["model"], unpaired["k"], unpaired["n_users"], unpaired["n_only_model"], unpaired["n_only_baseline"]) \
+        == ("c", 4, 0, 5, 5)
+    assert unpaired["problem"] == "this model and the baseline share no evaluated user, so nothing is compared"
+    no_baseline = rows[("no_significant_regression", "c", "both")]
+    assert (no_baseline["model"], no_baseline["n_users"], no_baseline["n_only_baseline"]) == ("b", 0, 0)
+    assert no_baseline["problem"] == "no user is evaluated for the baseline 'c', so nothing is compared with it"
+
+
+@pytest.mark.parametrize("target", ["postgres", "spark"])
+def test_gates_fail_for_a_model_no_user_is_evaluated_for_on_the_engine(target, request, tmp_path_factory):
+    request.getfixturevalue("postgres_port" if target == "postgres" else "spark")
+    project = DbtProject(tmp_path_factory.mktemp(f"dbt_unevaluated_gates_{target}"), target)
+    assert project.invoke("deps").success
+    test_gates_fail_for_a_model_no_user_is_evaluated_for(project)

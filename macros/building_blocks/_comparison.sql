@@ -42,15 +42,16 @@ rm_evaluated as (
     group by {{ model }}, k
 ),
 rm_pairs as (
-    -- every model against the baseline, with its counts, whether or not any user pairs up
+    -- every model against the baseline, with its counts, whether or not any user pairs up (a
+    -- baseline no user is evaluated for has n_only_baseline 0: no pair, so no difference)
     select m.{{ model }}, m.k, coalesce(p.rm_n, 0) as n_users,
-        m.rm_n - coalesce(p.rm_n, 0) as n_only_model, b.rm_n - coalesce(p.rm_n, 0) as n_only_baseline
+        m.rm_n - coalesce(p.rm_n, 0) as n_only_model, coalesce(b.rm_n, 0) - coalesce(p.rm_n, 0) as n_only_baseline
         {%- for metric in plan.metrics %},
         p.rm_baseline_{{ loop.index }}, p.rm_value_{{ loop.index }}, p.rm_difference_{{ loop.index }},
         case when p.rm_n >= 2 then p.rm_sd_{{ loop.index }} / sqrt(cast(p.rm_n as {{ double }})) end as rm_std_error_{{ loop.index }}
         {%- endfor %}
     from rm_evaluated as m
-    inner join rm_evaluated as b
+    left join rm_evaluated as b
         on b.k = m.k and b.{{ model }} = {{ baseline }}
     left join rm_paired as p
         on p.{{ model }} = m.{{ model }} and p.k = m.k

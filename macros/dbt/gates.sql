@@ -30,10 +30,12 @@
     {%- endif -%}
 {% endmacro %}
 
-{#- Fails for each group (of `by`) and k whose metric is below min_value, and with one row when
-    there is no value to judge (no user evaluated: an empty predictions table, say), which
-    would otherwise leave no failing row and pass; but not under `dbt build --empty`, whose
-    inputs are empty on purpose (its checks of the data are skipped too). -#}
+{#- Fails for each group (of `by`) and k whose metric is below min_value, and with a row where
+    there is no value to judge, which would otherwise leave no failing row and pass: one when no
+    user is evaluated at all (an empty predictions model, say), and one per group of
+    predictions that no user is evaluated for (under users='both', every list of a model for a
+    user truth lacks). Not under `dbt build --empty`, whose inputs are empty on purpose (its
+    checks of the data are skipped too). -#}
 {% test metric_at_least(model, truth, k, metric=none, min_value=none, by=none) %}
     {%- do rank_metrics._gate_arguments('metric_at_least', metric, k, kwargs, {
         'metrics': 'a gate judges one metric: metric', 'baseline': 'no_significant_regression takes it',
@@ -44,11 +46,32 @@
             ~ (rank_metrics._shown(min_value) if min_value is not none else "none")) }}
     {%- endif -%}
     {%- set options = dict(kwargs, by=by, metrics=[metric]) -%}
-    select rm_values.*, {{ min_value }} as min_value,
-        case when rm_values.k is null then 'no user is evaluated, so there is no value to judge' end as problem
+    {%- set by_names = [] if by is none else ([by] if by is string else by) -%}
+    {%- set by_columns = [] -%}
+    {%- for name in by_names -%}{%- do by_columns.append(rank_metrics.quote_identifier(name)) -%}{%- endfor -%}
+    select {% for column in by_columns %}rm_values.rm_group_{{ loop.index }} as {{ column }}, {% endfor -%}
+        rm_values.k, rm_values.metric, rm_values.value, rm_values.n_users, rm_values.std_error,
+        rm_values.ci_low, rm_values.ci_high, {{ min_value }} as min_value,
+        case when rm_values.k is null then
+            {%- if by_columns %} case when rm_values.rm_group_listed = 1
+                then {{ rank_metrics.string_literal('no user is evaluated for this ' ~ (by_names[0] if by_names | length == 1 else 'group of ' ~ by_names | join(', ')) ~ ', so there is no value to judge') }}
+                else{% endif %} 'no user is evaluated, so there is no value to judge'{{ ' end' if by_columns }}
+        end as problem
     from (select 1 as rm_one) as rm_gate
     left join (
+        {%- if by_columns %}
+        {#- every group of predictions, so that one no user is evaluated for has a row; evaluate's
+            groups are among them (truth's values of a by column make none of their own) #}
+        select rm_evaluated.*, 1 as rm_group_listed
+            {%- for column in by_columns %}, rm_groups.{{ column }} as rm_group_{{ loop.index }}{% endfor %}
+        from (select distinct {{ by_columns | join(', ') }} from {{ rank_metrics._aliasable(model) }} as rm_p) as rm_groups
+        left join (
+            {{ rank_metrics.evaluate(predictions=model, truth=truth, k=k, **options) }}
+        ) as rm_evaluated
+            on {% for column in by_columns %}{{ ' and ' if not loop.first }}rm_evaluated.{{ column }} = rm_groups.{{ column }}{% endfor %}
+        {%- else %}
         {{ rank_metrics.evaluate(predictions=model, truth=truth, k=k, **options) }}
+        {%- endif %}
     ) as rm_values
         on 1 = 1
     where rm_values.value < {{ min_value }}{{ ' or rm_values.k is null' if not flags.EMPTY }}
@@ -56,11 +79,13 @@
 
 {#- Fails for each model (a value of `by`) significantly worse than the baseline at some k:
     difference < 0 with the one-sided p-value (half the two-sided t test's, normal
-    approximation) below alpha, each comparison on its own (no correction). A baseline with no
-    rows (misspelt, or predictions empty) fails in compare's data checks; and, where those do
-    not run (an ephemeral predictions model), and when no other model is there to compare (a
-    candidate that wrote nothing), with one row that says so: no comparison is no pass (but not
-    under `dbt build --empty`, as metric_at_least). -#}
+    approximation) below alpha, each comparison on its own (no correction). No comparison is no
+    pass: a baseline with no rows (misspelt, or predictions empty) fails in compare's data
+    checks; and, where those do not run (an ephemeral predictions model), the gate fails with
+    one row that says so, as it does when predictions hold no model but the baseline, and with a
+    row for each model that no user is evaluated for or that shares no evaluated user with the
+    baseline (under users='both' or 'predictions'). Not under `dbt build --empty`, as
+    metric_at_least. -#}
 {% test no_significant_regression(model, truth, k, metric=none, by=none, baseline=none, alpha=0.05) %}
     {%- do rank_metrics._gate_arguments('no_significant_regression', metric, k, kwargs, {
         'metrics': 'a gate judges one metric: metric', 'test': 'the gate is the one-sided t test',
@@ -79,24 +104,44 @@
     {#- compare's p_value is two-sided, and its significant and p_value_adjusted columns judge
         that at alpha: a failing row would say significant = 0. They are left out; the row has
         the one-sided p-value the gate judges and the alpha it judges it at. -#}
-    {%- set by_column = rank_metrics.quote_identifier(by if by is string else by[0]) -%}
-    select rm_comparison.{{ by_column }}, k, metric, baseline_value, value,
+    {%- set by_name = by if by is string else by[0] -%}
+    {%- set by_column = rank_metrics.quote_identifier(by_name) -%}
+    {%- set baseline_literal = rank_metrics._literal(baseline, 'baseline') -%}
+    select rm_comparison.rm_model as {{ by_column }}, k, metric, baseline_value, value,
         difference, relative_difference, std_error, t, df, p_value as p_value_two_sided,
         p_value / 2 as p_value_one_sided, {{ alpha }} as alpha, n_users, n_only_model, n_only_baseline,
-        case when rm_comparison.k is null then
-            case when rm_gate.rm_baseline_rows = 0
-                then {{ rank_metrics.string_literal('predictions has no rows with ' ~ (by if by is string else by[0]) ~ ' = ' ~ rank_metrics._shown(baseline) ~ ', so nothing is compared with the baseline') }}
-                else {{ rank_metrics.string_literal('no model but the baseline ' ~ rank_metrics._shown(baseline) ~ ' has evaluated users, so nothing is compared with it') }}
-            end
+        case
+            when rm_gate.rm_baseline_rows = 0
+                then {{ rank_metrics.string_literal('predictions has no rows with ' ~ by_name ~ ' = ' ~ rank_metrics._shown(baseline) ~ ', so nothing is compared with the baseline') }}
+            when rm_comparison.rm_model is null
+                then {{ rank_metrics.string_literal('predictions has no ' ~ by_name ~ ' but the baseline ' ~ rank_metrics._shown(baseline) ~ ', so nothing is compared with it') }}
+            when rm_comparison.k is null
+                then {{ rank_metrics.string_literal('no user is evaluated for this ' ~ by_name ~ ', so nothing is compared with the baseline') }}
+            when rm_comparison.n_users = 0 and rm_comparison.n_only_baseline = 0
+                then {{ rank_metrics.string_literal('no user is evaluated for the baseline ' ~ rank_metrics._shown(baseline) ~ ', so nothing is compared with it') }}
+            when rm_comparison.n_users = 0
+                then {{ rank_metrics.string_literal('this ' ~ by_name ~ ' and the baseline share no evaluated user, so nothing is compared') }}
         end as problem
     from (
         select count(*) as rm_baseline_rows
         from {{ rank_metrics._aliasable(model) }} as rm_p
-        where {{ by_column }} = {{ rank_metrics._literal(baseline, 'baseline') }}
+        where {{ by_column }} = {{ baseline_literal }}
     ) as rm_gate
     left join (
-        {{ rank_metrics.compare(predictions=model, truth=truth, k=k, **options) }}
+        {#- every model of predictions but the baseline, so that one no user is evaluated for has
+            a row (compare has none for it) #}
+        select rm_compared.*, rm_models.{{ by_column }} as rm_model
+        from (
+            select distinct {{ by_column }}
+            from {{ rank_metrics._aliasable(model) }} as rm_p
+            where {{ by_column }} <> {{ baseline_literal }}
+        ) as rm_models
+        left join (
+            {{ rank_metrics.compare(predictions=model, truth=truth, k=k, **options) }}
+        ) as rm_compared
+            on rm_compared.{{ by_column }} = rm_models.{{ by_column }}
     ) as rm_comparison
-        on 1 = 1
-    where (difference < 0 and p_value / 2 < {{ alpha }}){{ ' or rm_comparison.k is null' if not flags.EMPTY }}
+        on rm_gate.rm_baseline_rows > 0
+    where (difference < 0 and p_value / 2 < {{ alpha }})
+        {{- ' or rm_gate.rm_baseline_rows = 0 or rm_comparison.k is null or rm_comparison.n_users = 0' if not flags.EMPTY }}
 {% endtest %}

@@ -149,8 +149,8 @@ def _require_baseline(model, baseline, groups) -> None:
         raise RankMetricsError(f"rank_metrics: compare: baseline {baseline!r}{kind} is not a value of column {model} "
                                f"among the users evaluated; its values are: {_shown(groups)}")
     if len(groups) < 2:
-        raise RankMetricsError(f"rank_metrics: compare: column {model} has no value but the baseline "
-                               f"{baseline!r}: nothing to compare with it")
+        raise RankMetricsError(f"rank_metrics: compare: no value of column {model} but the baseline {baseline!r} "
+                               "has evaluated users: nothing to compare with it")
 
 
 def _shown(values, most: int = 10) -> str:
