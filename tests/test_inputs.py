@@ -155,6 +155,43 @@ def test_matched_by_column_in_truth():
     assert list(shared.map_at_k) == [1.0, 1.0]
 
 
+GROUPS_TRUTH = pd.DataFrame({"day": ["d1", "d1"], "user_id": [1, 2], "item_id": ["a", "b"]})
+GROUPS_PREDICTIONS = pd.DataFrame({"model": ["m", "m", "n", "o", "o"], "day": ["d1", "d1", "d2", "d1", "d2"],
+                                   "user_id": [1, 2, 9, 1, 1], "item_id": ["a", "x", "a", "a", "a"],
+                                   "rank": [1, 1, 1, 1, 1]})
+
+
+@pytest.mark.parametrize("function, options, warned", [
+    # model n's one list is for user 9, whom truth lacks
+    ("map_at_k", dict(by="model", users="both"), "model 'n' of predictions has no evaluated user, so it has no row "
+                                                 "(under users='both', a user counts only with a list and a truth row)"),
+    ("evaluate", dict(by="model", users="both"), "model 'n' of predictions"),
+    ("evaluate_users", dict(by="model", users="both"), "model 'n' of predictions"),
+    # truth holds day d1 only: the groups of day d2 have no truth user
+    ("evaluate", dict(by=["model", "day"]), "(model, day) ('n', 'd2'), ('o', 'd2') of predictions have no evaluated "
+                                            "user, so they have no row (under users='truth', the users are truth's, "
+                                            "each counted for the day of its rows)"),
+    ("ndcg_at_k", dict(by=["model", "day"], users="both"), "(under users='both', a user counts only with a list and a "
+                                                           "truth row and the same day)"),
+])
+def test_a_group_no_user_is_evaluated_for_is_named(function, options, warned):
+    """A group of predictions that no user is evaluated for has no row; it vanished without a
+    word (a gate passed it: a new user's trial), as compare's models did."""
+    with pytest.warns(rank_metrics.RankMetricsWarning, match=re.escape(warned)) as caught:
+        result = getattr(rank_metrics, function)(GROUPS_PREDICTIONS, GROUPS_TRUTH, k=1, check=True, **options)
+    assert len(caught) == 1 and caught[0].filename == __file__
+    assert "n" not in set(result.model)
+
+
+@pytest.mark.parametrize("options", [dict(by="model"), dict(by="model", users="predictions"),
+                                     dict(by=["model", "day"], truth_by=[], users="union")])
+def test_no_group_is_named_when_every_group_has_a_row(options):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = rank_metrics.evaluate(GROUPS_PREDICTIONS, GROUPS_TRUTH, k=1, check=True, **options)
+    assert {"m", "n", "o"} <= set(result.model)
+
+
 def test_check_catches_a_disagreement(monkeypatch, frames):
     from rank_metrics import reference
 

@@ -197,11 +197,3 @@ from rm_adjusted
             over ({{ rank_metrics._one_partition('k') }} order by rm_step rows between unbounded preceding and current row)) end
     {%- endif -%}
 {%- endmacro %}
-
-
-{#- The values of one column of a table, each once (Python's compare: the models of predictions,
-    to name those that no user is evaluated for). -#}
-{% macro _distinct_values(relation, column) -%}
-select distinct {{ column }} as rm_value
-from {{ relation }} as rm_r
-{%- endmacro %}

@@ -23,3 +23,11 @@ select
          on p.rm_user = t.rm_user{% for column in plan.truth_by %} and p.rm_by_{{ loop.index }} = t.rm_by_{{ loop.index }}{% endfor %})
     {%- else %}null{% endif %} as rm_shared_groups
 {% endmacro %}
+
+
+{#- The groups of a table: each distinct row of its `columns` (quoted), as rm_value_1, … (Python
+    asks it to name the groups of predictions that no user is evaluated for, and so have no row). -#}
+{% macro _distinct_values(relation, columns) -%}
+select distinct {% for column in columns %}{{ column }} as rm_value_{{ loop.index }}{{ ', ' if not loop.last }}{% endfor %}
+from {{ relation }} as rm_r
+{%- endmacro %}

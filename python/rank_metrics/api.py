@@ -14,7 +14,7 @@ import warnings
 from typing import TYPE_CHECKING, Sequence
 
 from . import reference
-from ._engines import _module, as_read, engine_for
+from ._engines import _module, _quote as engine_quote, as_read, engine_for
 from ._optional import load
 from ._render import namespace as _render_namespace
 from ._render import render
@@ -322,7 +322,10 @@ def _check(result: pd.DataFrame, macro: str, arguments: dict, tables: dict, engi
                               f"SQL {got[key]!r}, reference {want!r}")
 
 
-def _run(macro: str, predictions, truth, arguments: dict, con, check: bool) -> pd.DataFrame:
+def _run(macro: str, predictions, truth, arguments: dict, con, check: bool, warn_of_groups: bool = True) -> pd.DataFrame:
+    """The macro's result, checked against the reference with `check`, with the warnings of
+    what was read; `warn_of_groups`: of the groups of predictions without a row (compare names
+    its own: its rows leave out the baseline)."""
     with _prepared(predictions, truth, con, arguments) as (engine, tables, predictions_view, truth_view):
         _warn_about_columns(arguments, predictions_view.columns, truth_view.columns)
         result = engine.result(render(macro, engine.name, **tables, **arguments))
@@ -331,7 +334,56 @@ def _run(macro: str, predictions, truth, arguments: dict, con, check: bool) -> p
         _warn_if_nothing_met(macro, result, arguments, lambda: (
             *engine.first_row(render("_nothing_met_counts", engine.name, **tables, **arguments)),
             *_resolved_plan(arguments, tables, engine.name)))
+        if warn_of_groups and len(result):
+            _warn_of_groups_without_users(macro, result, arguments, engine, tables)
     return result
+
+
+def warn_of_groups_without_users(macro: str, predictions, truth, arguments: dict, con, result: pd.DataFrame,
+                                 shown_too: Sequence) -> None:
+    """_warn_of_groups_without_users after the fact (compare's: its rows and its baseline)."""
+    with _prepared(predictions, truth, con, arguments) as (engine, tables, _, _):
+        _warn_of_groups_without_users(macro, result, arguments, engine, tables, shown_too)
+
+
+def _warn_of_groups_without_users(macro: str, result: pd.DataFrame, arguments: dict, engine, tables: dict,
+                                  shown_too: Sequence[tuple] = ()) -> None:
+    """A RankMetricsWarning naming the groups of predictions (values of `by`) that no user is
+    evaluated for, so they have no row: under users='both', a model whose every list is for a
+    user truth lacks; with by columns truth has too (truth_by), a group whose values truth's
+    rows never hold. A gate passed them without a word (a new user's trial). Under any other
+    rule every group with a list has evaluated users, so predictions are read again only then;
+    when no group has a row, _warn_if_nothing_met has said why."""
+    by = _as_list(arguments["by"])
+    if not by or _COUNTING_FOR_A_REPORT.get():
+        return
+    plan = _plan_of(arguments, engine.name, **tables)
+    users, truth_by = plan["users"], list(plan["names"]["truth_by"])
+    matched = f" and the same {', '.join(truth_by)}" if truth_by else ""
+    if users == "both":
+        reason = f"under users='both', a user counts only with a list and a truth row{matched}"
+    elif truth_by and users in ("truth", "judged"):
+        reason = f"under users={users!r}, the users are truth's, each counted for the {', '.join(truth_by)} of its rows"
+    else:
+        return
+    columns = [engine_quote(name, engine.name) for name in by]
+    listed = engine.run(render("_distinct_values", engine.name, relation=tables["predictions"], columns=columns))
+    present = set(map(tuple, result[by].itertuples(index=False))) | set(shown_too)
+    missing = sorted(set(map(tuple, listed.itertuples(index=False))) - present, key=repr)
+    if not missing:
+        return
+    label = f"{by[0]} {shown_values([group[0] for group in missing])}" if len(by) == 1 else \
+        f"({', '.join(by)}) {shown_values(missing)}"
+    caller = "compare: " if macro == "compare" else ""
+    one = len(missing) == 1
+    warnings.warn(f"rank_metrics: {caller}{label} of predictions {'has' if one else 'have'} no evaluated user, so "
+                  f"{'it has' if one else 'they have'} no row ({reason})", RankMetricsWarning, stacklevel=4)
+
+
+def shown_values(values: Sequence, most: int = 10) -> str:
+    """The first values, text quoted, then … for the rest (as the baseline check in SQL shows them)."""
+    shown = [repr(value) if isinstance(value, str) else str(value) for value in values[:most]]
+    return ", ".join(shown + ["…"] * (len(values) > most))
 
 
 # set while a report runs its queries after its metrics' query (_report._said_already): the

@@ -12,8 +12,7 @@ import numbers
 import warnings
 
 from . import api, stats
-from ._engines import _quote, read_once
-from ._render import render
+from ._engines import read_once
 from .errors import RankMetricsError, RankMetricsWarning
 
 COLUMNS = ["k", "metric", "baseline_value", "value", "difference", "relative_difference", "std_error", "t",
@@ -56,8 +55,10 @@ def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", corr
                      metrics=api._metrics_argument(metrics))
     if test == "t":
         result = api._run("compare", predictions, truth, dict(arguments, baseline=baseline, test="t",
-                          correction=correction, alpha=alpha), con, check=False)
-        if not len(result):   # no pair at all: say why (the groups are read only now)
+                          correction=correction, alpha=alpha), con, check=False, warn_of_groups=False)
+        # no row, or a baseline no user is evaluated for (whose rows pair nobody): say why, as
+        # the resampled tests do (the groups are read only now)
+        if not len(result) or not (result["n_users"] + result["n_only_baseline"]).any():
             groups = _groups_of(predictions, truth, arguments, con)
             _require_baseline(model, _as_group_value(baseline, groups), groups)
         result["p_value"] = [stats.student_p_value(t, df) if not _missing(t) else p
@@ -67,7 +68,8 @@ def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", corr
     if check:
         _check(result, predictions, truth, arguments, model, baseline, con)
     _warn_if_unpaired(result, model, baseline)
-    _warn_if_unevaluated(predictions, truth, arguments, con, model, result, baseline)
+    api.warn_of_groups_without_users("compare", predictions, truth, arguments, con, result,
+                                     [(_as_group_value(baseline, list(result[model])),)])
     return _finished(result, model, correction, alpha)
 
 
@@ -76,28 +78,10 @@ def _warn_if_unpaired(result, model, baseline) -> None:
     rows have no difference and no p-value, only the counts of each side's users."""
     unpaired = sorted(set(result.loc[result["n_users"] == 0, model]), key=repr)
     if unpaired:
-        warnings.warn(f"rank_metrics: compare: {model} {_shown(unpaired)} and the baseline {baseline!r} have no "
+        warnings.warn(f"rank_metrics: compare: {model} {api.shown_values(unpaired)} and the baseline {baseline!r} have no "
                       "evaluated user in common, so nothing is paired and there is no difference or p-value "
                       "(n_only_model and n_only_baseline count each side's users; under users='truth' every user "
                       "with a relevant item is evaluated for both)", RankMetricsWarning, stacklevel=3)
-
-
-def _warn_if_unevaluated(predictions, truth, arguments, con, model, result, baseline) -> None:
-    """A RankMetricsWarning for the models of predictions that no user is evaluated for (under
-    users='both', a model whose every list is for a user truth lacks): they have no row, and a
-    gate would pass them without a word (a new user's trial). Under any other users rule every
-    model with a list has evaluated users, so its tables are read again only then."""
-    if api._plan_of(arguments)["users"] != "both":
-        return
-    with api._prepared(predictions, truth, con, arguments) as (engine, tables, _, _):
-        listed = engine.run(render("_distinct_values", engine.name, relation=tables["predictions"],
-                                   column=_quote(model, engine.name)))["rm_value"]
-    shown = set(result[model]) | {baseline}
-    missing = sorted((value for value in listed if not _missing(value) and value not in shown), key=repr)
-    if missing:
-        warnings.warn(f"rank_metrics: compare: {model} {_shown(missing)} of predictions has no evaluated user, so it "
-                      f"has no row (under users='both', every one of its lists is for a user truth lacks)",
-                      RankMetricsWarning, stacklevel=3)
 
 
 def _model_column(by) -> str:
@@ -114,7 +98,8 @@ def _missing(value) -> bool:
 
 def _groups_of(predictions, truth, arguments, con):
     """The groups the one pass evaluates (for the error that names them)."""
-    users = api._run("evaluate_users", predictions, truth, dict(arguments, metrics=["hit_rate"]), con, check=False)
+    users = api._run("evaluate_users", predictions, truth, dict(arguments, metrics=["hit_rate"]), con, check=False,
+                     warn_of_groups=False)
     return sorted(set(users[arguments["by"][0]]))
 
 
@@ -147,23 +132,17 @@ def _require_baseline(model, baseline, groups) -> None:
         kind = "" if all(isinstance(group, str) == text for group in groups) else \
             f" ({'text' if text else 'a number'}, where the column's values are {'numbers' if text else 'text'})"
         raise RankMetricsError(f"rank_metrics: compare: baseline {baseline!r}{kind} is not a value of column {model} "
-                               f"among the users evaluated; its values are: {_shown(groups)}")
+                               f"among the users evaluated; its values are: {api.shown_values(groups)}")
     if len(groups) < 2:
         raise RankMetricsError(f"rank_metrics: compare: no value of column {model} but the baseline {baseline!r} "
                                "has evaluated users: nothing to compare with it")
-
-
-def _shown(values, most: int = 10) -> str:
-    """The first values, text quoted, then … for the rest (as the baseline check in SQL shows them)."""
-    shown = [repr(value) if isinstance(value, str) else str(value) for value in values[:most]]
-    return ", ".join(shown + ["…"] * (len(values) > most))
 
 
 def _resampled(predictions, truth, arguments, model, baseline, test, seed, resamples, con):
     """The comparison from each user's values (evaluate_users, the one pass), paired here."""
     import pandas as pd
 
-    users = api._run("evaluate_users", predictions, truth, arguments, con, check=False)
+    users = api._run("evaluate_users", predictions, truth, arguments, con, check=False, warn_of_groups=False)
     user = arguments["user"]
     groups = sorted(set(users[model]))
     baseline = _as_group_value(baseline, groups)
