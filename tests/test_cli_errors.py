@@ -87,7 +87,7 @@ def test_bad_input_is_status_2():
                                       "compare); got --metrics ndcg recall"),
     # one value holding a comma or a bracket stays one value (found in review)
     (["--metrics", "ndcg,recall", "a]b"], "map_at_k takes no --metrics (metrics is an argument of evaluate, evaluate_users, "
-                                         "compare); got --metrics 'ndcg,recall' 'a]b'"),
+                                         "compare); got --metrics ndcg,recall 'a]b'"),
     # a backslash or a quote: the macros quote text as repr does, so it reads back as given
     (["--metrics", "C:\\temp"], "map_at_k takes no --metrics (metrics is an argument of evaluate, evaluate_users, "
                                 "compare); got --metrics 'C:\\temp'"),

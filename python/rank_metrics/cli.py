@@ -13,6 +13,7 @@ import contextlib
 import os
 import re
 import select
+import shlex
 import sys
 import warnings
 
@@ -379,8 +380,8 @@ def _as_flags(message: str) -> str:
     message = re.sub(r"\(argument (\w+)\)", lambda found: f"(--{found.group(1).replace('_', '-')})", message)
     message = re.sub(r"\b(\w+)=(?=[ ,;)]|$)", lambda found: "--" + found.group(1).replace("_", "-"), message)
 
-    def shown(value: str) -> str:   # as a shell takes it back
-        return value if re.fullmatch(r"[\w.]+", value) else "'" + value.replace("'", "'\"'\"'") + "'"
+    def shown(value) -> str:   # as a shell takes it back
+        return shlex.quote(str(value))
 
     def with_value(found):
         # the macros quote text as repr does ('a\\b', "it's"): read back, it is the value given
