@@ -108,6 +108,22 @@ def test_tied_categorical_items_are_broken_by_their_values(order, tie_break, exp
         assert rank_metrics.map_at_k(pl.from_pandas(predictions), truth, k=1, tie_break=tie_break) == expected
 
 
+def test_timestamps_of_other_units_are_matched_exactly():
+    """A pandas frame's TIMESTAMP_NS day against a table's TIMESTAMP (or TIMESTAMP_S) was refused
+    as two types; DuckDB compares them exactly, in the finer unit: a day 1 ns later is another."""
+    con = duckdb.connect()
+    con.execute("create table truth as select * from (values (timestamp '2024-01-01', 1, 'a'), "
+                "(timestamp '2024-01-02', 1, 'a')) as t(day, user_id, item_id)")
+    con.execute("create table truth_s as select cast(day as timestamp_s) as day, user_id, item_id from truth")
+    predictions = pd.DataFrame({"day": [pd.Timestamp("2024-01-01"), pd.Timestamp("2024-01-02") + pd.Timedelta(1, "ns")],
+                                "user_id": [1, 1], "item_id": ["a", "a"], "rank": [1, 1]})
+    for truth in ("truth", "truth_s"):
+        with pytest.warns(rank_metrics.RankMetricsWarning, match=r"day 2024-01-02 00:00:00.000000001 of predictions "
+                                                                 r"has no evaluated user"):
+            got = rank_metrics.map_at_k(predictions, truth, k=1, by="day", con=con, check=True)
+        assert got.day.tolist() == [pd.Timestamp("2024-01-01")] and got.map_at_k.tolist() == [1.0]
+
+
 def test_ids_past_int64_come_back_whole(tmp_path):
     """DuckDB reads a CSV's ids past 2^63 as HUGEINT, which pandas has no type for: they came back
     as float64, two users as one 9.223372036854776e+18 (a new user's report)."""

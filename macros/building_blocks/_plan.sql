@@ -537,6 +537,9 @@
     {#- a column of only NULLs, or of an empty frame without a dtype (pandas' object columns), has
         none: the data checks name its NULLs, or the table has no rows -#}
     {%- elif base.strip('"') in ['null', 'void'] -%}no type
+    {#- DuckDB's timestamps of other units compare exactly, in the finer unit (a pandas frame's
+        TIMESTAMP_NS against a table's TIMESTAMP) -#}
+    {%- elif lowered in ['timestamp_s', 'timestamp_ms', 'timestamp_ns', 'timestamp'] -%}timestamp
     {%- else -%}{{ lowered }}
     {%- endif -%}
 {%- endmacro %}

@@ -370,7 +370,20 @@ class DuckDBEngine(Engine):
         return rows[0] if rows else None
 
     def rows(self, view: View) -> list[dict]:
-        return [dict(zip(view.handle.columns, row)) for row in view.handle.fetchall()]
+        # DuckDB gives a TIMESTAMP_NS as a datetime, to the microsecond, where the metric's SQL
+        # keeps the nanoseconds: the reference met days 1 ns apart as one. Those columns leave
+        # DuckDB as text and come back as pandas Timestamps (equal to the datetimes of the other units)
+        fine = [column["name"] for column in view.columns if column["data_type"] == "TIMESTAMP_NS"]
+        relation = view.handle.project(render("_columns_with_text", self.name, columns=view.handle.columns,
+                                              as_text=fine)) if fine else view.handle
+        rows = [dict(zip(view.handle.columns, row)) for row in relation.fetchall()]
+        if fine:
+            import pandas as pd
+
+            for row in rows:
+                for column in fine:
+                    row[column] = None if row[column] is None else pd.Timestamp(row[column])
+        return rows
 
     def close(self) -> None:
         if self._owned:
