@@ -544,9 +544,10 @@ def test_a_model_no_user_is_evaluated_for_is_named(test):
                                 "item_id": [10, 99, 30, 1, 2, 10, 20, 30], "rank": [1] * 8})
     with pytest.warns(rank_metrics.RankMetricsWarning, match=r"compare: model 'c' of predictions has no evaluated user, so it "
                                                              r"has no row \(under users='both', a user counts only with a "
-                                                             r"list and a truth row\)"):
+                                                             r"list and a truth row\)") as caught:
         result = rank_metrics.compare(predictions, truth, k=1, by="model", baseline="b", metrics=["hit_rate"],
                                       users="both", test=test, seed=1)
+    assert [warning.filename for warning in caught] == [__file__]
     assert result.model.tolist() == ["d"] and result.n_users.tolist() == [3]
 
 

@@ -10,6 +10,7 @@ import math
 import numbers
 import os
 import shlex
+import sys
 import warnings
 from typing import TYPE_CHECKING, Sequence
 
@@ -322,10 +323,10 @@ def _check(result: pd.DataFrame, macro: str, arguments: dict, tables: dict, engi
                               f"SQL {got[key]!r}, reference {want!r}")
 
 
-def _run(macro: str, predictions, truth, arguments: dict, con, check: bool, warn_of_groups: bool = True) -> pd.DataFrame:
+def _run(macro: str, predictions, truth, arguments: dict, con, check: bool, groups_named_as: str | None = "") -> pd.DataFrame:
     """The macro's result, checked against the reference with `check`, with the warnings of
-    what was read; `warn_of_groups`: of the groups of predictions without a row (compare names
-    its own: its rows leave out the baseline)."""
+    what was read; `groups_named_as`: the prefix of the warning that names the groups of
+    predictions without a row ("compare: "), or None for none (a query for an error message)."""
     with _prepared(predictions, truth, con, arguments) as (engine, tables, predictions_view, truth_view):
         _warn_about_columns(arguments, predictions_view.columns, truth_view.columns)
         result = engine.result(render(macro, engine.name, **tables, **arguments))
@@ -334,20 +335,13 @@ def _run(macro: str, predictions, truth, arguments: dict, con, check: bool, warn
         _warn_if_nothing_met(macro, result, arguments, lambda: (
             *engine.first_row(render("_nothing_met_counts", engine.name, **tables, **arguments)),
             *_resolved_plan(arguments, tables, engine.name)))
-        if warn_of_groups and len(result):
-            _warn_of_groups_without_users(macro, result, arguments, engine, tables)
+        if groups_named_as is not None and len(result):
+            _warn_of_groups_without_users(macro, result, arguments, engine, tables, groups_named_as)
     return result
 
 
-def warn_of_groups_without_users(macro: str, predictions, truth, arguments: dict, con, result: pd.DataFrame,
-                                 shown_too: Sequence) -> None:
-    """_warn_of_groups_without_users after the fact (compare's: its rows and its baseline)."""
-    with _prepared(predictions, truth, con, arguments) as (engine, tables, _, _):
-        _warn_of_groups_without_users(macro, result, arguments, engine, tables, shown_too)
-
-
 def _warn_of_groups_without_users(macro: str, result: pd.DataFrame, arguments: dict, engine, tables: dict,
-                                  shown_too: Sequence[tuple] = ()) -> None:
+                                  named_as: str) -> None:
     """A RankMetricsWarning naming the groups of predictions (values of `by`) that no user is
     evaluated for, so they have no row: under users='both', a model whose every list is for a
     user truth lacks; with by columns truth has too (truth_by), a group whose values truth's
@@ -367,17 +361,29 @@ def _warn_of_groups_without_users(macro: str, result: pd.DataFrame, arguments: d
     else:
         return
     columns = [engine_quote(name, engine.name) for name in by]
-    listed = engine.run(render("_distinct_values", engine.name, relation=tables["predictions"], columns=columns))
-    present = set(map(tuple, result[by].itertuples(index=False))) | set(shown_too)
-    missing = sorted(set(map(tuple, listed.itertuples(index=False))) - present, key=repr)
+    listed = set(map(tuple, engine.run(render("_distinct_values", engine.name, relation=tables["predictions"],
+                                              columns=columns)).itertuples(index=False)))
+    present = set(map(tuple, result[by].itertuples(index=False)))
+    if macro == "compare":   # whose rows leave out the baseline, read by the SQL's rule
+        from .comparison import _as_group_value
+        present.add((_as_group_value(arguments["baseline"], [group[0] for group in listed]),))
+    missing = sorted(listed - present, key=repr)
     if not missing:
         return
     label = f"{by[0]} {shown_values([group[0] for group in missing])}" if len(by) == 1 else \
         f"({', '.join(by)}) {shown_values(missing)}"
-    caller = "compare: " if macro == "compare" else ""
     one = len(missing) == 1
-    warnings.warn(f"rank_metrics: {caller}{label} of predictions {'has' if one else 'have'} no evaluated user, so "
-                  f"{'it has' if one else 'they have'} no row ({reason})", RankMetricsWarning, stacklevel=4)
+    warnings.warn(f"rank_metrics: {named_as}{label} of predictions {'has' if one else 'have'} no evaluated user, so "
+                  f"{'it has' if one else 'they have'} no row ({reason})", RankMetricsWarning, stacklevel=_callers_level())
+
+
+def _callers_level() -> int:
+    """warnings.warn's stacklevel for the first frame outside this package, from the function
+    that warns: a warning points at the user's call, through compare's resampled tests too."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.dirname(frame.f_code.co_filename) == os.path.dirname(__file__):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def shown_values(values: Sequence, most: int = 10) -> str:
@@ -436,11 +442,12 @@ def _warn_if_nothing_met(macro: str, result: pd.DataFrame, arguments: dict, coun
         return
     cause = _nothing_met_cause(arguments, *counts())
     if nobody:
-        warnings.warn(f"rank_metrics: no user is evaluated, so there is no number; {cause}", RankMetricsWarning, stacklevel=4)
+        warnings.warn(f"rank_metrics: no user is evaluated, so there is no number; {cause}", RankMetricsWarning,
+                      stacklevel=_callers_level())
         return
     largest = max(arguments["k"]) if isinstance(arguments["k"], list) else arguments["k"]
     warnings.warn(f"rank_metrics: no evaluated user has a relevant item within the first {largest} items of their list, "
-                  f"so every value is 0; {cause}", RankMetricsWarning, stacklevel=4)
+                  f"so every value is 0; {cause}", RankMetricsWarning, stacklevel=_callers_level())
 
 
 def _nothing_met_cause(arguments: dict, prediction_rows: int, truth_rows: int, relevant_rows: int,

@@ -55,7 +55,7 @@ def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", corr
                      metrics=api._metrics_argument(metrics))
     if test == "t":
         result = api._run("compare", predictions, truth, dict(arguments, baseline=baseline, test="t",
-                          correction=correction, alpha=alpha), con, check=False, warn_of_groups=False)
+                          correction=correction, alpha=alpha), con, check=False, groups_named_as="compare: ")
         # no row, or a baseline no user is evaluated for (whose rows pair nobody): say why, as
         # the resampled tests do (the groups are read only now)
         if not len(result) or not (result["n_users"] + result["n_only_baseline"]).any():
@@ -68,8 +68,6 @@ def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", corr
     if check:
         _check(result, predictions, truth, arguments, model, baseline, con)
     _warn_if_unpaired(result, model, baseline)
-    api.warn_of_groups_without_users("compare", predictions, truth, arguments, con, result,
-                                     [(_as_group_value(baseline, list(result[model])),)])
     return _finished(result, model, correction, alpha)
 
 
@@ -99,7 +97,7 @@ def _missing(value) -> bool:
 def _groups_of(predictions, truth, arguments, con):
     """The groups the one pass evaluates (for the error that names them)."""
     users = api._run("evaluate_users", predictions, truth, dict(arguments, metrics=["hit_rate"]), con, check=False,
-                     warn_of_groups=False)
+                     groups_named_as=None)
     return sorted(set(users[arguments["by"][0]]))
 
 
@@ -142,7 +140,7 @@ def _resampled(predictions, truth, arguments, model, baseline, test, seed, resam
     """The comparison from each user's values (evaluate_users, the one pass), paired here."""
     import pandas as pd
 
-    users = api._run("evaluate_users", predictions, truth, arguments, con, check=False, warn_of_groups=False)
+    users = api._run("evaluate_users", predictions, truth, arguments, con, check=False, groups_named_as="compare: ")
     user = arguments["user"]
     groups = sorted(set(users[model]))
     baseline = _as_group_value(baseline, groups)
