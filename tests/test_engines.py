@@ -303,6 +303,24 @@ def test_postgres_enum_items_tie_break_by_their_text(postgres, tie_break, expect
     assert got == expected
 
 
+@pytest.mark.parametrize("collation", ['"en-x-icu"', '"und-x-icu"', '"C"'])
+def test_postgres_text_items_tie_break_by_their_bytes_whatever_the_collation(postgres, collation):
+    """Under a linguistic collation (an ICU locale, en_US.UTF-8: many servers' default) PostgreSQL
+    sorts 'a' before 'B', where bytes, DuckDB and the reference put 'B' first: the numbers
+    differed and check=True failed (a new user's trial). Ties by item now sort by the bytes."""
+    with postgres.cursor() as cursor:
+        cursor.execute(f"drop table if exists coll_predictions, coll_truth;"
+                       f"create table coll_predictions (user_id int, item_id text collate {collation}, score int);"
+                       f"insert into coll_predictions values (1, 'a', 5), (1, 'B', 5), (2, 'b', 5), (2, 'A', 5);"
+                       f"create table coll_truth (user_id int, item_id text collate {collation});"
+                       f"insert into coll_truth values (1, 'B'), (2, 'b')")
+    postgres.commit()
+    got = rank_metrics.evaluate_users("coll_predictions", "coll_truth", k=1, metrics=["precision"], con=postgres,
+                                      check=True)
+    # the first item of user 1 is 'B' (a hit), of user 2 'A' (a miss), as bytes order them
+    assert got.set_index("user_id").precision.to_dict() == {1: 1.0, 2: 0.0}
+
+
 def test_postgres_errors_name_the_table_and_column(postgres):
     to_postgres(postgres, "few_predictions", pd.DataFrame({"user_id": [1], "item_id": ["a"], "rank": [1]}))
     to_postgres(postgres, "few_truth", pd.DataFrame({"user_id": ["1"], "item_id": ["a"]}))

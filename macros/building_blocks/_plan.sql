@@ -380,7 +380,8 @@
     {#- ideal_from_m: every item that adds gain adds 1 when truth has no grades or gains are binary,
         and then those are the m(u) relevant items: IDCG@k needs only m(u) (up to a k of 1000) -#}
     {#- item_sorted_as_text: an enum (a pandas categorical in DuckDB; USER-DEFINED to
-        PostgreSQL's information schema) sorts by its labels' declared order, not its values' -#}
+        PostgreSQL's information schema) sorts by its labels' declared order, not its values';
+        item_is_text: text, which ties sort by its bytes (text_in_byte_order) -#}
     {#- rank_, score_ and relevance_is_integer: the column holds whole numbers (so no NaN or ±inf,
         which the data checks then do not look for) -#}
     {#- patterns_suffice: every requested metric of a user is a function of the user's hit pattern
@@ -408,6 +409,8 @@
         'item_direction': 'desc' if plan.tie_break == 'item_desc' else 'asc',
         'item_sorted_as_text': ((shapes.predictions.element_type or '') | lower).startswith('enum')
                                or (shapes.predictions.element_type or '') | lower == 'user-defined',
+        'item_is_text': shapes.predictions.element_type is not none
+                        and rank_metrics._type_family(shapes.predictions.element_type) | trim == 'string',
         'relevance': none if relevance is none else rank_metrics.quote_identifier(relevance),
         'relevance_threshold': relevance_threshold,
         'metric_columns': metric_columns, 'group_columns': group_columns,

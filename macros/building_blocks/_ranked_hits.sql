@@ -202,7 +202,8 @@ rm_hits as (
 
 {#- The item as the tie-break sorts it: an enum by its text, as SPEC §1's "item ascending" reads. -#}
 {% macro _item_sort_key(plan, item) -%}
-    {{- 'cast(' ~ item ~ ' as ' ~ rank_metrics.type_string() ~ ')' if plan.item_sorted_as_text else item -}}
+    {%- set key = 'cast(' ~ item ~ ' as ' ~ rank_metrics.type_string() ~ ')' if plan.item_sorted_as_text else item -%}
+    {{- rank_metrics.text_in_byte_order(key) if plan.item_sorted_as_text or plan.item_is_text else key -}}
 {%- endmacro %}
 
 
