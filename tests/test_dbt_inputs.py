@@ -176,3 +176,31 @@ def test_a_relation_that_does_not_exist_is_named_as_such(dbt_project):
     assert not ok
     assert "rank_metrics: predictions: " in text and "not_built_yet" in text
     assert "has no columns: it does not exist yet (build or seed it first" in text
+
+
+def _shown_rows(dbt_project, sql):
+    shown = dbt_project.invoke("show", "--inline", sql, "--limit", "100")
+    assert shown.success, messages(shown)
+    table = shown.result.results[0].agate_table
+    return sorted(tuple(str(value) for value in row) for row in table.rows)
+
+
+def test_relevance_none_says_truth_has_no_grades_for_a_ref_as_for_a_cte(dbt_project):
+    """relevance=none read truth's column named relevance from a ref() and not from a CTE of the
+    same rows, so moving an input changed the numbers (a new user's trial). Given, it says
+    truth has no grades for either (item d, graded 0, is then relevant: recall divides by 4, not
+    3); left out, the ref() reads the grades."""
+    call = ("rank_metrics.evaluate(predictions={}, truth={}, k=4, metrics=['recall'], by='case_id', "
+            "truth_by=['case_id'], rank='rank'{})")
+    ctes = ("with p as (select * from {{ ref('family_predictions') }}), "
+            "t as (select * from {{ ref('family_truth') }}) ")
+    by_ref = _shown_rows(dbt_project, "{{ " + call.format("ref('family_predictions')", "ref('family_truth')",
+                                                          ", relevance=none") + " }}")
+    by_cte = _shown_rows(dbt_project, ctes + "select * from ({{ " + call.format("'p'", "'t'", ", relevance=none")
+                         + " }}) as r")
+    graded = _shown_rows(dbt_project, "{{ " + call.format("ref('family_predictions')", "ref('family_truth')", "")
+                         + " }}")
+    assert by_ref == by_cte and by_ref != graded
+    ok, text = compile_inline(dbt_project, "{{ " + call.format("ref('family_predictions')", "ref('family_truth')",
+                                                               ", relevance=none, relevance_threshold=2") + " }}")
+    assert not ok and "relevance_threshold 2 applies to grades, but no grade column of truth is read" in text

@@ -603,3 +603,16 @@ def test_a_polars_frame_without_pyarrow_names_the_extra(monkeypatch):
                               pl.DataFrame({"user_id": ["a"], "item_id": ["y"]}), k=12)
     assert str(error.value) == ("rank_metrics: predictions: reading a polars DataFrame needs the pyarrow package, "
                                 "which is not installed: pip install 'rank-metrics[polars]'")
+
+
+def test_relevance_false_says_truth_has_no_grades():
+    """A truth column named relevance is read as grades unless relevance=False (dbt: relevance=none)."""
+    predictions = pd.DataFrame({"user_id": [1, 1, 2], "item_id": [1, 2, 1], "rank": [1, 2, 1]})
+    truth = pd.DataFrame({"user_id": [1, 2, 1], "item_id": [1, 1, 2], "relevance": [0, 1, 1]})
+    assert rank_metrics.map_at_k(predictions, truth, k=2, check=True) == 0.75
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert rank_metrics.map_at_k(predictions, truth, k=2, relevance=False, check=True) == 1.0
+    with pytest.raises(rank_metrics.RankMetricsError, match="relevance_threshold 1 applies to grades, but no grade "
+                                                            "column of truth is read"):
+        rank_metrics.map_at_k(predictions, truth, k=2, relevance=False, relevance_threshold=1)

@@ -93,6 +93,9 @@
     {%- endif -%}
     {%- do plan.update({'confidence': confidence, 'z': rank_metrics._normal_quantile(1 - (1 - confidence) / 2) | float}) -%}
 
+    {#- relevance=false: truth has no grade column (below) -#}
+    {%- set no_grades = relevance is sameas false -%}
+    {%- set relevance = none if no_grades else relevance -%}
     {#- relevance_threshold: a finite number; relevant = grade >= it, instead of grade > 0 -#}
     {#- (x * 0 is 0 for every finite x, NaN for NaN and ±inf) -#}
     {%- if relevance_threshold is not none and (relevance_threshold is not number or relevance_threshold is boolean
@@ -215,8 +218,10 @@
         {%- endif -%}
     {%- endif -%}
 
-    {#- relevance: a grade column of truth; rows graded <= 0 are not relevant -#}
-    {%- if relevance is none and truth_names is not none and 'relevance' in truth_names and not shapes.truth.list -%}
+    {#- relevance: a grade column of truth; rows graded <= 0 are not relevant. A column named
+        relevance is read unless relevance=false (Python; dbt's relevance=none given) says truth
+        has no grades: a dbt model read it from a ref() and not from a CTE of the same rows -#}
+    {%- if relevance is none and not no_grades and truth_names is not none and 'relevance' in truth_names and not shapes.truth.list -%}
         {%- set relevance = 'relevance' -%}
     {%- endif -%}
     {#- a threshold with no grades to apply it to: every truth row has grade 1, so it changes

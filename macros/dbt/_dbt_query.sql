@@ -18,6 +18,9 @@
             {%- do exceptions.raise_compiler_error("rank_metrics: " ~ name ~ " is required (" ~ example ~ ")") -%}
         {%- endif -%}
     {%- endfor -%}
+    {#- relevance=none given says truth has no grades, whatever its columns (README), where left
+        out a column named relevance is read: the macros' relevance=false -#}
+    {%- set options = dict(options, relevance=false) if 'relevance' in options and options.relevance is none else options -%}
     {%- set arguments = dict(options, predictions=predictions, truth=truth, k=k,
                              predictions_columns=rank_metrics._relation_columns(predictions, 'predictions'),
                              truth_columns=rank_metrics._relation_columns(truth, 'truth')) -%}
