@@ -616,3 +616,17 @@ def test_relevance_false_says_truth_has_no_grades():
     with pytest.raises(rank_metrics.RankMetricsError, match="relevance_threshold 1 applies to grades, but no grade "
                                                             "column of truth is read"):
         rank_metrics.map_at_k(predictions, truth, k=2, relevance=False, relevance_threshold=1)
+
+
+@pytest.mark.parametrize("function", ["map_at_k", "evaluate", "evaluate_users"])
+def test_check_matches_date_groups(function):
+    """check=True failed for every by column of dates: DuckDB's result gives a DATE as a pandas
+    Timestamp, the reference's rows as a date, and the two never met."""
+    predictions = pd.DataFrame({"day": [date(2026, 1, 1), date(2026, 1, 2)], "user_id": [1, 1], "item_id": [1, 1],
+                                "rank": [1, 1]})
+    truth = pd.DataFrame({"day": [date(2026, 1, 1), date(2026, 1, 2)], "user_id": [1, 1], "item_id": [1, 2]})
+    con = duckdb.connect()
+    con.execute("create table p as select cast(day as date) as day, user_id, item_id, rank from predictions")
+    con.execute("create table t as select cast(day as date) as day, user_id, item_id from truth")
+    got = getattr(rank_metrics, function)("p", "t", k=1, by="day", con=con, check=True)
+    assert len(got) == (2 if function != "evaluate" else 12)
