@@ -630,3 +630,15 @@ def test_check_matches_date_groups(function):
     con.execute("create table t as select cast(day as date) as day, user_id, item_id from truth")
     got = getattr(rank_metrics, function)("p", "t", k=1, by="day", con=con, check=True)
     assert len(got) == (2 if function != "evaluate" else 12)
+
+
+def test_precision_at_a_huge_k_keeps_its_digits():
+    """DuckDB's exact sums of per-user values had 18 decimal places: precision at k = 7e13 was 3e-6
+    off, and at k = 2^63 - 1 it was 0, with a false warning that nothing was met (a new user's trial)."""
+    predictions = pd.DataFrame({"user_id": [1, 1, 1, 2, 2, 3], "item_id": [1, 2, 3, 1, 5, 7], "rank": [1, 2, 3, 1, 2, 1]})
+    truth = pd.DataFrame({"user_id": [1, 1, 2, 3], "item_id": [1, 3, 5, 9]})
+    assert rank_metrics.precision_at_k(predictions, truth, k=70_000_000_000_001) == pytest.approx(1 / 70_000_000_000_001,
+                                                                                                  rel=1e-11)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert rank_metrics.precision_at_k(predictions, truth, k=2 ** 63 - 1) == pytest.approx(1 / (2 ** 63 - 1), rel=1e-5)
