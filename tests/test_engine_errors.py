@@ -88,3 +88,13 @@ def test_checks_on_cached_spark_inputs(spark):
     fit = pa.table({"user_id": [1, 1, 2], "item_id": ["a", "b", "a"], "rank": [1, 2, 1]})
     cached = to_spark(spark, fit).coalesce(1).cache()
     assert rank_metrics.map_at_k(cached, to_spark(spark, TRUTH).cache(), k=3, check=True) == pytest.approx(0.5)
+
+
+def test_a_repeated_item_is_named_with_its_group(load):
+    put, con = load
+    predictions = pa.table({"model": ["a", "b", "b"], "user_id": [1, 1, 1], "item_id": ["a", "a", "a"], "rank": [1, 1, 2]})
+    with pytest.raises(RankMetricsError) as error:
+        rank_metrics.map_at_k(put("repeated_predictions", predictions), put("repeated_truth", TRUTH), k=3, by="model",
+                              duplicates="error", con=con)
+    assert str(error.value) == ("rank_metrics: duplicates: duplicates='error': user 1 has item a more than once in "
+                                "predictions (model = b)")

@@ -161,6 +161,12 @@ def test_duplicates_error_names_user_and_item(predictions, truth):
     # the convention that set it is named (a user of trec_eval's convention did not see why)
     with pytest.raises(RankMetricsError, match=r"duplicates='error' \(set by convention='trec_eval'\): user 1 has item b"):
         rank_metrics.map_at_k(repeated, truth, k=3, convention="trec_eval")
+    # and its group: two models may list the same item for a user, once each
+    models = pd.concat([predictions.assign(model="a"), repeated.assign(model="b", day=7)])
+    with pytest.raises(RankMetricsError) as error:
+        rank_metrics.map_at_k(models.assign(day=7), truth, k=3, by=["model", "day"], duplicates="error")
+    assert str(error.value) == ("rank_metrics: duplicates: duplicates='error': user 1 has item b more than once in "
+                                "predictions (model = b, day = 7)")
 
 
 def test_missing_file(truth):

@@ -122,7 +122,13 @@ where rm_largest > 1000
 union all
 select 300 as rm_check, 'duplicates' as argument, problem from (
     {%- set source = " (set by convention=" ~ rank_metrics._shown(plan.convention) ~ ")" if 'duplicates' in plan.preset_options else "" %}
-    select ({{ rank_metrics.string_literal("duplicates='error'" ~ source ~ ": user ") }} || cast({{ plan.user }} as {{ text }}) || {{ rank_metrics.string_literal(' has item ') }} || cast({{ plan.item }} as {{ text }}) || {{ rank_metrics.string_literal(' more than once in predictions') }}) as problem
+    {#- and its group, where a user's lists of two models may hold the same item (a new user's trial) -#}
+    {%- set group = [] -%}
+    {%- for name in plan.names.by -%}
+        {%- do group.append(rank_metrics.string_literal((' (' if loop.first else ', ') ~ name ~ ' = ') ~ ' || coalesce(cast(' ~ plan.by[loop.index0] ~ ' as ' ~ text ~ "), 'NULL')") -%}
+    {%- endfor %}
+    select ({{ rank_metrics.string_literal("duplicates='error'" ~ source ~ ": user ") }} || cast({{ plan.user }} as {{ text }}) || {{ rank_metrics.string_literal(' has item ') }} || cast({{ plan.item }} as {{ text }}) || {{ rank_metrics.string_literal(' more than once in predictions') }}
+        {%- if group %} || {{ group | join(' || ') }} || ')'{% endif %}) as problem
     from {{ plan.predictions }} as rm_p
     group by {{ rank_metrics._column_prefix(plan.by) }}{{ plan.user }}, {{ plan.item }}
     having count(*) > 1
