@@ -19,6 +19,9 @@ from test_dbt import compile_inline
     ("k=3, normalisation='m'", "rank_metrics: unknown argument 'normalisation' (did you mean 'normalization'?); the arguments after (predictions, truth, k) "
                                "are user, item,"),
     ("k=3, relevance_threshold=2", "rank_metrics: relevance_threshold 2 applies to grades, but no grade column of truth is read"),
+    # a gate's YAML `relevance: none` is the text 'none'
+    ("k=3, relevance='none'", "column none (argument relevance) is not in truth; its columns are: case_id, user_id, item_id; "
+                              "in a YAML file none is this text: write null (relevance: null)"),
 ])
 def test_argument_and_column_checks_fail_the_model(dbt_project, arguments, message):
     ok, text = compile_inline(dbt_project, "{{ rank_metrics.average_precision_at_k(predictions=ref('spec_predictions'), "
