@@ -221,10 +221,12 @@ def test_gates_fail_for_a_model_no_user_is_evaluated_for(dbt_project):
                             ("no_significant_regression", "c", "both")]
     below = rows[("metric_at_least", None, "both")]
     assert (below["model"], below["k"], below["value"]) == ("c", None, None)
-    assert below["problem"] == "no user is evaluated for this model, so there is no value to judge"
+    why = ("under users='both' every list of it is for a user truth lacks; with a by column truth has too, truth has no "
+           "row of its value")
+    assert below["problem"] == f"no user is evaluated for this model ({why}), so there is no value to judge"
     unevaluated = rows[("no_significant_regression", "b", "both")]
     assert (unevaluated["model"], unevaluated["k"]) == ("c", None)
-    assert unevaluated["problem"] == "no user is evaluated for this model, so nothing is compared with the baseline"
+    assert unevaluated["problem"] == f"no user is evaluated for this model ({why}), so nothing is compared with the baseline"
     unpaired = rows[("no_significant_regression", "b", "predictions")]
     assert (unpaired["model"], unpaired["k"], unpaired["n_users"], unpaired["n_only_model"], unpaired["n_only_baseline"]) \
         == ("c", 4, 0, 5, 5)

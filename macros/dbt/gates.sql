@@ -54,7 +54,7 @@
         rm_values.ci_low, rm_values.ci_high, {{ min_value }} as min_value,
         case when rm_values.k is null then
             {%- if by_columns %} case when rm_values.rm_group_listed = 1
-                then {{ rank_metrics.string_literal('no user is evaluated for this ' ~ (by_names[0] if by_names | length == 1 else 'group of ' ~ by_names | join(', ')) ~ ', so there is no value to judge') }}
+                then {{ rank_metrics.string_literal('no user is evaluated for this ' ~ (by_names[0] if by_names | length == 1 else 'group of ' ~ by_names | join(', ')) ~ ' (' ~ rank_metrics._why_no_user_is_evaluated() ~ '), so there is no value to judge') }}
                 else{% endif %} 'no user is evaluated, so there is no value to judge'{{ ' end' if by_columns }}
         end as problem
     from (select 1 as rm_one) as rm_gate
@@ -116,7 +116,7 @@
             when rm_comparison.rm_model is null
                 then {{ rank_metrics.string_literal('predictions has no ' ~ by_name ~ ' but the baseline ' ~ rank_metrics._shown(baseline) ~ ', so nothing is compared with it') }}
             when rm_comparison.k is null
-                then {{ rank_metrics.string_literal('no user is evaluated for this ' ~ by_name ~ ', so nothing is compared with the baseline') }}
+                then {{ rank_metrics.string_literal('no user is evaluated for this ' ~ by_name ~ ' (' ~ rank_metrics._why_no_user_is_evaluated() ~ '), so nothing is compared with the baseline') }}
             when rm_comparison.n_users = 0 and rm_comparison.n_only_baseline = 0
                 then {{ rank_metrics.string_literal('no user is evaluated for the baseline ' ~ rank_metrics._shown(baseline) ~ ', so nothing is compared with it') }}
             when rm_comparison.n_users = 0
@@ -145,3 +145,10 @@
     where (difference < 0 and p_value / 2 < {{ alpha }})
         {{- ' or rm_gate.rm_baseline_rows = 0 or rm_comparison.k is null or rm_comparison.n_users = 0' if not flags.EMPTY }}
 {% endtest %}
+
+
+{#- Why a group of predictions has no evaluated user: the two ways, which a gate cannot tell
+    apart without reading the tables again. -#}
+{% macro _why_no_user_is_evaluated() -%}
+    under users='both' every list of it is for a user truth lacks; with a by column truth has too, truth has no row of its value
+{%- endmacro %}
