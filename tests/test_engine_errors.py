@@ -98,3 +98,13 @@ def test_a_repeated_item_is_named_with_its_group(load):
                               duplicates="error", con=con)
     assert str(error.value) == ("rank_metrics: duplicates: duplicates='error': user 1 has item a more than once in "
                                 "predictions (model = b)")
+
+
+def test_a_rank_at_its_types_minimum(load):
+    """Past k = 61 the list check computed rank - 61, which overflowed PostgreSQL's and Spark's
+    (ANSI) bigint for a rank of -2^63: a raw engine error (a new user's trial). DuckDB gave 0.5."""
+    put, con = load
+    predictions = pa.table({"user_id": [1, 1], "item_id": ["a", "b"], "rank": [-2 ** 63, 1]})
+    got = rank_metrics.map_at_k(put("minimum_predictions", predictions), put("minimum_truth", TRUTH.slice(0, 1)),
+                                k=[2, 62], con=con, check=True)
+    assert got.map_at_k.tolist() == [1.0, 1.0]

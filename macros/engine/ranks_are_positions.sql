@@ -79,7 +79,8 @@
 {#- Two 64-bit words, heads up to 122 rows: word 1 has bit r for a rank r in 1..61, bit 62 for a
     larger one and bit 0 for anything else; word 2 has bit r - 61 for r in 62..122, bit 62 above
     that and bit 0 below. The ranks are 1..j when word 1 is bits 1..min(j, 61) (and 62 when
-    j > 61) and word 2 bits 0..j - 61. -#}
+    j > 61) and word 2 bits 0..j - 61. (greatest(r, 61) - 61, not greatest(r - 61, 0): a rank
+    at its type's minimum overflowed on PostgreSQL and Spark.) -#}
 {% macro default__ranks_are_positions(rank, whole_rank, cut) -%}
     {%- set head = {} -%}{%- do rank_metrics._list_head(head, rank, whole_rank, cut) -%}
     {%- set j = head.rows -%}
@@ -88,7 +89,7 @@
         and bit_or({{ head.only | replace('{}', rank_metrics.shift_left(one, 'cast(least(greatest(' ~ whole_rank ~ ', 0), 62) as integer)')) }})
             = {{ rank_metrics.shift_left(one, 'cast(least(' ~ j ~ ', 61) + 1 as integer)') }} - 2
               + case when {{ j }} > 61 then {{ rank_metrics.shift_left(one, '62') }} else 0 end
-        and bit_or({{ head.only | replace('{}', rank_metrics.shift_left(one, 'cast(least(greatest(' ~ rank ~ ' - 61, 0), 62) as integer)')) }})
+        and bit_or({{ head.only | replace('{}', rank_metrics.shift_left(one, 'cast(least(greatest(' ~ rank ~ ', 61) - 61, 62) as integer)')) }})
             = {{ rank_metrics.shift_left(one, 'cast(least(greatest(' ~ j ~ ' - 61, 0), 61) + 1 as integer)') }} - 1
         then 1 else 0 end
 {%- endmacro %}
