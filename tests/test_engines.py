@@ -321,6 +321,20 @@ def test_postgres_text_items_tie_break_by_their_bytes_whatever_the_collation(pos
     assert got.set_index("user_id").precision.to_dict() == {1: 1.0, 2: 0.0}
 
 
+def test_postgres_real_grades_are_checked_as_stored(postgres):
+    """psycopg2 gives a real (float4) as its shortest decimal, 0.1 for the stored 0.100000001490116
+    the SQL computes with: check=True failed on right numbers (4e-9 apart; a new user's trial)."""
+    with postgres.cursor() as cursor:
+        cursor.execute("drop table if exists real_predictions, real_truth;"
+                       "create table real_predictions (user_id int, item_id int, rank int);"
+                       "insert into real_predictions values (1, 1, 1), (1, 2, 2), (2, 3, 1), (2, 4, 2);"
+                       "create table real_truth (user_id int, item_id int, relevance real);"
+                       "insert into real_truth values (1, 1, 0.1), (1, 2, 0.7), (2, 4, 0.3), (2, 3, 1.1)")
+    postgres.commit()
+    got = rank_metrics.ndcg_at_k("real_predictions", "real_truth", k=1, con=postgres, check=True)
+    assert got == pytest.approx((0.1 / 0.7 + 1.0) / 2, rel=1e-7) and got != (0.1 / 0.7 + 1.0) / 2
+
+
 def test_postgres_errors_name_the_table_and_column(postgres):
     to_postgres(postgres, "few_predictions", pd.DataFrame({"user_id": [1], "item_id": ["a"], "rank": [1]}))
     to_postgres(postgres, "few_truth", pd.DataFrame({"user_id": ["1"], "item_id": ["a"]}))
