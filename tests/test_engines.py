@@ -335,6 +335,19 @@ def test_postgres_real_grades_are_checked_as_stored(postgres):
     assert got == pytest.approx((0.1 / 0.7 + 1.0) / 2, rel=1e-7) and got != (0.1 / 0.7 + 1.0) / 2
 
 
+def test_postgres_ids_of_two_float_widths_are_refused(postgres):
+    with postgres.cursor() as cursor:
+        cursor.execute("drop table if exists width_predictions, width_truth;"
+                       "create table width_predictions (user_id int, item_id real, rank int);"
+                       "insert into width_predictions values (1, 0.1, 1);"
+                       "create table width_truth (user_id int, item_id double precision);"
+                       "insert into width_truth values (1, 0.1)")
+    postgres.commit()
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"column item_id \(argument item\) is real in predictions "
+                                                            r"but double precision in truth; cast one so they match"):
+        rank_metrics.map_at_k("width_predictions", "width_truth", k=1, con=postgres)
+
+
 def test_postgres_errors_name_the_table_and_column(postgres):
     to_postgres(postgres, "few_predictions", pd.DataFrame({"user_id": [1], "item_id": ["a"], "rank": [1]}))
     to_postgres(postgres, "few_truth", pd.DataFrame({"user_id": ["1"], "item_id": ["a"]}))

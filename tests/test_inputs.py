@@ -642,3 +642,16 @@ def test_precision_at_a_huge_k_keeps_its_digits():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert rank_metrics.precision_at_k(predictions, truth, k=2 ** 63 - 1) == pytest.approx(1 / (2 ** 63 - 1), rel=1e-5)
+
+
+def test_ids_of_two_float_widths_are_refused():
+    """A float32 id and a float64 id of the same decimal are two numbers: 0.1 met nothing, and
+    MAP came out 0 with only the nothing-met warning (a new user's trial)."""
+    predictions = pd.DataFrame({"user_id": [1, 1], "item_id": [0.1, 0.5], "rank": [1, 2]}).astype({"item_id": "float32"})
+    truth = pd.DataFrame({"user_id": [1], "item_id": [0.1]})
+    with pytest.raises(rank_metrics.RankMetricsError) as error:
+        rank_metrics.map_at_k(predictions, truth, k=1)
+    assert str(error.value) == ("rank_metrics: column item_id (argument item) is FLOAT in predictions but DOUBLE in truth; "
+                                "cast one so they match (a 32-bit float is another number than the double of the same "
+                                "decimal: 0.1 is 0.100000001490116 as a float)")
+    assert rank_metrics.map_at_k(predictions, truth.astype({"item_id": "float32"}), k=1, check=True) == 1.0

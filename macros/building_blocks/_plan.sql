@@ -365,6 +365,14 @@
                     ~ (" (ids compared with a floating point column are compared as doubles, where distinct large ids are equal; a column of "
                        ~ "whole numbers often becomes floating point where it held a missing value)" if inexact else "")) }}
             {%- endif -%}
+            {#- a 32-bit float and a double of the same decimal are two numbers (0.1 as a float is
+                0.100000001490116): ids of the two widths never met, without a word -#}
+            {%- set singles = ['float', 'float4', 'float32', 'real'] -%}
+            {%- if families == ['floating point', 'floating point'] and ((left | lower | trim) in singles) != ((right | lower | trim) in singles) -%}
+                {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " (argument " ~ argument ~ ") is " ~ left ~ " in predictions but "
+                    ~ ("" if truth_name == name else "its truth column " ~ truth_name ~ " is ") ~ right ~ " in truth; cast one so they match "
+                    ~ "(a 32-bit float is another number than the double of the same decimal: 0.1 is 0.100000001490116 as a float)") }}
+            {%- endif -%}
         {%- endfor -%}
     {%- endif -%}
 
