@@ -348,6 +348,21 @@ def test_postgres_ids_of_two_float_widths_are_refused(postgres):
         rank_metrics.map_at_k("width_predictions", "width_truth", k=1, con=postgres)
 
 
+def test_postgres_ids_of_fixed_length_text_against_text_are_refused(postgres):
+    """PostgreSQL compares char(5) 'b' with text 'b' without its padding, which psycopg2 keeps:
+    the SQL found a hit the reference did not, and check=True blamed the SQL (a new user's trial)."""
+    with postgres.cursor() as cursor:
+        cursor.execute("drop table if exists char_predictions, char_truth;"
+                       "create table char_predictions (user_id text, item_id text, rank int);"
+                       "insert into char_predictions values ('u', 'b', 1);"
+                       "create table char_truth (user_id text, item_id char(5));"
+                       "insert into char_truth values ('u', 'b')")
+    postgres.commit()
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"column item_id \(argument item\) is text in predictions "
+                                                            r"but character in truth; cast one so they match"):
+        rank_metrics.map_at_k("char_predictions", "char_truth", k=1, con=postgres)
+
+
 def test_postgres_errors_name_the_table_and_column(postgres):
     to_postgres(postgres, "few_predictions", pd.DataFrame({"user_id": [1], "item_id": ["a"], "rank": [1]}))
     to_postgres(postgres, "few_truth", pd.DataFrame({"user_id": ["1"], "item_id": ["a"]}))
