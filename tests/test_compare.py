@@ -583,3 +583,49 @@ def test_every_test_takes_the_same_baselines(test):
             rank_metrics.compare(numbered, truth, k=1, by="model", baseline=spelt, metrics=["hit_rate"], test=test, seed=1)
     assert rank_metrics.compare(numbered, truth, k=1, by="model", baseline="1", metrics=["hit_rate"], test=test,
                                 seed=1).model.tolist() == [2]
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "postgres", "spark"])
+def test_days_as_models_take_a_baseline_as_text_or_a_date(engine, request):
+    """A by column of dates (compare day against day): the t test refused a date baseline, the
+    permutation test refused one spelt as text, and check=True failed on PostgreSQL and Spark
+    (a new user's trial). Every test now takes either, on every engine, with the check."""
+    import datetime as dt
+
+    days = (dt.date(2024, 1, 1), dt.date(2024, 1, 2))
+    rows = [(day, user, item, rank) for day in days for user in range(4)
+            for rank, item in enumerate([(user + (day == days[1])) % 3, 5, 7], 1)]
+    truth_rows = [(user, user % 3) for user in range(4)]
+    predictions = pd.DataFrame(rows, columns=["model", "user_id", "item_id", "rank"])
+    truth, con = pd.DataFrame(truth_rows, columns=["user_id", "item_id"]), None
+    if engine == "duckdb":
+        con = duckdb.connect()
+        con.execute("create table day_predictions as select cast(model as date) as model, user_id, item_id, rank "
+                    "from predictions")
+        predictions = "day_predictions"
+    elif engine == "postgres":
+        con = request.getfixturevalue("postgres")
+        with con.cursor() as cursor:
+            cursor.execute("drop table if exists day_predictions, day_truth;"
+                           "create table day_predictions (model date, user_id bigint, item_id bigint, rank int);"
+                           "create table day_truth (user_id bigint, item_id bigint)")
+            cursor.executemany("insert into day_predictions values (%s, %s, %s, %s)", rows)
+            cursor.executemany("insert into day_truth values (%s, %s)", truth_rows)
+        con.commit()
+        predictions, truth = "day_predictions", "day_truth"
+    else:
+        spark = request.getfixturevalue("spark")
+        predictions = spark.createDataFrame(rows, "model date, user_id bigint, item_id bigint, rank int")
+        truth = spark.createDataFrame(truth_rows, "user_id bigint, item_id bigint")
+    for baseline in ("2024-01-02", days[1]):
+        for test in ("t", "permutation"):
+            got = rank_metrics.compare(predictions, truth, k=3, metrics=["map"], by="model", baseline=baseline,
+                                       test=test, seed=1, con=con, check=True)
+            assert got.difference.tolist() == [1.0], (baseline, test)
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"baseline 'soon' \(text, where the column's values are "
+                                                            r"dates\) is not a value of column model"):
+        rank_metrics.compare(predictions, truth, k=3, by="model", baseline="soon", test="permutation", con=con)
+    # the t test's SQL would have failed to cast it, in the engine's words
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"baseline 'soon' is text, but by column model is (DATE|date): "
+                                                            r"give the baseline as a date, such as '2024-01-02'"):
+        rank_metrics.compare(predictions, truth, k=3, by="model", baseline="soon", test="t", con=con)

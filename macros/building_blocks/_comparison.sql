@@ -149,6 +149,11 @@ from rm_adjusted
         {{ exceptions.raise_compiler_error("rank_metrics: baseline " ~ rank_metrics._shown(baseline) ~ " is text, but by column " ~ name ~ " is "
             ~ data_type ~ ": give the baseline as true or false") }}
         {%- endif -%}
+    {%- elif is_text and family is not none and (family.startswith('date') or family.startswith('timestamp'))
+              and not rank_metrics._spells_a_date(baseline | trim) | trim -%}
+        {#- the engine's own failed cast, inside the data checks' query, before (a new user's trial) -#}
+        {{ exceptions.raise_compiler_error("rank_metrics: baseline " ~ rank_metrics._shown(baseline) ~ " is text, but by column " ~ name ~ " is "
+            ~ data_type ~ ": give the baseline as a date, such as '2024-01-02', one of the column's values") }}
     {%- elif baseline is boolean and family is not none and family not in ['boolean', 'bool'] -%}
         {{ exceptions.raise_compiler_error("rank_metrics: baseline " ~ rank_metrics._shown(baseline) ~ " is a boolean, but by column " ~ name ~ " is "
             ~ data_type ~ ": give the baseline as one of the column's values") }}
@@ -162,12 +167,23 @@ from rm_adjusted
 {%- endmacro %}
 
 
+{#- 'true' when text begins as a date does, YYYY-MM-DD (the engines read what may follow). -#}
+{% macro _spells_a_date(text) -%}
+    {{- 'true' if text | length >= 10 and text[0:4].isdigit() and text[4] == '-' and text[5:7].isdigit() and text[7] == '-'
+                  and text[8:10].isdigit() else '' -}}
+{%- endmacro %}
+
+
 {#- A value of a by column as an SQL literal: text quoted, numbers as they are. -#}
 {% macro _literal(value, argument) -%}
     {%- if value is string -%}{{ rank_metrics.string_literal(value) }}
     {%- elif value is boolean -%}{{ 'true' if value else 'false' }}
     {%- elif value is number -%}{{ value }}
-    {%- else -%}{{ exceptions.raise_compiler_error("rank_metrics: " ~ argument ~ " must be a text or a number (a value of the by column); got " ~ rank_metrics._shown(value)) }}
+    {#- a date or a time (YAML reads baseline: 2024-01-02 as a date; Python's datetime, pandas'
+        Timestamp), as the cast of its text every engine reads -#}
+    {%- elif value.hour is defined and value.strftime is defined -%}cast({{ rank_metrics.string_literal(value.strftime('%Y-%m-%d %H:%M:%S.%f')) }} as timestamp)
+    {%- elif value.year is defined and value.strftime is defined -%}cast({{ rank_metrics.string_literal(value.strftime('%Y-%m-%d')) }} as date)
+    {%- else -%}{{ exceptions.raise_compiler_error("rank_metrics: " ~ argument ~ " must be a text, a number or a date (a value of the by column); got " ~ rank_metrics._shown(value)) }}
     {%- endif -%}
 {%- endmacro %}
 

@@ -7,6 +7,7 @@ need each user's values: they come from the same one pass (evaluate_users), pair
 
 from __future__ import annotations
 
+import datetime
 import math
 import numbers
 import warnings
@@ -105,8 +106,20 @@ def _as_group_value(baseline, groups):
     """The group a text baseline names, by the t test's SQL rule (_baseline_literal), so that
     every test takes the same baselines: text that spells a plain number (the command line's
     --baseline 2; not '1e0' or '+1') names that number when the groups are numbers, and 'true',
-    'false' and the like a boolean when they are booleans; else the baseline as given."""
-    if not isinstance(baseline, str) or not groups:
+    'false' and the like a boolean when they are booleans; text or a date names the day or time
+    it spells when the groups are dates or times (DuckDB gives a DATE as a pandas Timestamp,
+    PostgreSQL and Spark as a date); else the baseline as given."""
+    if not groups:
+        return baseline
+    if all(isinstance(group, datetime.date) for group in groups) and isinstance(baseline, (str, datetime.date)):
+        import pandas as pd
+
+        try:
+            wanted = pd.Timestamp(baseline)
+        except (ValueError, TypeError):
+            return baseline
+        return next((group for group in groups if pd.Timestamp(group) == wanted), baseline)
+    if not isinstance(baseline, str):
         return baseline
     spelt = baseline.strip()
     if all(isinstance(group, bool) for group in groups):   # pandas gives Python scalars
@@ -119,6 +132,13 @@ def _as_group_value(baseline, groups):
     return baseline
 
 
+def _kind(value, many: bool = False) -> str:
+    """What a value is, for the message of a baseline of another kind than the groups."""
+    kind = "text" if isinstance(value, str) else "boolean" if isinstance(value, bool) else \
+        "number" if isinstance(value, numbers.Real) else "date" if isinstance(value, datetime.date) else \
+        type(value).__name__
+    return kind if kind == "text" else kind + "s" if many else ("an " if kind[0] in "aeiou" else "a ") + kind
+
 
 def _require_baseline(model, baseline, groups) -> None:
     """Raise unless the baseline is one group and there is another to compare with it."""
@@ -126,9 +146,8 @@ def _require_baseline(model, baseline, groups) -> None:
         raise RankMetricsError(f"rank_metrics: compare: no user is evaluated for any value of column {model}, so "
                                "nothing can be compared (the warning before this says why)")
     if baseline not in set(groups):
-        text = isinstance(baseline, str)
-        kind = "" if all(isinstance(group, str) == text for group in groups) else \
-            f" ({'text' if text else 'a number'}, where the column's values are {'numbers' if text else 'text'})"
+        kind = "" if _kind(baseline) == _kind(groups[0]) else \
+            f" ({_kind(baseline)}, where the column's values are {_kind(groups[0], many=True)})"
         raise RankMetricsError(f"rank_metrics: compare: baseline {baseline!r}{kind} is not a value of column {model} "
                                f"among the users evaluated; its values are: {api.shown_values(groups)}")
     if len(groups) < 2:
