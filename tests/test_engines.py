@@ -335,32 +335,25 @@ def test_postgres_real_grades_are_checked_as_stored(postgres):
     assert got == pytest.approx((0.1 / 0.7 + 1.0) / 2, rel=1e-7) and got != (0.1 / 0.7 + 1.0) / 2
 
 
-def test_postgres_ids_of_two_float_widths_are_refused(postgres):
+@pytest.mark.parametrize("predicted, judged, named", [
+    # a 32-bit float and a double of the same decimal are two numbers: 0.1 never met 0.1
+    ("real", "double precision", "real in predictions but double precision in truth"),
+    # PostgreSQL compares char(5) 'b' with text 'b' without its padding, which psycopg2 keeps: the
+    # SQL found a hit the reference did not, and check=True blamed the SQL
+    ("text", "char(5)", "text in predictions but character in truth"),
+])
+def test_postgres_ids_of_types_that_meet_otherwise_are_refused(postgres, predicted, judged, named):
+    """Ids of two types that compare in a way of their own (a new user's trial)."""
     with postgres.cursor() as cursor:
-        cursor.execute("drop table if exists width_predictions, width_truth;"
-                       "create table width_predictions (user_id int, item_id real, rank int);"
-                       "insert into width_predictions values (1, 0.1, 1);"
-                       "create table width_truth (user_id int, item_id double precision);"
-                       "insert into width_truth values (1, 0.1)")
+        cursor.execute(f"drop table if exists kind_predictions, kind_truth;"
+                       f"create table kind_predictions (user_id int, item_id {predicted}, rank int);"
+                       f"insert into kind_predictions values (1, '0.1', 1);"
+                       f"create table kind_truth (user_id int, item_id {judged});"
+                       f"insert into kind_truth values (1, '0.1')")
     postgres.commit()
-    with pytest.raises(rank_metrics.RankMetricsError, match=r"column item_id \(argument item\) is real in predictions "
-                                                            r"but double precision in truth; cast one so they match"):
-        rank_metrics.map_at_k("width_predictions", "width_truth", k=1, con=postgres)
-
-
-def test_postgres_ids_of_fixed_length_text_against_text_are_refused(postgres):
-    """PostgreSQL compares char(5) 'b' with text 'b' without its padding, which psycopg2 keeps:
-    the SQL found a hit the reference did not, and check=True blamed the SQL (a new user's trial)."""
-    with postgres.cursor() as cursor:
-        cursor.execute("drop table if exists char_predictions, char_truth;"
-                       "create table char_predictions (user_id text, item_id text, rank int);"
-                       "insert into char_predictions values ('u', 'b', 1);"
-                       "create table char_truth (user_id text, item_id char(5));"
-                       "insert into char_truth values ('u', 'b')")
-    postgres.commit()
-    with pytest.raises(rank_metrics.RankMetricsError, match=r"column item_id \(argument item\) is text in predictions "
-                                                            r"but character in truth; cast one so they match"):
-        rank_metrics.map_at_k("char_predictions", "char_truth", k=1, con=postgres)
+    with pytest.raises(rank_metrics.RankMetricsError, match=rf"column item_id \(argument item\) is {named}; cast one "
+                                                            r"so they match"):
+        rank_metrics.map_at_k("kind_predictions", "kind_truth", k=1, con=postgres)
 
 
 def test_postgres_errors_name_the_table_and_column(postgres):
