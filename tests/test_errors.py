@@ -607,6 +607,55 @@ def test_numeric_ids_under_the_trec_eval_convention_warn_of_its_text_order():
         assert rank_metrics.precision_at_k(run, qrels, **arguments, tie_break="item") == 1.0
 
 
+def _spent_reader(frame):
+    import pyarrow as pa
+
+    reader = pa.RecordBatchReader.from_batches(*(lambda table: (table.schema, table.to_batches()))(pa.Table.from_pandas(frame)))
+    reader.read_all()
+    return reader
+
+
+def _compare_of_a_spent_truth(predictions, truth):
+    with pytest.raises(RankMetricsError, match="truth has no relevant rows"):   # after the warning
+        rank_metrics.compare(predictions.assign(model="a"), _spent_reader(truth), k=2, by="model", baseline="a")
+
+
+# each warning of the package, by a call that gives it
+WARNINGS = {
+    "unread grade column": lambda p, t: rank_metrics.map_at_k(p, t.assign(rating=1), k=2),
+    "unread grade column, printed SQL": lambda p, t: rank_metrics.sql("p", "t", k=2, con=_registered(p, t.assign(rating=1))),
+    "numeric ids, trec_eval": lambda p, t: rank_metrics.precision_at_k(p.assign(item_id=[1, 2, 1]), t.assign(item_id=[1, 2]),
+                                                                       k=1, convention="trec_eval", score="rank"),
+    "nothing met": lambda p, t: rank_metrics.map_at_k(p, t.assign(item_id=["x", "y"]), k=2),
+    "no user evaluated": lambda p, t: rank_metrics.evaluate(p, t.assign(user_id=[7, 8]), k=2, users="both"),
+    "a group without users": lambda p, t: rank_metrics.evaluate(p.assign(model=["a", "a", "n"]), t.assign(user_id=[1, 3]),
+                                                                k=2, by="model", users="both"),
+    "spent reader": lambda p, t: rank_metrics.map_at_k(_spent_reader(p), t, k=2),
+    "spent reader, compare": lambda p, t: _compare_of_a_spent_truth(p, t),
+    "unpaired models, permutation test": lambda p, t: rank_metrics.compare(
+        p.assign(model=["a", "a", "b"], user_id=[1, 1, 2]), t, k=2, by="model", baseline="b", users="predictions",
+        test="permutation", seed=1),
+}
+
+
+def _registered(predictions, truth):
+    con = duckdb.connect()
+    con.register("p", predictions)
+    con.register("t", truth)
+    return con
+
+
+@pytest.mark.parametrize("call", WARNINGS.values(), ids=WARNINGS.keys())
+def test_every_warning_points_at_the_users_call(predictions, truth, call):
+    """A warning's file and line are the caller's, however deep in the package it is found:
+    counted by hand per function, they pointed into rank_metrics when a call went one deeper."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call(predictions, truth)
+    warned = [warning for warning in caught if issubclass(warning.category, rank_metrics.RankMetricsWarning)]
+    assert warned and [warning.filename for warning in warned] == [__file__] * len(warned)
+
+
 def test_files_under_the_trec_eval_convention_have_text_ids(tmp_path):
     """trec_eval reads query and document ids as text: so do CSV/TSV/TXT files under its
     convention (and its tie-break), which then reproduce it where all-digit ids tie; on the

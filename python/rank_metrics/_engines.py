@@ -17,13 +17,12 @@ import numbers
 import os
 import re
 import uuid
-import warnings
 import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ._render import render
-from .errors import RankMetricsError, RankMetricsWarning
+from .errors import RankMetricsError, warn
 
 if TYPE_CHECKING:   # imported where a result is made, so `import rank_metrics` stays fast
     import pandas as pd
@@ -311,7 +310,7 @@ class DuckDBEngine(Engine):
                     self.con.register(name, rows)
             else:
                 # a stream reads once, and the data checks read before the metric does
-                value = read_once(value, argument, stacklevel=7)
+                value = read_once(value, argument)
                 if _module(value).startswith("pandas") and type(value).__name__ == "DataFrame":
                     value = _numpy_scalars_as_numbers(value)
                     self._frames.append((argument, value))
@@ -576,7 +575,7 @@ def _parquet_by_content(text: str) -> tuple[str, dict] | None:
     return None
 
 
-def read_once(value, argument: str, stacklevel: int = 2):
+def read_once(value, argument: str):
     """A pyarrow RecordBatchReader as the Table of its rows (anything else as it is): a reader
     gives its rows once, and rank_metrics reads an input more than once. An empty one is said:
     most often a reader that an earlier call has read."""
@@ -584,9 +583,8 @@ def read_once(value, argument: str, stacklevel: int = 2):
         return value
     table = value.read_all()
     if table.num_rows == 0:
-        warnings.warn(f"rank_metrics: {argument}: the RecordBatchReader gave no rows; a reader reads "
-                      "once, so one read before (by an earlier call) gives none the second time: "
-                      "pass a pyarrow Table to read it again", RankMetricsWarning, stacklevel=stacklevel + 1)
+        warn(f"{argument}: the RecordBatchReader gave no rows; a reader reads once, so one read before "
+             "(by an earlier call) gives none the second time: pass a pyarrow Table to read it again")
     return table
 
 

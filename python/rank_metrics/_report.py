@@ -66,8 +66,8 @@ def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test=
     against k per group with its confidence band, the users evaluated and left out, and the
     options in force. Returns the HTML text."""
     # the page reads its inputs several times: a one-shot Arrow reader would be empty after the first
-    predictions = _engines.read_once(predictions, "predictions", stacklevel=2)
-    truth = _engines.read_once(truth, "truth", stacklevel=2)
+    predictions = _engines.read_once(predictions, "predictions")
+    truth = _engines.read_once(truth, "truth")
     values = api.evaluate(predictions, truth, k, metrics=metrics, confidence=confidence, con=con, by=by, **options)
     by_columns = api._as_list(by)
     comparison = None

@@ -11,8 +11,6 @@ import math
 import numbers
 import os
 import shlex
-import sys
-import warnings
 from typing import TYPE_CHECKING, Sequence
 
 from . import reference
@@ -20,7 +18,7 @@ from ._engines import _module, _quote as engine_quote, as_read, engine_for
 from ._optional import load
 from ._render import namespace as _render_namespace
 from ._render import render
-from .errors import CheckFailed, RankMetricsError, RankMetricsWarning
+from .errors import CheckFailed, RankMetricsError, warn
 
 if TYPE_CHECKING:   # pandas is imported where a result is made, so `import rank_metrics` stays fast
     import pandas as pd
@@ -385,17 +383,8 @@ def _warn_of_groups_without_users(macro: str, result: pd.DataFrame, arguments: d
     label = f"{by[0]} {shown_values([group[0] for group in missing])}" if len(by) == 1 else \
         f"({', '.join(by)}) {shown_values(missing)}"
     one = len(missing) == 1
-    warnings.warn(f"rank_metrics: {named_as}{label} of predictions {'has' if one else 'have'} no evaluated user, so "
-                  f"{'it has' if one else 'they have'} no row ({reason})", RankMetricsWarning, stacklevel=_callers_level())
-
-
-def _callers_level() -> int:
-    """warnings.warn's stacklevel for the first frame outside this package, from the function
-    that warns: a warning points at the user's call, through compare's resampled tests too."""
-    frame, level = sys._getframe(1), 1
-    while frame is not None and os.path.dirname(frame.f_code.co_filename) == os.path.dirname(__file__):
-        frame, level = frame.f_back, level + 1
-    return level
+    warn(f"{named_as}{label} of predictions {'has' if one else 'have'} no evaluated user, so "
+         f"{'it has' if one else 'they have'} no row ({reason})")
 
 
 def shown_values(values: Sequence, most: int = 10) -> str:
@@ -409,8 +398,7 @@ def shown_values(values: Sequence, most: int = 10) -> str:
 _COUNTING_FOR_A_REPORT = contextvars.ContextVar("rank_metrics_counting_for_a_report", default=False)
 
 
-def _warn_about_columns(arguments: dict, predictions_columns: list[dict], truth_columns: list[dict],
-                        stacklevel: int = 4) -> None:
+def _warn_about_columns(arguments: dict, predictions_columns: list[dict], truth_columns: list[dict]) -> None:
     """A RankMetricsWarning when truth has a numeric column named like grades (rel, label,
     rating, column3 of a file without a header, ...: the macro _unread_grade_column, which dbt's
     models warn with too) and no relevance= names it; and when numeric item ids meet
@@ -428,11 +416,11 @@ def _warn_about_columns(arguments: dict, predictions_columns: list[dict], truth_
     if name:
         message = str(names._unread_grade_message(truth_columns, name, repr(name), truth_is_list)).strip()
         hint = "" if truth_is_list else f" (--relevance {shlex.quote(name)} on the command line)"
-        warnings.warn(f"rank_metrics: {message}{hint}", RankMetricsWarning, stacklevel=stacklevel)
+        warn(f"{message}{hint}")
     text_order = str(names._text_order_warning(predictions_columns, arguments["item"], arguments["convention"],
                                                arguments["tie_break"])).strip()
     if text_order:
-        warnings.warn(f"rank_metrics: {text_order}", RankMetricsWarning, stacklevel=stacklevel)
+        warn(text_order)
 
 
 def _warn_if_nothing_met(macro: str, result: pd.DataFrame, arguments: dict, counts) -> None:
@@ -454,12 +442,11 @@ def _warn_if_nothing_met(macro: str, result: pd.DataFrame, arguments: dict, coun
         return
     cause = _nothing_met_cause(arguments, *counts())
     if nobody:
-        warnings.warn(f"rank_metrics: no user is evaluated, so there is no number; {cause}", RankMetricsWarning,
-                      stacklevel=_callers_level())
+        warn(f"no user is evaluated, so there is no number; {cause}")
         return
     largest = max(arguments["k"]) if isinstance(arguments["k"], list) else arguments["k"]
-    warnings.warn(f"rank_metrics: no evaluated user has a relevant item within the first {largest} items of their list, "
-                  f"so every value is 0; {cause}", RankMetricsWarning, stacklevel=_callers_level())
+    warn(f"no evaluated user has a relevant item within the first {largest} items of their list, "
+         f"so every value is 0; {cause}")
 
 
 def _nothing_met_cause(arguments: dict, prediction_rows: int, truth_rows: int, relevant_rows: int,
@@ -626,7 +613,7 @@ def sql(predictions, truth, k, *, con=None, dialect="duckdb", macro="map_at_k", 
         with engine.registered(predictions, "predictions") as predictions_view, \
                 engine.registered(truth, "truth") as truth_view:
             tables = dict(predictions_columns=predictions_view.columns, truth_columns=truth_view.columns)
-        _warn_about_columns(arguments, tables["predictions_columns"], tables["truth_columns"], stacklevel=3)
+        _warn_about_columns(arguments, tables["predictions_columns"], tables["truth_columns"])
     else:
         tables = {}
     for argument, name in (("predictions", predictions), ("truth", truth)):

@@ -10,11 +10,10 @@ from __future__ import annotations
 import datetime
 import math
 import numbers
-import warnings
 
 from . import api, stats
 from ._engines import read_once
-from .errors import RankMetricsError, RankMetricsWarning
+from .errors import RankMetricsError, warn
 
 COLUMNS = ["k", "metric", "baseline_value", "value", "difference", "relative_difference", "std_error", "t",
            "df", "p_value", "p_value_adjusted", "significant", "n_users", "n_only_model", "n_only_baseline"]
@@ -51,7 +50,7 @@ def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", corr
     stats.check_resampling(seed, resamples)
     model = _model_column(by)
     # read below more than once (a reader gives its rows once)
-    predictions, truth = read_once(predictions, "predictions", stacklevel=2), read_once(truth, "truth", stacklevel=2)
+    predictions, truth = read_once(predictions, "predictions"), read_once(truth, "truth")
     arguments = dict(api._metric_arguments(k, dict(options, by=[model]), own=_OWN_ARGUMENTS),
                      metrics=api._metrics_argument(metrics))
     if test == "t":
@@ -77,10 +76,10 @@ def _warn_if_unpaired(result, model, baseline) -> None:
     rows have no difference and no p-value, only the counts of each side's users."""
     unpaired = sorted(set(result.loc[result["n_users"] == 0, model]), key=repr)
     if unpaired:
-        warnings.warn(f"rank_metrics: compare: {model} {api.shown_values(unpaired)} and the baseline {baseline!r} have no "
-                      "evaluated user in common, so nothing is paired and there is no difference or p-value "
-                      "(n_only_model and n_only_baseline count each side's users; under users='truth' every user "
-                      "with a relevant item is evaluated for both)", RankMetricsWarning, stacklevel=3)
+        warn(f"compare: {model} {api.shown_values(unpaired)} and the baseline {baseline!r} have no "
+             "evaluated user in common, so nothing is paired and there is no difference or p-value "
+             "(n_only_model and n_only_baseline count each side's users; under users='truth' every user "
+             "with a relevant item is evaluated for both)")
 
 
 def _model_column(by) -> str:
