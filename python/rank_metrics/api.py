@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import datetime
 import inspect
 import logging
@@ -181,13 +182,6 @@ def _plan_of(arguments: dict, engine: str = "duckdb", **tables) -> dict:
     return plan
 
 
-def _resolved_plan(arguments: dict, tables: dict, engine: str) -> tuple[dict, dict]:
-    """The column names as the macro resolves them (rank or score, relevance, truth_by), and the
-    shape of each table (long, or list-shaped with its separator)."""
-    plan = _plan_of(arguments, engine, **tables)
-    return dict(plan["names"]), dict(plan["shapes"])
-
-
 def _long_rows(rows: list[dict], item: str, shape: dict, position: str | None) -> list[dict]:
     """List-shaped rows as the long rows they stand for (the reference's own reading of them):
     one per item, with its place in the list (1, 2, …) under `position`."""
@@ -295,10 +289,11 @@ def _hashable(value, null_last: bool = True, nested: bool = False):
     return value
 
 
-def _check(result: pd.DataFrame, macro: str, arguments: dict, tables: dict, engine, predictions_view,
-           truth_view):
-    """Raise CheckFailed unless the reference implementation computes the same rows."""
-    columns, shapes = _resolved_plan(arguments, tables, engine.name)
+def _check(result: pd.DataFrame, macro: str, arguments: dict, plan: dict, engine, predictions_view, truth_view):
+    """Raise CheckFailed unless the reference implementation computes the same rows; `plan`:
+    the macros' plan of the call, whose names are the columns as the macro resolves them (rank
+    or score, relevance, truth_by) and whose shapes say each table's (long, or list-shaped)."""
+    columns, shapes = dict(plan["names"]), plan["shapes"]
     ks = arguments["k"] if isinstance(arguments["k"], list) else [arguments["k"]]
     options = reference.resolve_options(arguments["convention"], **{
         name: arguments[name] for name in reference.Options.__dataclass_fields__ if name in arguments})
@@ -340,17 +335,22 @@ def _run(macro: str, predictions, truth, arguments: dict, con, check: bool, grou
     with _prepared(predictions, truth, con, arguments) as (engine, tables, predictions_view, truth_view):
         _warn_about_columns(arguments, predictions_view.columns, truth_view.columns)
         result = engine.result(render(macro, engine.name, **tables, **arguments))
+
+        @functools.cache
+        def plan() -> dict:   # rendered again only when a check or a warning needs it
+            return _plan_of(arguments, engine.name, **tables)
+
         if check:
-            _check(result, macro, arguments, tables, engine, predictions_view, truth_view)
+            _check(result, macro, arguments, plan(), engine, predictions_view, truth_view)
         _warn_if_nothing_met(macro, result, arguments, lambda: (
             *engine.first_row(render("_nothing_met_counts", engine.name, **tables, **arguments)),
-            *_resolved_plan(arguments, tables, engine.name)))
+            dict(plan()["names"]), plan()["shapes"]))
         if groups_named_as is not None and len(result):
-            _warn_of_groups_without_users(macro, result, arguments, engine, tables, groups_named_as)
+            _warn_of_groups_without_users(macro, result, arguments, engine, tables, plan, groups_named_as)
     return result
 
 
-def _warn_of_groups_without_users(macro: str, result: pd.DataFrame, arguments: dict, engine, tables: dict,
+def _warn_of_groups_without_users(macro: str, result: pd.DataFrame, arguments: dict, engine, tables: dict, plan,
                                   named_as: str) -> None:
     """A RankMetricsWarning naming the groups of predictions (values of `by`) that no user is
     evaluated for, so they have no row: under users='both', a model whose every list is for a
@@ -361,8 +361,7 @@ def _warn_of_groups_without_users(macro: str, result: pd.DataFrame, arguments: d
     by = _as_list(arguments["by"])
     if not by or _COUNTING_FOR_A_REPORT.get():
         return
-    plan = _plan_of(arguments, engine.name, **tables)
-    users, truth_by = plan["users"], list(plan["names"]["truth_by"])
+    users, truth_by = plan()["users"], list(plan()["names"]["truth_by"])
     matched = f" and the same {', '.join(truth_by)}" if truth_by else ""
     if users == "both":
         reason = f"under users='both', a user counts only with a list and a truth row{matched}"
@@ -454,7 +453,7 @@ def _nothing_met_cause(arguments: dict, prediction_rows: int, truth_rows: int, r
     """Why nothing was met, from the tables' counts: an empty table, no relevant truth row, no
     user in both tables, users in both but never with the same values of the by columns truth
     also has (truth_by), or (users meet) no predicted item in truth. `resolved` and `shapes`: the
-    column names and table shapes as the macros resolve them (_resolved_plan)."""
+    column names and table shapes as the macros resolve them (the plan's names and shapes)."""
     if not prediction_rows or not truth_rows:
         table = "predictions" if not prediction_rows else "truth"
         # a list-shaped table's rows are its lists' items: it may have rows whose lists are empty
