@@ -340,10 +340,13 @@ def test_postgres_real_grades_are_checked_as_stored(postgres):
     ("real", "double precision", "real in predictions but double precision in truth"),
     # PostgreSQL compares char(5) 'b' with text 'b' without its padding, which psycopg2 keeps: the
     # SQL found a hit the reference did not, and check=True blamed the SQL
-    ("text", "char(5)", "text in predictions but character in truth"),
+    ("text", "char(5)", "text in predictions but character\\(5\\) in truth"),
+    # and char(3) 'b  ' with char(5) 'b    ', which the reference read as two ids
+    ("char(3)", "char(5)", "character\\(3\\) in predictions but character\\(5\\) in truth"),
 ])
 def test_postgres_ids_of_types_that_meet_otherwise_are_refused(postgres, predicted, judged, named):
-    """Ids of two types that compare in a way of their own (a new user's trial)."""
+    """Ids of two types that compare in a way of their own (a new user's trial). Text of one
+    fixed length on both sides, a domain over it too, is read as it is and checked."""
     with postgres.cursor() as cursor:
         cursor.execute(f"drop table if exists kind_predictions, kind_truth;"
                        f"create table kind_predictions (user_id int, item_id {predicted}, rank int);"
@@ -354,6 +357,13 @@ def test_postgres_ids_of_types_that_meet_otherwise_are_refused(postgres, predict
     with pytest.raises(rank_metrics.RankMetricsError, match=rf"column item_id \(argument item\) is {named}; cast one "
                                                             r"so they match"):
         rank_metrics.map_at_k("kind_predictions", "kind_truth", k=1, con=postgres)
+    # cast as the message says (to a domain over predictions' type, read as its base type), they meet
+    with postgres.cursor() as cursor:
+        cursor.execute(f"drop table if exists kind_cast; drop domain if exists kind_domain;"
+                       f"create domain kind_domain as {predicted};"
+                       f"create table kind_cast as select user_id, cast(item_id as kind_domain) as item_id from kind_truth")
+    postgres.commit()
+    assert rank_metrics.map_at_k("kind_predictions", "kind_cast", k=1, con=postgres, check=True) == 1.0
 
 
 def test_postgres_errors_name_the_table_and_column(postgres):

@@ -343,44 +343,22 @@
             {%- set left = shapes.predictions.element_type if argument == 'item' and shapes.predictions.list else left -%}
             {%- set right = shapes.truth.element_type if argument == 'item' and shapes.truth.list else right -%}
             {%- for table, data_type in [('predictions', left), ('truth', right)] if rank_metrics._compares_without_case(data_type) -%}
-                {{ exceptions.raise_compiler_error("rank_metrics: column " ~ (name if table == 'predictions' else truth_name)
-                    ~ " (argument " ~ (argument if table == 'predictions' or argument == 'by' else rank_metrics._truth_argument(argument, truth_name, name)) ~ ") of " ~ table
-                    ~ " is " ~ data_type ~ ", whose values the engine finds equal when they differ in case or accents ('A' = 'a'), where ids are compared exactly: "
+                {{ exceptions.raise_compiler_error(rank_metrics._id_column_is(table, argument, name, truth_name, data_type)
+                    ~ ", whose values the engine finds equal when they differ in case or accents ('A' = 'a'), where ids are compared exactly: "
                     ~ "cast it to plain text (" ~ ('text' if 'citext' in data_type | lower else 'string collate UTF8_BINARY') ~ ")") }}
             {%- endfor -%}
             {#- an interval is no id: the engines equal 1 month to 30 days and keep microseconds,
                 where pandas' timedeltas of 1 and 2 ns are two (a new user's trial) -#}
             {%- for table, data_type in [('predictions', left), ('truth', right)] if (data_type | string | lower | trim).startswith('interval') -%}
-                {{ exceptions.raise_compiler_error("rank_metrics: column " ~ (name if table == 'predictions' else truth_name)
-                    ~ " (argument " ~ (argument if table == 'predictions' or argument == 'by' else rank_metrics._truth_argument(argument, truth_name, name)) ~ ") of " ~ table
-                    ~ " is " ~ data_type ~ ", which cannot be an id: the engines find 1 month equal to 30 days and keep only microseconds "
+                {{ exceptions.raise_compiler_error(rank_metrics._id_column_is(table, argument, name, truth_name, data_type)
+                    ~ ", which cannot be an id: the engines find 1 month equal to 30 days and keep only microseconds "
                     ~ "(timedeltas of 1 and 2 ns would be one id): make it a number, such as a count of nanoseconds") }}
             {%- endfor -%}
-            {%- set families = [rank_metrics._type_family(left), rank_metrics._type_family(right)] if left is not none and right is not none else [] -%}
-            {%- if families and families[0] != families[1] and 'no type' not in families -%}
-                {#- a whole number and a double compare as doubles, where distinct ids past 2^53 meet -#}
-                {%- set inexact = 'floating point' in families and 'number' in families -%}
+            {%- set why_they_do_not_meet = rank_metrics._why_ids_do_not_meet(left, right) -%}
+            {%- if why_they_do_not_meet -%}
                 {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " (argument " ~ argument ~ ") is " ~ left ~ " in predictions but "
                     ~ ("" if truth_name == name else "its truth column " ~ truth_name ~ " is ") ~ right ~ " in truth; cast one so they match"
-                    ~ (" (ids compared with a floating point column are compared as doubles, where distinct large ids are equal; a column of "
-                       ~ "whole numbers often becomes floating point where it held a missing value)" if inexact else "")) }}
-            {%- endif -%}
-            {#- a 32-bit float and a double of the same decimal are two numbers (0.1 as a float is
-                0.100000001490116): ids of the two widths never met, without a word -#}
-            {#- and text of a fixed length (PostgreSQL's char(n), which it compares without its
-                padding, and which comes to Python padded; Spark pads it) against text: 'b' met
-                'b    ' on PostgreSQL, and check=True blamed the SQL (a new user's trial) -#}
-            {%- set fixed = ['character', 'char', 'bpchar', 'nchar'] -%}
-            {%- if families == ['string', 'string'] and ((left | lower).split('(') | first | trim in fixed) != ((right | lower).split('(') | first | trim in fixed) -%}
-                {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " (argument " ~ argument ~ ") is " ~ left ~ " in predictions but "
-                    ~ ("" if truth_name == name else "its truth column " ~ truth_name ~ " is ") ~ right ~ " in truth; cast one so they match "
-                    ~ "(text of a fixed length is padded with spaces, which engines compare in their own ways)") }}
-            {%- endif -%}
-            {%- set singles = ['float', 'float4', 'float32', 'real'] -%}
-            {%- if families == ['floating point', 'floating point'] and ((left | lower | trim) in singles) != ((right | lower | trim) in singles) -%}
-                {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " (argument " ~ argument ~ ") is " ~ left ~ " in predictions but "
-                    ~ ("" if truth_name == name else "its truth column " ~ truth_name ~ " is ") ~ right ~ " in truth; cast one so they match "
-                    ~ "(a 32-bit float is another number than the double of the same decimal: 0.1 is 0.100000001490116 as a float)") }}
+                    ~ ("" if why_they_do_not_meet == 'types' else " (" ~ why_they_do_not_meet ~ ")")) }}
             {%- endif -%}
         {%- endfor -%}
     {%- endif -%}
@@ -596,6 +574,40 @@
 
 {#- The argument that names truth's user or item column: truth_user / truth_item when truth's
     column has a name of its own (`truth_name`), else user / item, which name both. -#}
+{#- Why ids of these two types (predictions', truth's) do not meet as the reference compares
+    them: 'types' when their kinds differ and no more is to be said, '' when they meet. -#}
+{% macro _why_ids_do_not_meet(left, right) -%}
+    {%- set families = [rank_metrics._type_family(left), rank_metrics._type_family(right)] if left is not none and right is not none else [] -%}
+    {%- set fixed = ['character', 'char', 'bpchar', 'nchar'] -%}
+    {%- set singles = ['float', 'float4', 'float32', 'real'] -%}
+    {%- if not families or 'no type' in families -%}
+    {%- elif families[0] != families[1] -%}
+        {#- a whole number and a double compare as doubles, where distinct ids past 2^53 meet -#}
+        {%- if 'floating point' in families and 'number' in families -%}
+            ids compared with a floating point column are compared as doubles, where distinct large ids are equal; a column of whole numbers often becomes floating point where it held a missing value
+        {%- else -%}types{%- endif -%}
+    {#- text of a fixed length (PostgreSQL's char(n), which it compares without its padding and
+        which comes to Python padded; Spark pads it) against text or text of another length: 'b'
+        met 'b    ' on PostgreSQL, and check=True blamed the SQL (a new user's trial) -#}
+    {%- elif families == ['string', 'string'] and ((left | lower).split('(') | first | trim in fixed or (right | lower).split('(') | first | trim in fixed)
+             and (left | lower | replace(' ', '')) != (right | lower | replace(' ', '')) -%}
+        text of a fixed length is padded with spaces, which engines compare in their own ways
+    {#- a 32-bit float and a double of the same decimal are two numbers (0.1 as a float is
+        0.100000001490116): ids of the two widths never met, without a word -#}
+    {%- elif families == ['floating point', 'floating point'] and ((left | lower | trim) in singles) != ((right | lower | trim) in singles) -%}
+        a 32-bit float is another number than the double of the same decimal: 0.1 is 0.100000001490116 as a float
+    {%- endif -%}
+{%- endmacro %}
+
+
+{#- "column x (argument a) of table is <type>": an id column of one table, named as its argument. -#}
+{% macro _id_column_is(table, argument, name, truth_name, data_type) -%}
+    {{- "rank_metrics: column " ~ (name if table == 'predictions' else truth_name) ~ " (argument "
+        ~ (argument if table == 'predictions' or argument == 'by' else rank_metrics._truth_argument(argument, truth_name, name))
+        ~ ") of " ~ table ~ " is " ~ data_type -}}
+{%- endmacro %}
+
+
 {% macro _truth_argument(argument, truth_name, name) -%}
     {{- 'truth_' ~ argument if truth_name != name else argument -}}
 {%- endmacro %}

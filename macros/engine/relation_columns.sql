@@ -13,13 +13,15 @@ order by ordinal_position
     which information_schema leaves out, too. Types as information_schema spells them, which the
     macros read: USER-DEFINED for an enum, a domain as its base type; but an array with its
     items' type (double precision[], USER-DEFINED[]: information_schema's ARRAY hid it, and
-    float8 items met bigint truth as doubles, silently). -#}
+    float8 items met bigint truth as doubles, silently); and text of a fixed length with its
+    length, character(3), which ids of another length do not meet as the reference reads them. -#}
 {% macro postgres__relation_columns(schema, table) %}
 {%- set name = (rank_metrics.quote_identifier(schema) ~ '.' if schema is not none else '') ~ rank_metrics.quote_identifier(table) -%}
 select a.attname as column_name,
     case when b.typtype = 'e' then 'USER-DEFINED'
         when b.typcategory = 'A' and e.typtype = 'e' then 'USER-DEFINED[]'
         when b.typcategory = 'A' then format_type(case when e.typtype = 'd' then e.typbasetype else e.oid end, null) || '[]'
+        when b.typname = 'bpchar' then format_type(b.oid, case when t.typtype = 'd' then t.typtypmod else a.atttypmod end)
         else format_type(b.oid, null) end as data_type
 from pg_catalog.pg_attribute as a
 inner join pg_catalog.pg_type as t
