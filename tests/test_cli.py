@@ -235,6 +235,25 @@ def test_messages_name_the_command_line_flags(tmp_path):
     assert code == 2 and "column buyer (--truth-user) is not in truth" in err
 
 
+def test_no_relevance_reads_no_grade_column(tmp_path):
+    """--no-relevance is Python's relevance=False: truth has no grades, even in a column named
+    relevance; --relevance none was the YAML hint, which the command line has no use for."""
+    predictions, truth = tmp_path / "p.csv", tmp_path / "t.csv"
+    predictions.write_text("user_id,item_id,rank\n1,a,1\n1,b,2\n")
+    truth.write_text("user_id,item_id,relevance\n1,a,0\n1,b,1\n")
+    arguments = ("precision-at-k", str(predictions), str(truth), "-k", "2", "--format", "csv")
+    assert run(*arguments) == (0, "k,precision_at_k,n_users\n2,0.5,1\n", "")   # grade 0: a is not relevant
+    assert run(*arguments, "--no-relevance") == (0, "k,precision_at_k,n_users\n2,1.0,1\n", "")
+    code, _, err = run(*arguments, "--relevance", "none")
+    assert (code, err) == (2, "rank-metrics: error: column none (--relevance) is not in truth; its columns are: user_id, "
+                              "item_id, relevance; for no grade column, pass --no-relevance\n")
+    code, _, err = run(*arguments, "--user", "none")
+    assert (code, err) == (2, "rank-metrics: error: column none (--user) is not in predictions; its columns are: user_id, "
+                              "item_id, rank\n")
+    code, _, err = run(*arguments, "--relevance", "relevance", "--no-relevance")
+    assert code == 2 and "argument --no-relevance: not allowed with argument --relevance" in err
+
+
 def test_a_command_of_several_queries_warns_once(tmp_path):
     """report runs evaluate and more on the same inputs: each warning is printed once."""
     predictions, truth = tmp_path / "p.csv", tmp_path / "t.csv"

@@ -523,6 +523,10 @@ def test_no_hit_at_all_warns_that_the_ids_may_not_match(predictions, truth):
     with pytest.warns(rank_metrics.RankMetricsWarning, match=r"every value is 0; users meet, but none has a predicted item "
                       r"in truth within the cut: if that is unexpected, check that 'item_id' holds the same ids"):
         assert rank_metrics.map_at_k(predictions, other_items, k=3) == 0.0
+    # user 1's a is in truth, graded 0: met, but not relevant (a new user read "not in truth")
+    with pytest.warns(rank_metrics.RankMetricsWarning, match=r"every value is 0; users meet, but none has a predicted item "
+                      r"among truth's relevant rows \(1 of its 2 rows are relevant\) within the cut"):
+        assert rank_metrics.map_at_k(predictions, truth.assign(grade=[0, 1]), k=3, relevance="grade") == 0.0
     with pytest.warns(rank_metrics.RankMetricsWarning, match="every value is 0; no row of truth is relevant: every grade is 0 or less$"):
         assert rank_metrics.map_at_k(predictions, truth.assign(grade=0), k=3, relevance="grade", users="predictions") == 0.0
     with pytest.warns(rank_metrics.RankMetricsWarning, match="every grade is below relevance_threshold 5$"):

@@ -297,7 +297,7 @@
                 {%- set other_name = "; it has " ~ rank_metrics._spelt_otherwise(name, spelt) ~ " (names are matched as spelt): " ~ fix -%}
             {%- elif name | lower in ['none', 'null'] -%}
                 {#- a gate's YAML `relevance: none` is the text 'none' (a new user's trial) -#}
-                {%- set other_name = "; in a YAML file none is this text: write null (relevance: null)" ~ other_name -%}
+                {%- set other_name = "; in a YAML file none is this text: write null (" ~ argument ~ ": null)" ~ other_name -%}
             {%- elif rank_metrics._nearest_name(name, names) -%}
                 {%- set other_name = "; did you mean " ~ rank_metrics._nearest_name(name, names) ~ "?" ~ other_name -%}
             {%- endif -%}

@@ -476,7 +476,10 @@ def _nothing_met_cause(arguments: dict, prediction_rows: int, truth_rows: int, r
                 f"{shown} too, and a by column both tables have is matched (each group is evaluated against "
                 f"truth's rows of that group); if truth's {shown} {'is' if len(truth_by) == 1 else 'are'} not "
                 "the groups of predictions, pass truth_by=[] (on the command line, --truth-by with no column)")
-    return (f"users meet, but none has a predicted item in truth within the cut: if that is unexpected, check that "
+    # with grades, an item of truth may be met and not relevant (a new user read "not in truth")
+    among = "in truth" if relevant_rows == truth_rows else \
+        f"among truth's relevant rows ({relevant_rows} of its {truth_rows} rows are relevant)"
+    return (f"users meet, but none has a predicted item {among} within the cut: if that is unexpected, check that "
             f"{names['item']} holds the same ids in predictions and truth (same type and formatting: '00123' is not 123)")
 
 

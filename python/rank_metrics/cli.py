@@ -103,7 +103,11 @@ def _add_metric_options(parser: argparse.ArgumentParser, metric: str | None = No
     order = parser.add_mutually_exclusive_group()
     order.add_argument("--rank", help="rank column, ascending (default: a column named rank)")
     order.add_argument("--score", help="score column, descending (default: a column named score)")
-    parser.add_argument("--relevance", help="relevance grade column of truth; grades <= 0 are not relevant")
+    grades = parser.add_mutually_exclusive_group()
+    grades.add_argument("--relevance", help="relevance grade column of truth; grades <= 0 are not relevant "
+                        "(default: a column named relevance)")
+    grades.add_argument("--no-relevance", dest="relevance", action="store_const", const=False,
+                        help="truth has no grades: every truth row is relevant, a column named relevance too")
     parser.add_argument("--by", nargs="+", help="group by these prediction columns")
     parser.add_argument("--truth-by", nargs="*", help="by columns to match in truth (default: those truth has); "
                         "with no column, every group is evaluated against all of truth")
@@ -378,6 +382,9 @@ def _as_flags(message: str) -> str:
     '(argument truth_user)' as '(--truth-user)', 'with rank= or score=' as 'with --rank or --score',
     and an option with its value, "pass predictions_shape='list'", as 'pass --predictions-shape list'."""
     message = re.sub(r"\(argument (\w+)\)", lambda found: f"(--{found.group(1).replace('_', '-')})", message)
+    # a column named none: instead of YAML's hint, the command line's own (for grades)
+    message = re.sub(r"; in a YAML file none is this text: write null \((\w+): null\)", lambda found:
+                     "; for no grade column, pass --no-relevance" if found.group(1) == "relevance" else "", message)
     message = re.sub(r"\b(\w+)=(?=[ ,;)]|$)", lambda found: "--" + found.group(1).replace("_", "-"), message)
 
     def shown(value) -> str:   # as a shell takes it back
