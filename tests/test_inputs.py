@@ -558,6 +558,23 @@ def test_a_csv_files_number_ids_are_text_beside_text_ids(tmp_path):
     assert rank_metrics.map_at_k(recs, str(tmp_path / "articles.csv"), k=1, check=True) == 1.0
 
 
+@pytest.mark.parametrize("predicted, judged", [("010", "10"), ("7.0", "7"), ("0108775015", "108775015")])
+@pytest.mark.parametrize("shape", ["long", "list"])
+def test_text_items_against_a_file_written_another_way_are_an_error(tmp_path, predicted, judged, shape):
+    """Predictions' text items make a truth file's items text (H&M's 0108775015 on both sides);
+    where the file writes one of them another way (10 for 010), as text the two never met, and
+    the rest did: a partly right number with no word (a new user's trial)."""
+    (tmp_path / "t.csv").write_text(f"user_id,item_id\n1,{judged}\n1,9\n")
+    (tmp_path / "alike.csv").write_text(f"user_id,item_id\n1,{predicted}\n1,9\n")
+    long = pd.DataFrame({"user_id": [1, 1], "item_id": [predicted, "9"], "rank": [1, 2]})
+    predictions = long if shape == "long" else pd.DataFrame({"user_id": [1], "item_id": [[predicted, "9"]]})
+    with pytest.raises(rank_metrics.RankMetricsError, match=rf"^rank_metrics: column item_id \(argument item\): predictions' "
+                                                            rf"item '{re.escape(predicted)}' and truth's '{judged}' are one "
+                                                            r"number written two ways, and ids are compared as text"):
+        rank_metrics.map_at_k(predictions, str(tmp_path / "t.csv"), k=2)
+    assert rank_metrics.map_at_k(predictions, str(tmp_path / "alike.csv"), k=2, check=True) == 1.0
+
+
 def test_a_frames_named_index_is_read_as_columns():
     """set_index('user_id') left user_id "not in predictions", and a frame whose columns were all
     in its index could not be read (a new user's trial): named index levels are columns."""

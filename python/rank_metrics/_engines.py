@@ -160,6 +160,7 @@ class DuckDBEngine(Engine):
         self._files = []   # (argument, path, relation) of each input read from files
         self._frames = []  # (argument, frame) of each pandas frame DuckDB reads as the query runs
         self._wide_ids = False   # whether an input has a column that pandas would make float64 (run)
+        self.read_as_text = {}   # argument -> the columns of its CSV file read as text, not as sniffed
 
     def _relation(self, value, argument: str, text_columns=()):
         duckdb = self._duckdb
@@ -247,6 +248,7 @@ class DuckDBEngine(Engine):
                        if column in text_columns and str(data_type) != "VARCHAR"}
             if reader_name == "read_csv" and retyped:
                 relation = self.con.read_csv(source, **options, dtype=retyped)
+                self.read_as_text[argument] = set(retyped)
             # a .csv file is read with commas: a file of semicolons or tabs comes out one column
             if reader_name == "read_csv" and "delimiter" in options and len(relation.columns) == 1:
                 _refuse_one_column(argument, text, relation.columns[0], options["delimiter"])

@@ -101,9 +101,12 @@ def _prepared(predictions, truth, con, arguments):
             predictions_view = stack.enter_context(engine.registered(predictions, "predictions", text_predictions))
             # and a CSV file's ids are read as text when predictions' ids are text (a Parquet
             # submission of article ids against H&M's transactions, whose ids look like numbers)
-            if not text_truth and _text_items(predictions_view.columns, arguments["item"], engine.name):
+            items_as_text = not text_truth and _text_items(predictions_view.columns, arguments["item"], engine.name)
+            if items_as_text:
                 text_truth = [arguments.get("truth_item") or arguments["item"]]
             truth_view = stack.enter_context(engine.registered(truth, "truth", text_truth))
+            if items_as_text and text_truth[0] in getattr(engine, "read_as_text", {}).get("truth", ()):
+                _require_one_spelling(arguments, engine, predictions_view, truth_view)
             # a CSV file's types are its reader's guess from the values: ids that are text in the
             # other table (guest, 7; not 007) make the file's all-digit ids text too, read again
             for argument, value, columns in _ids_to_read_as_text(arguments, predictions, truth, predictions_view,
@@ -164,6 +167,23 @@ def _ids_to_read_as_text(arguments, predictions, truth, predictions_view, truth_
             found["truth"].append(judged)
     return [(argument, value, found[argument]) for argument, value in (("predictions", predictions), ("truth", truth))
             if found[argument]]
+
+
+def _require_one_spelling(arguments: dict, engine, predictions_view, truth_view) -> None:
+    """A truth CSV file's item ids, which its reader took for numbers, read as text to meet
+    predictions' text ids, must be spelt as theirs: 010 against 10, or 7.0 against 7, met partly,
+    with no word (a new user's trial)."""
+    item, truth_item = arguments["item"], arguments.get("truth_item") or arguments["item"]
+    found = [column["data_type"] for column in predictions_view.columns if column["name"] == item]
+    lists = bool(found) and str(_render_namespace(engine.name)._element_type(found[0])).strip() != found[0]
+    pair = engine.first_row(render("_one_number_spelt_two_ways", engine.name, predictions=predictions_view.quoted,
+                                   truth=truth_view.quoted, item=item, truth_item=truth_item, items_are_lists=lists))
+    if pair is not None:
+        where = "" if truth_item == item else f" (truth's column {truth_item})"
+        raise RankMetricsError(
+            f"rank_metrics: column {item} (argument item){where}: predictions' item {pair[0]!r} and truth's {pair[1]!r} "
+            "are one number written two ways, and ids are compared as text (predictions' are text, so the truth "
+            "file's are read as text too), where they never meet: write the ids alike in both")
 
 
 def _text_items(columns: list[dict], item: str, engine: str) -> bool:
