@@ -366,6 +366,27 @@ def test_postgres_ids_of_types_that_meet_otherwise_are_refused(postgres, predict
     assert rank_metrics.map_at_k("kind_predictions", "kind_cast", k=1, con=postgres, check=True) == 1.0
 
 
+def test_a_failed_postgres_query_keeps_the_callers_open_transaction(postgres):
+    """A query of ours that fails on the server (here two collations PostgreSQL cannot compare)
+    rolled back the caller's whole open transaction: their uncommitted rows and temporary
+    tables, the inputs among them, were gone (a user's trial)."""
+    with postgres.cursor() as cursor:
+        cursor.execute("drop table if exists kept_rows; create table kept_rows (x int)")
+        postgres.commit()
+        cursor.execute("insert into kept_rows values (1);"
+                       "create temp table open_predictions (user_id text collate \"C\", item_id int, rank int);"
+                       "insert into open_predictions values ('a', 10, 1);"
+                       "create temp table open_truth (user_id text collate \"en-x-icu\", item_id int);"
+                       "insert into open_truth values ('a', 10)")
+        with pytest.raises(rank_metrics.RankMetricsError, match="PostgreSQL cannot compare the text ids"):
+            rank_metrics.map_at_k("open_predictions", "open_truth", k=1, con=postgres)
+        cursor.execute("select count(*) from kept_rows")
+        assert cursor.fetchone() == (1,)
+        cursor.execute("alter table open_truth alter column user_id type text collate \"C\"")
+        assert rank_metrics.map_at_k("open_predictions", "open_truth", k=1, con=postgres, check=True) == 1.0
+    postgres.rollback()
+
+
 def test_postgres_errors_name_the_table_and_column(postgres):
     to_postgres(postgres, "few_predictions", pd.DataFrame({"user_id": [1], "item_id": ["a"], "rank": [1]}))
     to_postgres(postgres, "few_truth", pd.DataFrame({"user_id": ["1"], "item_id": ["a"]}))

@@ -425,14 +425,26 @@ class PostgresEngine(Engine):
 
     def run(self, sql: str) -> pd.DataFrame:
         cursor = self.con.cursor()
+        # a query that fails must leave the caller's connection usable, and the caller's open
+        # transaction as it was: a rollback of the whole transaction threw away their uncommitted
+        # rows and temporary tables (a user's trial), so each query runs within a savepoint
+        # (outside a transaction, under autocommit, a failed query leaves nothing to undo)
+        savepoint = not getattr(self.con, "autocommit", False)
         try:
+            if savepoint:
+                cursor.execute("savepoint rank_metrics_query")
             cursor.execute(sql)
             names = [column[0] for column in cursor.description]
+            rows = cursor.fetchall()
+            if savepoint:
+                cursor.execute("release savepoint rank_metrics_query")
             import pandas as pd
 
-            return pd.DataFrame(cursor.fetchall(), columns=names)
+            return pd.DataFrame(rows, columns=names)
         except Exception as error:
-            self.con.rollback()   # leave the caller's connection usable
+            if savepoint:
+                cursor.execute("rollback to savepoint rank_metrics_query")
+                cursor.execute("release savepoint rank_metrics_query")
             # indeterminate_collation (psycopg2's pgcode, psycopg 3's sqlstate): PostgreSQL's message names no column
             if "42P22" in (getattr(error, "pgcode", None), getattr(error, "sqlstate", None)):
                 raise RankMetricsError(
