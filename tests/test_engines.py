@@ -387,6 +387,22 @@ def test_a_failed_postgres_query_keeps_the_callers_open_transaction(postgres):
     postgres.rollback()
 
 
+@pytest.mark.parametrize("name, spelt", [("order", '"order"'), ("my.tab", '"my.tab"'), ("plain", "plain")])
+def test_sql_of_a_postgres_connection_runs_on_it(postgres, name, spelt):
+    """sql(con=<PostgreSQL>) printed DuckDB's SQL (hugeint), and split '"my.tab"' at its dot:
+    neither ran where the tables are (a user's trial). Its dialect is now the connection's, and
+    a name is read as map_at_k reads it, SQL's double quotes included."""
+    to_postgres(postgres, name, pd.DataFrame({"user_id": [1, 1], "item_id": ["a", "b"], "rank": [1, 2]}))
+    to_postgres(postgres, "quoted_truth", pd.DataFrame({"user_id": [1], "item_id": ["b"]}))
+    text = rank_metrics.sql(spelt, "quoted_truth", k=2, con=postgres)
+    with postgres.cursor() as cursor:
+        cursor.execute(text)
+        assert cursor.fetchall() == [(2, 0.5, 1)]
+    assert rank_metrics.map_at_k(spelt, "quoted_truth", k=2, con=postgres, check=True) == 0.5
+    with pytest.raises(rank_metrics.RankMetricsError, match="^rank_metrics: truth: expected a table name; got ''$"):
+        rank_metrics.map_at_k(spelt, "", k=2, con=postgres)
+
+
 def test_postgres_errors_name_the_table_and_column(postgres):
     to_postgres(postgres, "few_predictions", pd.DataFrame({"user_id": [1], "item_id": ["a"], "rank": [1]}))
     to_postgres(postgres, "few_truth", pd.DataFrame({"user_id": ["1"], "item_id": ["a"]}))

@@ -70,7 +70,9 @@ def _table_name(value, argument: str, engine: str) -> str:
     """A table name on PostgreSQL or Spark, where the other inputs' engine decides: a frame of
     another library is named with its kind and the way to make it one (a pandas truth beside a
     Spark DataFrame said only 'expected a table name; got DataFrame')."""
-    if not isinstance(value, str) or not value:
+    if isinstance(value, str) and not value:
+        raise RankMetricsError(f"rank_metrics: {argument}: expected a table name; got ''")
+    if not isinstance(value, str):
         kind = f"{_module(value).split('.')[0]} {type(value).__name__}" if _module(value) else type(value).__name__
         fix = ("make it a Spark DataFrame (spark.createDataFrame) or pass both inputs as the same kind of frame"
                if engine == "spark" else "write it to a table on the server, or use DuckDB (no con) for frames")

@@ -15,7 +15,7 @@ import shlex
 from typing import TYPE_CHECKING, Sequence
 
 from . import reference
-from ._engines import _module, _quote as engine_quote, as_read, engine_for
+from ._engines import _module, _name_parts, _quote as engine_quote, as_read, engine_for
 from ._optional import load
 from ._render import namespace as _render_namespace
 from ._render import render
@@ -603,18 +603,22 @@ average_precision_at_k.__doc__ = """AP@k per evaluated user: <by columns>, <user
     average_precision, n_relevant, n_hits.""" + _OPTIONS_DOC
 
 
-def sql(predictions, truth, k, *, con=None, dialect="duckdb", macro="map_at_k", metrics=None,
+def sql(predictions, truth, k, *, con=None, dialect=None, macro="map_at_k", metrics=None,
         confidence=None, baseline=None, test=None, correction=None, alpha=None, **options) -> str:
     """The macro SQL for tables named `predictions` and `truth` ('table' or 'schema.table').
 
     duckdb, postgres and spark get their own dispatch variants; redshift and databricks render
     with their parent adapter's (postgres, spark) and every other dialect with the default
-    variants, then sqlglot writes them in that dialect. With `con` (a connection holding the
-    tables) their columns are looked up, as in map_at_k; without it, name rank or score
+    variants, then sqlglot writes them in that dialect. The dialect defaults to con's engine's,
+    else duckdb. A name's parts may be in SQL's double quotes ('"my.table"', '"Shop"."Recs"').
+    With `con` (a connection holding the tables) their columns are looked up, as in map_at_k; without it, name rank or score
     (default: a column `rank`), relevance and truth_by explicitly where they apply.
     confidence is evaluate's; baseline (required), test ('t', the only test SQL has: its p-value
     is the normal approximation), correction and alpha compare's.
     """
+    engine = None if con is None else engine_for(con)
+    if dialect is None:   # the SQL of the connection's engine, which runs there as printed
+        dialect = "duckdb" if engine is None else engine.name
     if isinstance(dialect, str):   # Snowflake, postgresql, sparksql
         dialect = DIALECT_NAMES.get(dialect.lower(), dialect.lower())
     if dialect not in DIALECTS:
@@ -630,8 +634,7 @@ def sql(predictions, truth, k, *, con=None, dialect="duckdb", macro="map_at_k", 
     arguments = dict(_metric_arguments(k, options, own=("dialect", "macro", *given)),
                      **{name: value for name, value in given.items() if value is not None})
     render_as, source_dialect = DIALECTS[dialect]
-    if con is not None:
-        engine = engine_for(con)
+    if engine is not None:
         with engine.registered(predictions, "predictions") as predictions_view, \
                 engine.registered(truth, "truth") as truth_view:
             tables = dict(predictions_columns=predictions_view.columns, truth_columns=truth_view.columns)
@@ -639,7 +642,7 @@ def sql(predictions, truth, k, *, con=None, dialect="duckdb", macro="map_at_k", 
     else:
         tables = {}
     for argument, name in (("predictions", predictions), ("truth", truth)):
-        tables[argument] = ".".join(render("quote_identifier", render_as, name=part) for part in name.split("."))
+        tables[argument] = ".".join(render("quote_identifier", render_as, name=part) for part in _name_parts(name))
     text = render(macro, render_as, **tables, **arguments)
     if source_dialect is None:
         return text
