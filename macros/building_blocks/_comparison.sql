@@ -201,13 +201,14 @@ from rm_adjusted
 
 {#- The corrected p-value of a row of rm_ordered (SPEC §7): Holm's step-down, the running largest
     of (m - i + 1) p_(i) with p ascending, capped at 1 (equal p-values get the same value,
-    whatever their order); Bonferroni's m p; or none. m counts the rows with a p-value. -#}
+    whatever their order); Bonferroni's m p; or none. m counts the rows with a p-value; a row
+    without one has none adjusted (least() passes over a NULL: it gave 1). -#}
 {% macro _adjusted_p(correction) -%}
     {%- set one = 'cast(1 as ' ~ rank_metrics.type_double() ~ ')' -%}
     {%- if correction == 'none' -%}
         p_value
     {%- elif correction == 'bonferroni' -%}
-        least({{ one }}, p_value * rm_tested)
+        case when p_value is not null then least({{ one }}, p_value * rm_tested) end
     {%- else -%}
         case when p_value is not null then least({{ one }}, max((rm_tested - rm_step + 1) * p_value)
             over ({{ rank_metrics._one_partition('k') }} order by rm_step rows between unbounded preceding and current row)) end
