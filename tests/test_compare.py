@@ -501,6 +501,32 @@ def test_truth_by_with_no_column_on_the_command_line(tmp_path):
     assert [(row["model"], row["map_at_k"]) for row in json.loads(out)] == [("a", pytest.approx(0.55)), ("b", pytest.approx(0.4))]
 
 
+def test_differences_equal_but_for_rounding_have_no_standard_deviation():
+    """Precision@5 of 0.2, 0.4, 0.6, 0.8 against 0, 0.2, 0.4, 0.6: every difference is 0.2, as
+    doubles 0.2, 0.2, 0.19999999999999996, 0.20000000000000007. SPEC §7's s_d = 0 rule gave t
+    8e15 instead (and the resampled tests a std_error of 2e-17 for bit-equal differences, where
+    the t test gave 0): a check of SPEC §7 found it. Under every test and in SQL, std_error is 0
+    and t is missing; the t test's p is 0 (a difference that is not 0)."""
+    rows, judged = [], []
+    for user in range(4):
+        relevant = [1000 * user + place for place in range(5)]
+        judged += [(user, item) for item in relevant]
+        for model, met in (("base", user), ("m", user + 1)):
+            rows += [(model, user, relevant[place] if place < met else 5000 + place, place + 1) for place in range(5)]
+    predictions = pd.DataFrame(rows, columns=["model", "user_id", "item_id", "rank"])
+    truth = pd.DataFrame(judged, columns=["user_id", "item_id"])
+    arguments = dict(k=5, by="model", baseline="base", metrics=["precision"])
+    for test in ("t", "permutation", "bootstrap"):
+        (row,) = rank_metrics.compare(predictions, truth, **arguments, test=test, seed=1, check=True).to_dict("records")
+        assert row["difference"] == pytest.approx(0.2) and row["std_error"] == 0 and math.isnan(row["t"]), test
+        assert test != "t" or row["p_value"] == 0
+    con = duckdb.connect()
+    con.register("p", predictions)
+    con.register("t", truth)
+    (row,) = con.execute(rank_metrics.sql("p", "t", con=con, macro="compare", **arguments)).df().to_dict("records")
+    assert (row["std_error"], math.isnan(row["t"]), row["p_value"]) == (0, True, 0)
+
+
 def test_models_with_no_user_in_common_warn():
     apart = PREDICTIONS.assign(user_id=PREDICTIONS.user_id + PREDICTIONS.model.map({"a": 0, "b": 100}))
     truth = pd.concat([TRUTH, TRUTH.assign(user_id=TRUTH.user_id + 100)])

@@ -48,7 +48,9 @@ rm_pairs as (
         m.rm_n - coalesce(p.rm_n, 0) as n_only_model, coalesce(b.rm_n, 0) - coalesce(p.rm_n, 0) as n_only_baseline
         {%- for metric in plan.metrics %},
         p.rm_baseline_{{ loop.index }}, p.rm_value_{{ loop.index }}, p.rm_difference_{{ loop.index }},
-        case when p.rm_n >= 2 then p.rm_sd_{{ loop.index }} / sqrt(cast(p.rm_n as {{ double }})) end as rm_std_error_{{ loop.index }}
+        -- differences equal but for rounding (0.6 - 0.4 and 0.4 - 0.2) have s_d = 0 (SPEC §7): no t
+        case when p.rm_n >= 2 and p.rm_sd_{{ loop.index }} > {{ rank_metrics._rounding() }} then p.rm_sd_{{ loop.index }} / sqrt(cast(p.rm_n as {{ double }}))
+             when p.rm_n >= 2 then cast(0 as {{ double }}) end as rm_std_error_{{ loop.index }}
         {%- endfor %}
     from rm_evaluated as m
     left join rm_evaluated as b
@@ -76,7 +78,7 @@ rm_tests as (
         case when std_error > 0 then difference / std_error end as t,
         case when n_users >= 1 then n_users - 1 end as df,
         case when std_error > 0 then {{ rank_metrics._two_sided_normal_p('abs(difference / std_error)') }}
-             when std_error = 0 then case when difference = 0 then cast(1 as {{ double }}) else cast(0 as {{ double }}) end
+             when std_error = 0 then case when abs(difference) <= {{ rank_metrics._rounding() }} then cast(1 as {{ double }}) else cast(0 as {{ double }}) end
         end as p_value
     from rm_differences as d
 ),
@@ -197,6 +199,12 @@ from rm_adjusted
     ({{ tau }} * (0.254829592 + {{ tau }} * (-0.284496736 + {{ tau }} * (1.421413741
         + {{ tau }} * (-1.453152027 + {{ tau }} * 1.061405429)))) * exp(-{{ y }} * {{ y }}))
 {%- endmacro %}
+
+
+{#- The largest rounding error of a mean or standard deviation of per-user values (each within
+    [0, 1], whose differences a double holds to about 1e-16): below it, a standard deviation or
+    a difference is 0, as SPEC §7's rules for s_d = 0 mean. Python's stats.ROUNDING is the same. -#}
+{% macro _rounding() -%}1e-12{%- endmacro %}
 
 
 {#- The corrected p-value of a row of rm_ordered (SPEC §7): Holm's step-down, the running largest

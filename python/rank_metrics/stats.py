@@ -25,6 +25,11 @@ def check_resampling(seed, resamples) -> None:
         raise RankMetricsError(f"rank_metrics: seed must be an integer of 0 or more (or None); got {seed!r}")
 
 
+# the largest rounding error of a mean or standard deviation of per-user values (each within
+# [0, 1]): below it a standard deviation or a difference is 0 (the macro _rounding: the same)
+ROUNDING = 1e-12
+
+
 def paired(model: Sequence[float], baseline: Sequence[float], *, test: str = "t", seed=None,
            resamples: int = 10_000) -> dict:
     """SPEC §7's paired comparison of aligned per-user values: difference (the mean of
@@ -49,9 +54,12 @@ def paired(model: Sequence[float], baseline: Sequence[float], *, test: str = "t"
     if n < 2:
         return result
     sd = math.sqrt(math.fsum((d - difference) ** 2 for d in differences) / (n - 1))
+    # equal differences are s_d = 0 (SPEC §7) whatever the rounding of their mean (0.2, 0.2, 0.2
+    # has the mean 0.20000000000000004) or of themselves (0.6 - 0.4 and 0.4 - 0.2)
+    sd = 0.0 if sd <= ROUNDING else sd
     result["std_error"] = sd / math.sqrt(n)
     if sd == 0 and test == "t":
-        result["p_value"] = 1.0 if difference == 0 else 0.0
+        result["p_value"] = 1.0 if abs(difference) <= ROUNDING else 0.0
         return result
     if sd > 0:
         result["t"] = difference / result["std_error"]
