@@ -589,8 +589,8 @@ def test_nothing_to_compare_with_the_baseline_is_an_error(test, other):
                                 "item_id": [10, 99, 10, 20][:2 + len(other)], "rank": [1] * (2 + len(other))})
     with pytest.raises(rank_metrics.RankMetricsError) as error:
         rank_metrics.compare(predictions, truth, k=1, by="model", baseline="b", users="both", test=test, seed=1)
-    assert str(error.value) == ("rank_metrics: compare: no value of column model but the baseline 'b' has evaluated "
-                                "users: nothing to compare with it")
+    assert str(error.value) == ("rank_metrics: compare: only the baseline 'b' has evaluated users; no other value of "
+                                "column model has any, so nothing is compared with it")
 
 
 @pytest.mark.parametrize("test", ["t", "permutation", "bootstrap"])

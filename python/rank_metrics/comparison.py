@@ -150,8 +150,8 @@ def _require_baseline(model, baseline, groups) -> None:
         raise RankMetricsError(f"rank_metrics: compare: baseline {baseline!r}{kind} is not a value of column {model} "
                                f"among the users evaluated; its values are: {api.shown_values(groups)}")
     if len(groups) < 2:
-        raise RankMetricsError(f"rank_metrics: compare: no value of column {model} but the baseline {baseline!r} "
-                               "has evaluated users: nothing to compare with it")
+        raise RankMetricsError(f"rank_metrics: compare: only the baseline {baseline!r} has evaluated users; no other "
+                               f"value of column {model} has any, so nothing is compared with it")
 
 
 def _resampled(predictions, truth, arguments, model, baseline, test, seed, resamples, con):
