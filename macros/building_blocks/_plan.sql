@@ -317,7 +317,8 @@
     {%- endfor -%}
 
     {#- Spark neither compares nor groups its maps (map<...>, also inside a struct or an array):
-        an id holding one met Spark's own error about the SQL (a user's trial) -#}
+        an id holding one met Spark's own error about the SQL (a user's trial); DuckDB's MAP(...)
+        compares by rules of its own, which check=True cannot follow (a map is no id) -#}
     {%- set id_columns = [('predictions', predictions_columns, 'user', user), ('predictions', predictions_columns, 'item', item),
                           ('truth', truth_columns, rank_metrics._truth_argument('user', truth_user, user), truth_user),
                           ('truth', truth_columns, rank_metrics._truth_argument('item', truth_item, item), truth_item)] -%}
@@ -325,9 +326,9 @@
     {%- for table, columns, argument, name in id_columns if columns is not none -%}
         {%- set data_type = shapes[table].element_type if argument in ('item', 'truth_item') and shapes[table].list
             else (columns | selectattr('name', 'equalto', name) | first).data_type | string -%}
-        {%- if 'map<' in (data_type or '') | lower -%}
+        {%- if 'map<' in (data_type or '') | lower or 'map(' in (data_type or '') | lower -%}
             {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " (argument " ~ argument ~ ") of " ~ table ~ " is " ~ data_type
-                ~ ", and Spark compares no maps, so an id cannot hold one: turn it into a type Spark compares (a string, or a struct of its fields)") }}
+                ~ ", and an id cannot hold a map (Spark compares no maps, DuckDB by rules of its own): turn it into text, or a struct of its fields") }}
         {%- endif -%}
     {%- endfor -%}
 
