@@ -403,6 +403,21 @@ def test_sql_of_a_postgres_connection_runs_on_it(postgres, name, spelt):
         rank_metrics.map_at_k(spelt, "", k=2, con=postgres)
 
 
+def test_postgres_bytea_ids_are_checked(postgres):
+    """psycopg2 gives bytea as a memoryview, which orders and equals no other: check=True failed
+    with a raw TypeError in the reference's sort (a user's trial)."""
+    with postgres.cursor() as cursor:
+        cursor.execute("drop table if exists bytes_predictions, bytes_truth;"
+                       "create table bytes_predictions (user_id bytea, item_id bytea, rank int);"
+                       "insert into bytes_predictions values ('\\x01', '\\x0a', 1), ('\\x01', '\\x0b', 2), ('\\x02', '\\x0a', 1);"
+                       "create table bytes_truth (user_id bytea, item_id bytea);"
+                       "insert into bytes_truth values ('\\x01', '\\x0b'), ('\\x02', '\\x0a')")
+    postgres.commit()
+    assert rank_metrics.map_at_k("bytes_predictions", "bytes_truth", k=2, con=postgres, check=True) == 0.75
+    users = rank_metrics.evaluate_users("bytes_predictions", "bytes_truth", k=2, con=postgres, check=True)
+    assert [bytes(user) for user in users.user_id] == [b"\x01", b"\x02"]
+
+
 def test_postgres_errors_name_the_table_and_column(postgres):
     to_postgres(postgres, "few_predictions", pd.DataFrame({"user_id": [1], "item_id": ["a"], "rank": [1]}))
     to_postgres(postgres, "few_truth", pd.DataFrame({"user_id": ["1"], "item_id": ["a"]}))

@@ -268,6 +268,8 @@ def _key(value):
         import pandas as pd
 
         return pd.Timestamp(value)
+    if isinstance(value, memoryview):   # PostgreSQL's bytea, as psycopg2 gives it
+        return bytes(value)
     return value
 
 
@@ -297,7 +299,8 @@ class _NullInId:
 
 def _hashable(value, null_last: bool = True, nested: bool = False):
     """An id as the reference can keep it in a set: a struct (a dict, in its fields' order, so
-    that ties break as the engine orders structs) or a list (or numpy array) as a tuple."""
+    that ties break as the engine orders structs) or a list (or numpy array) as a tuple; bytes
+    that psycopg2 gives as a memoryview (PostgreSQL's bytea), which orders no other, as bytes."""
     if isinstance(value, dict):
         return tuple(_hashable(one, null_last, True) for one in value.values())
     if isinstance(value, (list, tuple)):
@@ -306,6 +309,8 @@ def _hashable(value, null_last: bool = True, nested: bool = False):
         return tuple(_hashable(one, null_last, True) for one in value.tolist())
     if value is None and nested:
         return _NullInId(null_last)
+    if isinstance(value, memoryview):
+        return bytes(value)
     return value
 
 
