@@ -403,6 +403,29 @@ def test_sql_of_a_postgres_connection_runs_on_it(postgres, name, spelt):
         rank_metrics.map_at_k(spelt, "", k=2, con=postgres)
 
 
+@pytest.mark.parametrize("column", ["user_id", "item_id", "model"])
+def test_postgres_numeric_nan_ids_are_refused(postgres, column):
+    """PostgreSQL's numeric holds NaN, which equals NaN in its joins: NaN ids met each other,
+    the reference's never did, and check=True failed (a user's trial). Refused, as NaN in a
+    double column is; and a numeric rank past the largest double (1e1000), which the data
+    checks compared as a double (a raw NumericValueOutOfRange), is a rank like any other."""
+    with postgres.cursor() as cursor:
+        cursor.execute("drop table if exists nan_predictions, nan_truth;"
+                       "create table nan_predictions (model numeric, user_id numeric, item_id numeric, rank numeric);"
+                       "insert into nan_predictions values (1, 1, 10, 1e1000), (1, 1, 11, 2e1000), (1, 2, 10, 1);"
+                       "create table nan_truth (user_id numeric, item_id numeric);"
+                       "insert into nan_truth values (1, 11), (2, 10)")
+    postgres.commit()
+    assert rank_metrics.map_at_k("nan_predictions", "nan_truth", k=2, by="model", con=postgres, check=True)["map_at_k"].tolist() == [0.75]
+    with postgres.cursor() as cursor:
+        cursor.execute(f"update nan_predictions set {column} = 'NaN' where user_id = 2")
+    postgres.commit()
+    argument = {"user_id": "user", "item_id": "item", "model": "by"}[column]
+    with pytest.raises(rank_metrics.RankMetricsError, match=rf"^rank_metrics: {argument}: predictions has 1 row with NaN or an "
+                                                            rf'infinite value in column "{column}"; {argument} values must be finite'):
+        rank_metrics.map_at_k("nan_predictions", "nan_truth", k=2, by="model", con=postgres)
+
+
 def test_postgres_bytea_ids_are_checked(postgres):
     """psycopg2 gives bytea as a memoryview, which orders and equals no other: check=True failed
     with a raw TypeError in the reference's sort (a user's trial)."""

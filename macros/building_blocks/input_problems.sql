@@ -23,8 +23,9 @@
 {%- set order_is_integer = plan.rank_is_integer if plan.order_direction == 'asc' else plan.score_is_integer -%}
 {%- set prediction_numbers = [] if order_is_integer else [prediction_checks[2]] -%}
 {%- set truth_numbers = [('relevance', plan.relevance)] if plan.relevance is not none and not plan.relevance_is_integer else [] -%}
-{#- ids in a floating point column (a polars float column, say) can hold NaN, which equals NaN
-    in SQL's joins but is no id; list-shaped items are read from their lists, not checked here -#}
+{#- ids in a floating point column (a polars float column, say), or a decimal one (PostgreSQL's
+    numeric), can hold NaN, which equals NaN in SQL's joins but is no id; list-shaped items are
+    read from their lists, not checked here -#}
 {%- set prediction_ids = [('user', plan.names.user)] + ([] if plan.shapes.predictions.list else [('item', plan.names.item)]) -%}
 {%- for name in plan.names.by -%}{%- do prediction_ids.append(('by', name)) -%}{%- endfor -%}
 {%- set truth_ids = [(truth_checks[0][0], plan.names.truth_user)] + ([] if plan.shapes.truth.list else [(truth_checks[1][0], plan.names.truth_item)]) -%}
@@ -33,9 +34,17 @@
                                   (truth_numbers, options.get('truth_columns'), truth_ids)] -%}
     {%- for argument, name in ids -%}
         {%- set found = (columns or []) | selectattr('name', 'equalto', name) | list -%}
-        {%- if found and rank_metrics._type_family(found[0].data_type | string) == 'floating point' -%}
+        {%- set base = (found[0].data_type | string | lower).split('(') | first | trim if found else '' -%}
+        {%- if found and (rank_metrics._type_family(found[0].data_type | string) == 'floating point' or base in ['numeric', 'decimal']) -%}
             {%- do numbers.append((argument, rank_metrics.quote_identifier(name))) -%}
         {%- endif -%}
+    {%- endfor -%}
+{%- endfor -%}
+{#- each table's column types, where known (quoted column -> type): how NaN is found in a number -#}
+{%- set number_types = {'predictions': {}, 'truth': {}} -%}
+{%- for table in ['predictions', 'truth'] -%}
+    {%- for column in options.get(table ~ '_columns') or [] -%}
+        {%- do number_types[table].update({rank_metrics.quote_identifier(column.name): column.data_type | string}) -%}
     {%- endfor -%}
 {%- endfor -%}
 {#- each check, (number, argument, the problem's text or NULL when there is none); the first
@@ -65,8 +74,8 @@
     {%- do checks.append((200, 'users', 'case when f.rm_rows = 0 then ' ~ rank_metrics.string_literal(first_row.problem) ~ ' end')) -%}
 {%- endif -%}
 with
-{{ rank_metrics._problem_counts('rm_prediction_counts', 'rm_prediction', plan.predictions, prediction_checks, prediction_numbers) }},
-{{ rank_metrics._problem_counts('rm_truth_counts', 'rm_truth', plan.truth, truth_checks, truth_numbers) }},
+{{ rank_metrics._problem_counts('rm_prediction_counts', 'rm_prediction', plan.predictions, prediction_checks, prediction_numbers, number_types.predictions) }},
+{{ rank_metrics._problem_counts('rm_truth_counts', 'rm_truth', plan.truth, truth_checks, truth_numbers, number_types.truth) }},
 {%- if first_row is not none %}
 rm_first_row as (
     -- whether the table has a row at all (a relevant one, for truth under users='truth'): one row is enough
@@ -277,21 +286,20 @@ order by rm_check
 
 
 {#- One row of counts for the checks of one table: rows with NULL in each checked column
-    (<name>_nulls_<i>) and, in each floating point column, rows with NaN or ±inf
-    (<name>_nonfinite_<i>; NaN and ±inf are never between the largest doubles, and every engine
-    sorts NaN above all numbers). Without such a column only the rows that hold a NULL are
+    (<name>_nulls_<i>) and, in each floating point or decimal column, rows with NaN or ±inf
+    (<name>_nonfinite_<i>: not_a_finite_number, by the column's type in `types`, where known).
+    Without such a column only the rows that hold a NULL are
     counted, and engines find those from their statistics (Parquet's, Spark's cached batches')
     without reading the rest. NaN is not left to statistics: Spark's cached batches leave NaN
     out of their bounds, so a filter on it would skip the very batch that holds it. -#}
-{% macro _problem_counts(cte, name, relation, nulls, numbers) -%}
-{%- set largest = 'cast(1.7976931348623157e308 as ' ~ rank_metrics.type_double() ~ ')' -%}
+{% macro _problem_counts(cte, name, relation, nulls, numbers, types) -%}
 {{ cte }} as (
     select
         {%- for argument, column in nulls %}
         count(case when {{ column }} is null then 1 end) as {{ name }}_nulls_{{ loop.index }}{{ ',' if not loop.last or numbers }}
         {%- endfor %}
         {%- for argument, column in numbers %}
-        count(case when not ({{ column }} between -{{ largest }} and {{ largest }}) then 1 end) as {{ name }}_nonfinite_{{ loop.index }}{{ ',' if not loop.last }}
+        count(case when {{ rank_metrics.not_a_finite_number(column, types.get(column)) }} then 1 end) as {{ name }}_nonfinite_{{ loop.index }}{{ ',' if not loop.last }}
         {%- endfor %}
     from {{ relation }} as rm_c
     {%- if not numbers %}

@@ -16,3 +16,4 @@
 {% macro sum_of_values(expression, over=none, any_size=false) %}{{ return(adapter.dispatch('sum_of_values', 'rank_metrics')(expression, over, any_size)) }}{% endmacro %}
 {% macro text_id_collation_problem(relation, column, name, table, argument, number) %}{{ return(adapter.dispatch('text_id_collation_problem', 'rank_metrics')(relation, column, name, table, argument, number)) }}{% endmacro %}
 {% macro text_in_byte_order(expression) %}{{ return(adapter.dispatch('text_in_byte_order', 'rank_metrics')(expression)) }}{% endmacro %}
+{% macro not_a_finite_number(expression, data_type) %}{{ return(adapter.dispatch('not_a_finite_number', 'rank_metrics')(expression, data_type)) }}{% endmacro %}
