@@ -575,6 +575,36 @@ def test_text_items_against_a_file_written_another_way_are_an_error(tmp_path, pr
     assert rank_metrics.map_at_k(predictions, str(tmp_path / "alike.csv"), k=2, check=True) == 1.0
 
 
+@pytest.mark.parametrize("kind", ["pandas", "polars", "pyarrow"])
+def test_columns_alike_but_for_case_are_named(kind):
+    """DuckDB's names ignore case: of a frame's rank and RANK it renamed one RANK_1, rank='RANK'
+    was not found, and the advice rank='rank' read the other column (a user's trial)."""
+    predictions = pd.DataFrame({"user_id": [1, 1], "item_id": [10, 11], "rank": [1, 2], "RANK": [2, 1]})
+    given = {"pandas": predictions, "polars": pl.from_pandas(predictions), "pyarrow": pa.Table.from_pandas(predictions)}[kind]
+    truth = pd.DataFrame({"user_id": [1], "item_id": [11]})
+    with pytest.raises(rank_metrics.RankMetricsError, match="^rank_metrics: predictions: columns 'rank' and 'RANK' differ "
+                                                            "only in case, which DuckDB's column names do not tell apart"):
+        rank_metrics.map_at_k(given, truth, k=1, rank="RANK")
+    assert rank_metrics.map_at_k(predictions.drop(columns="rank"), truth, k=1, rank="RANK", check=True) == 1.0
+
+
+def test_duckdb_tables_are_named_as_duckdb_names_them():
+    """A table whose name holds a dot ("my.tab"), names in another case ('recs' for Recs), and an
+    attached database's or temp's tables by their catalog ('other.truth', 'temp.tt') all work in
+    DuckDB's own SQL, and were refused as neither tables nor files (a user's trial)."""
+    con = duckdb.connect()
+    con.execute('create table "my.tab" (user_id int, item_id int, rank int); insert into "my.tab" values (1, 10, 1)')
+    con.execute('create table "Recs" as select * from "my.tab"; create temp table tt as select * from "my.tab"')
+    con.execute("attach ':memory:' as other; create table other.truth (user_id int, item_id int);"
+                "insert into other.truth values (1, 10); create schema s; create table s.t as select * from other.truth")
+    for predictions in ['"my.tab"', "my.tab", 'main."my.tab"', "recs", "RECS", "temp.tt", "temp.main.tt", "memory.main.Recs"]:
+        for truth in ["other.truth", "other.main.truth", "s.t", "S.T"]:
+            assert rank_metrics.map_at_k(predictions, truth, k=1, con=con, check=True) == 1.0, (predictions, truth)
+    with pytest.raises(rank_metrics.RankMetricsError, match="predictions: 'other.recs' is neither a table or view on the "
+                                                            "connection"):
+        rank_metrics.map_at_k("other.recs", "other.truth", k=1, con=con)
+
+
 def test_a_frames_named_index_is_read_as_columns():
     """set_index('user_id') left user_id "not in predictions", and a frame whose columns were all
     in its index could not be read (a new user's trial): named index levels are columns."""

@@ -191,13 +191,10 @@ class DuckDBEngine(Engine):
         by_content = None if reader else _parquet_by_content(text)
         found_here = self._owned and (os.path.isdir(text) or by_content is not None)
         if isinstance(value, str) and not (reader or in_a_folder or "*" in text or found_here):
-            # a name quoted as in SQL: rank_metrics quotes each part itself
-            unquoted = ".".join(part.strip('"') for part in text.split(".")) if '"' in text else None
             raise RankMetricsError(
                 f"rank_metrics: {argument}: {text!r} is neither a table or view on the connection (con; "
                 "--database on the command line) nor a file path (a name ending in " + ", ".join(sorted(_FILE_READERS))
                 + f", a folder as {text + '/'!r}, a glob with *, or a pathlib.Path)"
-                + (f"; name a table without SQL's quotes, as {unquoted!r}: each part is quoted for you" if unquoted else "")
                 + (f"; it is a folder here: name it {text + '/'!r} to read it" if os.path.isdir(text)
                    else f"; it is a Parquet file here: name it {os.path.join('.', text)!r} to read it" if by_content
                    else f"; it is a file here, whose name does not tell its format ({_ANOTHER_NAME})" if os.path.isfile(text) else ""))
@@ -266,15 +263,20 @@ class DuckDBEngine(Engine):
         return relation
 
     def _in_catalog(self, name: str) -> bool:
-        """Whether a table or view of this name ('t', 'schema.t' or 'database.schema.t') exists."""
-        parts = name.split(".")
-        if not 1 <= len(parts) <= 3:
-            return False
-        columns = ["database_name", "schema_name", "name"][-len(parts):]
+        """Whether a table or view of this name exists, as DuckDB resolves one: 't', 'schema.t',
+        'database.t' (its main schema: an attached file's, 'temp'), 'database.schema.t', a part
+        in SQL's double quotes ('"my.tab"'), or the whole name one table's ('my.tab'); in any
+        case, as DuckDB matches names ('recs' is the table Recs)."""
+        parts = _name_parts(name)
+        spellings = [["name"], ["schema_name", "name"], ["database_name", "name"], ["database_name", "schema_name", "name"]]
+        wanted = [(columns, parts) for columns in spellings if len(columns) == len(parts)] + [(["name"], [name])]
+        condition = " or ".join("(" + " and ".join(f"lower({column}) = lower(?)" for column in columns)
+                                + (" and schema_name = 'main'" if columns == ["database_name", "name"] else "") + ")"
+                                for columns, _ in wanted)
         found = self.con.execute(
             "select count(*) from (select database_name, schema_name, table_name as name from duckdb_tables() "
             "union all select database_name, schema_name, view_name from duckdb_views()) "
-            "where " + " and ".join(f"{column} = ?" for column in columns), parts).fetchall()[0][0]
+            f"where {condition}", [value for _, values in wanted for value in values]).fetchall()[0][0]
         return found > 0
 
     def unreadable_input(self, error: Exception) -> RankMetricsError | None:
@@ -318,6 +320,7 @@ class DuckDBEngine(Engine):
                 if _module(value).startswith("pandas") and type(value).__name__ == "DataFrame":
                     value = _numpy_scalars_as_numbers(value)
                     self._frames.append((argument, value))
+                _refuse_names_alike_but_for_case(argument, value)
                 try:
                     self.con.register(name, value)   # pandas, polars, pyarrow and the like
                 except (duckdb.Error, TypeError, ValueError) as error:
@@ -589,6 +592,21 @@ def _parquet_by_content(text: str) -> tuple[str, dict] | None:
             if head == b"PAR1" and file.read(4) == b"PAR1":
                 return _FILE_READERS[".parquet"]
     return None
+
+
+def _refuse_names_alike_but_for_case(argument: str, frame) -> None:
+    """DuckDB's names ignore case: of a frame's columns rank and RANK, it renames one RANK_1, so
+    rank='RANK' was not found, and the message's advice, rank='rank', read the other column (a
+    user's trial)."""
+    if type(frame).__name__ not in ("DataFrame", "Table"):   # pandas, polars; pyarrow (a lazy frame: not read here)
+        return
+    names = [str(name) for name in (frame.column_names if hasattr(frame, "column_names") else frame.columns)]
+    seen = {}
+    for name in names:
+        if name.lower() in seen:
+            raise RankMetricsError(f"rank_metrics: {argument}: columns {seen[name.lower()]!r} and {name!r} differ only in "
+                                   "case, which DuckDB's column names do not tell apart: rename one of them")
+        seen[name.lower()] = name
 
 
 def read_once(value, argument: str):
