@@ -588,6 +588,18 @@ def test_columns_alike_but_for_case_are_named(kind):
     assert rank_metrics.map_at_k(predictions.drop(columns="rank"), truth, k=1, rank="RANK", check=True) == 1.0
 
 
+@pytest.mark.parametrize("rank_type, largest", [("decimal(38, 0)", "1" + "0" * 37), ("hugeint", str(2 ** 127 - 1)),
+                                                 ("uhugeint", str(2 ** 128 - 1))])
+def test_ranks_of_whole_numbers_past_decimal_38_1_are_cut(rank_type, largest):
+    """The cut rank < k + 0.5 made DuckDB widen a DECIMAL(38, 0) or HUGEINT rank of 1e37 to
+    DECIMAL(38, 1), a raw conversion error (a user's trial): whole numbers are cut with <= k."""
+    con = duckdb.connect()
+    con.execute(f"create table p (user_id int, item_id int, rank {rank_type})")
+    con.execute(f"insert into p values (1, 10, 1), (1, 11, {largest})")
+    con.execute("create table t (user_id int, item_id int); insert into t values (1, 11)")
+    assert rank_metrics.map_at_k("p", "t", k=2, con=con, check=True) == 0.5   # 11 is second
+
+
 def test_duckdb_tables_are_named_as_duckdb_names_them():
     """A table whose name holds a dot ("my.tab"), names in another case ('recs' for Recs), and an
     attached database's or temp's tables by their catalog ('other.truth', 'temp.tt') all work in

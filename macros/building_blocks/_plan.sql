@@ -406,6 +406,8 @@
         'order_by': rank_metrics.quote_identifier(rank if rank is not none else score),
         'order_direction': 'asc' if rank is not none else 'desc',
         'rank_is_integer': shapes.predictions.list or rank is not none and rank_metrics._is_integer_column(predictions_columns, rank) | trim == 'True',
+        'rank_is_whole': shapes.predictions.list or rank is not none and (rank_metrics._is_integer_column(predictions_columns, rank) | trim == 'True'
+                                                                           or rank_metrics._is_whole_decimal_column(predictions_columns, rank) | trim == 'True'),
         'rank_compared_as_double': rank is not none and not shapes.predictions.list
                                    and rank_metrics._is_fractional_decimal_column(predictions_columns, rank) | trim == 'True',
         'score_is_integer': score is not none and rank_metrics._is_integer_column(predictions_columns, score) | trim == 'True',
@@ -620,6 +622,16 @@
     fails for a number the type cannot hold ("Casting value "12.5" to type DECIMAL(38,37)
     failed", also DECIMAL(38, 28) against k = 10^10), and Spark compares DECIMAL(38, 32) with an
     integer in DECIMAL(38, 28), where 0.99…9 (31 nines) equals 1. -#}
+{#- Whether the column of this name is a decimal of no digits after the point. Ranks of whole
+    numbers (integers, DECIMAL(38, 0)) are cut with <= k: < k + 0.5 made DuckDB widen a
+    DECIMAL(38, 0) or a HUGEINT of 1e37 to DECIMAL(38, 1), a raw conversion error (a user's trial). -#}
+{% macro _is_whole_decimal_column(columns, name) -%}
+    {%- set lowered = rank_metrics._column_type(columns, name) | lower | replace(' ', '') -%}
+    {%- set digits = lowered.split('(')[1].rstrip(')').split(',') if lowered.startswith(('decimal(', 'numeric(')) else [] -%}
+    {{- digits | length == 2 and digits[1] | int == 0 -}}
+{%- endmacro %}
+
+
 {% macro _is_fractional_decimal_column(columns, name) -%}
     {%- set lowered = rank_metrics._column_type(columns, name) | lower | replace(' ', '') -%}
     {%- set digits = lowered.split('(')[1].rstrip(')').split(',') if lowered.startswith(('decimal(', 'numeric(')) else [] -%}

@@ -55,7 +55,7 @@ rm_lists as (
     {%- set rank = rank_metrics._rank_for_cuts(plan) %}
     {#- a fractional rank must fail the check (integer columns need not be asked) -#}
     {#- round, not floor: Spark's floor of a double is a bigint, which overflows under ANSI mode past 9.2e18 -#}
-    {%- set whole_rank = rank if plan.rank_is_integer else 'case when ' ~ rank ~ ' = round(' ~ rank ~ ') then ' ~ rank ~ ' else 0 end' %}
+    {%- set whole_rank = rank if plan.rank_is_whole else 'case when ' ~ rank ~ ' = round(' ~ rank ~ ') then ' ~ rank ~ ' else 0 end' %}
     select {{ by }}{{ plan.user }} as rm_user,{{ ' count(*) as rm_list_length,' if plan.needs_list_length }}
         {{ rank_metrics._ranks_are_positions(rank, whole_rank, none if listed else largest_k) }} as rm_rank_is_position
     from {{ plan.predictions }} as rm_p
@@ -78,7 +78,7 @@ rm_matches as (
     inner join rm_lists as l
         on {{ rank_metrics._equal_prefix(plan.by, 'p', 'l') }}p.{{ plan.user }} = l.rm_user
     {%- if not listed %}
-    where {{ rank_metrics._rank_for_cuts(plan, 'p.') }} < {{ largest_k }} + 0.5
+    where {{ rank_metrics._rank_for_cuts(plan, 'p.') }} {{ '<= ' ~ largest_k if plan.rank_is_whole else '< ' ~ largest_k ~ ' + 0.5' }}
     {%- endif %}
 ),
 rm_renumbered as (
