@@ -527,6 +527,24 @@ def test_differences_equal_but_for_rounding_have_no_standard_deviation():
     assert (row["std_error"], math.isnan(row["t"]), row["p_value"]) == (0, True, 0)
 
 
+@pytest.mark.parametrize("test", ["t", "permutation"])
+def test_a_uuid_model_column_takes_its_baseline_as_text_or_uuid(test):
+    """A UUID by column: check=True did not find a text baseline among the UUIDs (reference NaN,
+    CheckFailed), and a uuid.UUID baseline was refused (a user's trial)."""
+    import uuid
+
+    con = duckdb.connect()
+    con.execute("create table p (user_id int, item_id int, rank int, model uuid)")
+    first, second = "00000000-0000-0000-0000-000000000001", "00000000-0000-0000-0000-00000000000A"
+    con.execute(f"insert into p values (1, 10, 1, '{first}'), (1, 11, 1, '{second}'), (2, 20, 1, '{first}'), "
+                f"(2, 21, 1, '{second}'), (3, 30, 1, '{first}'), (3, 30, 1, '{second}')")
+    con.execute("create table t (user_id int, item_id int); insert into t values (1, 10), (2, 21), (3, 30)")
+    for baseline in (second, second.lower(), uuid.UUID(second)):
+        result = rank_metrics.compare("p", "t", k=1, by="model", baseline=baseline, metrics=["map"], con=con,
+                                      test=test, seed=1, check=True)
+        assert (str(result.model.iloc[0]), result.difference.iloc[0], result.n_users.iloc[0]) == (first, 0.0, 3)
+
+
 def test_models_with_no_user_in_common_warn():
     apart = PREDICTIONS.assign(user_id=PREDICTIONS.user_id + PREDICTIONS.model.map({"a": 0, "b": 100}))
     truth = pd.concat([TRUTH, TRUTH.assign(user_id=TRUTH.user_id + 100)])

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime
 import math
 import numbers
+import uuid
 
 from . import api, stats
 from ._engines import read_once
@@ -49,6 +50,8 @@ def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", corr
         raise RankMetricsError(f"rank_metrics: compare: alpha must be a number between 0 and 1; got {alpha!r}")
     stats.check_resampling(seed, resamples)
     model = _model_column(by)
+    # a UUID is named by its text in SQL, as in a dbt gate's YAML
+    baseline = str(baseline) if isinstance(baseline, uuid.UUID) else baseline
     # read below more than once (a reader gives its rows once)
     predictions, truth = read_once(predictions, "predictions"), read_once(truth, "truth")
     arguments = dict(api._metric_arguments(k, dict(options, by=[model]), own=_OWN_ARGUMENTS),
@@ -107,7 +110,8 @@ def _as_group_value(baseline, groups):
     --baseline 2; not '1e0' or '+1') names that number when the groups are numbers, and 'true',
     'false' and the like a boolean when they are booleans; text or a date names the day or time
     it spells when the groups are dates or times (DuckDB gives a DATE as a pandas Timestamp,
-    PostgreSQL and Spark as a date); else the baseline as given."""
+    PostgreSQL and Spark as a date), and text a UUID the UUID it spells; else the baseline as
+    given."""
     if not groups:
         return baseline
     if all(isinstance(group, datetime.date) for group in groups) and isinstance(baseline, (str, datetime.date)):
@@ -121,6 +125,12 @@ def _as_group_value(baseline, groups):
     if not isinstance(baseline, str):
         return baseline
     spelt = baseline.strip()
+    if all(isinstance(group, uuid.UUID) for group in groups):   # DuckDB's UUID, in any case of its hex digits
+        try:
+            wanted = uuid.UUID(spelt)
+        except ValueError:
+            return baseline
+        return next((group for group in groups if group == wanted), baseline)
     if all(isinstance(group, bool) for group in groups):   # pandas gives Python scalars
         # the texts DuckDB, PostgreSQL and Spark all cast to a boolean
         return {**dict.fromkeys(("true", "t", "yes", "y", "1"), True),
