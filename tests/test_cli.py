@@ -236,6 +236,21 @@ def test_messages_name_the_command_line_flags(tmp_path):
     assert code == 2 and "column buyer (--truth-user) is not in truth" in err
 
 
+def test_json_gives_days_as_csv_does(tmp_path):
+    """DuckDB gives a DATE as a timestamp at midnight: JSON printed "2024-01-01 00:00:00" where
+    CSV prints 2024-01-01 (a new user's trial); a time of day is kept."""
+    import json
+
+    predictions, truth = tmp_path / "p.csv", tmp_path / "t.csv"
+    predictions.write_text("day,user_id,item_id,rank\n2024-01-01,1,a,1\n2024-01-02,1,a,1\n")
+    truth.write_text("user_id,item_id\n1,a\n")
+    code, out, _ = run("map-at-k", str(predictions), str(truth), "-k", "1", "--by", "day", "--format", "json")
+    assert code == 0 and [row["day"] for row in json.loads(out)] == ["2024-01-01", "2024-01-02"]
+    predictions.write_text("at,user_id,item_id,rank\n2024-01-01 10:30:00,1,a,1\n")
+    code, out, _ = run("map-at-k", str(predictions), str(truth), "-k", "1", "--by", "at", "--format", "json")
+    assert code == 0 and [row["at"] for row in json.loads(out)] == ["2024-01-01 10:30:00"]
+
+
 def test_no_relevance_reads_no_grade_column(tmp_path):
     """--no-relevance is Python's relevance=False: truth has no grades, even in a column named
     relevance; --relevance none was the YAML hint, which the command line has no use for."""

@@ -547,9 +547,14 @@ def _compare(arguments: argparse.Namespace, keywords: dict) -> int:
 
 
 def _json(result) -> str:
-    """The rows as JSON records with every digit (pandas' to_json keeps at most 15), NaN as null."""
+    """The rows as JSON records with every digit (pandas' to_json keeps at most 15), NaN as null;
+    a column of days (DuckDB gives a DATE as a timestamp at midnight) as its days, as CSV has it."""
     import json
 
+    for name in result.columns:
+        column = result[name]
+        if str(column.dtype).startswith("datetime64") and (column.dropna() == column.dropna().dt.normalize()).all():
+            result = result.assign(**{name: column.dt.strftime("%Y-%m-%d")})
     records = result.astype(object).where(result.notna(), None).to_dict(orient="records")
     return json.dumps(records, default=lambda value: value.item() if hasattr(value, "item") else str(value))
 
