@@ -2,6 +2,7 @@
 argument, column or value at fault."""
 
 import math
+import re
 import warnings
 from decimal import Decimal
 
@@ -579,6 +580,22 @@ def test_an_unread_numeric_column_of_a_file_without_a_header_warns(tmp_path):
         assert rank_metrics.precision_at_k(str(tmp_path / "run.tsv"), str(tmp_path / "qrels.tsv"), k=2, **columns) == 1.0
     assert rank_metrics.precision_at_k(str(tmp_path / "run.tsv"), str(tmp_path / "qrels.tsv"), k=2, relevance="column3",
                                        **columns) == 0.5
+
+
+def test_a_csv_number_column_of_text_names_a_value(tmp_path):
+    """A rank column with NA (R's missing value, which pandas reads as one) is text to DuckDB's
+    CSV reader: the error named only the type (a new user's trial); it names a value too."""
+    (tmp_path / "t.csv").write_text("user_id,item_id,grade\n1,a,2\n1,b,x2\n")
+    for rank, said in (("NA", "; in a CSV file a missing value is an empty field, and NA, as R writes one, is text"),
+                       ("2nd", "")):
+        (tmp_path / "p.csv").write_text(f"user_id,item_id,rank\n1,a,1\n1,b,{rank}\n")
+        with pytest.raises(RankMetricsError, match=re.escape(f"column rank (argument rank) of predictions is VARCHAR; rank "
+                                                             f"must be a numeric column (integer, decimal or floating point) "
+                                                             f"(it holds text such as {rank!r}{said})") + "$"):
+            rank_metrics.map_at_k(str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), k=2)
+    (tmp_path / "p.csv").write_text("user_id,item_id,rank\n1,a,1\n1,b,2\n")
+    with pytest.raises(RankMetricsError, match=r"of truth is VARCHAR; .* \(it holds text such as 'x2'\)$"):
+        rank_metrics.map_at_k(str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), k=2, relevance="grade")
 
 
 def test_a_txt_file_of_spaces_is_read_as_columns(tmp_path):

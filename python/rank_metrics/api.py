@@ -11,6 +11,7 @@ import logging
 import math
 import numbers
 import os
+import re
 import shlex
 from typing import TYPE_CHECKING, Sequence
 
@@ -126,7 +127,9 @@ def _prepared(predictions, truth, con, arguments):
                 hint = " (missing: pandas shows NULL as NaN or None)" if pandas else ""
                 raise RankMetricsError(f"rank_metrics: {argument}: {problem}{hint}")
             yield engine, tables, predictions_view, truth_view
-    except (RankMetricsError, CheckFailed):
+    except RankMetricsError as error:
+        raise _with_text_found_in_a_number_column(error, engine) from None
+    except CheckFailed:
         raise
     except Exception as error:
         # a file with a bad line deep inside fails only when a query reaches it: say which
@@ -167,6 +170,26 @@ def _ids_to_read_as_text(arguments, predictions, truth, predictions_view, truth_
             found["truth"].append(judged)
     return [(argument, value, found[argument]) for argument, value in (("predictions", predictions), ("truth", truth))
             if found[argument]]
+
+
+def _with_text_found_in_a_number_column(error: RankMetricsError, engine) -> RankMetricsError:
+    """The error for a rank, score or grade column of a CSV file read as text, with a value that
+    made it text: a file's NA (R's missing value, which pandas reads as one) is text to DuckDB's
+    reader, where a missing value is an empty field (a new user's trial)."""
+    found = re.match(r"rank_metrics: column (.+) \(argument \w+\) of (predictions|truth) is VARCHAR; .* must be a numeric",
+                     str(error))
+    files = {argument: relation for argument, _, relation in getattr(engine, "_files", [])}
+    if not found or found.group(2) not in files:
+        return error
+    column = engine_quote(found.group(1), engine.name)
+    value = files[found.group(2)].filter(f"{column} is not null and try_cast({column} as double) is null") \
+        .project(column).limit(1).fetchall()
+    if not value:
+        return error
+    text = value[0][0]
+    missing = text in ("NA", "N/A", "null", "NULL", "None")
+    why = "; in a CSV file a missing value is an empty field, and NA, as R writes one, is text" if missing else ""
+    return RankMetricsError(f"{error} (it holds text such as {text!r}{why})")
 
 
 def _require_one_spelling(arguments: dict, engine, predictions_view, truth_view) -> None:
