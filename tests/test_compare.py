@@ -8,7 +8,6 @@ import math
 import random
 import re
 import subprocess
-from statistics import NormalDist
 
 import duckdb
 import pandas as pd
@@ -17,7 +16,7 @@ from hypothesis import given, settings, strategies as st
 from scipy import stats as scipy_stats
 
 import rank_metrics
-from rank_metrics import stats
+from rank_metrics import reference, stats
 from rank_metrics._render import namespace
 
 from conftest import INTEGRATION, ROOT
@@ -225,11 +224,26 @@ def test_sql_normal_p_value_is_within_1e_6_of_the_exact_one(t):
     assert abs(got - stats.normal_p_value(t)) < 1e-6
 
 
-@given(p=st.floats(min_value=1e-12, max_value=1 - 1e-12))
-def test_z_of_the_interval_matches_the_normal_quantile(p):
-    z = float(namespace("duckdb")._normal_quantile(p))
-    exact = NormalDist().inv_cdf(p)
-    assert abs(z - exact) <= 1.2e-9 * abs(exact) + 1e-12
+@pytest.mark.parametrize("confidence", [1e-6, 0.999, 1 - 1e-12])
+def test_intervals_of_extreme_confidences_are_checked(confidence):
+    """check=True compared the SQL's z with the quantile of the rounded (1 + confidence) / 2:
+    at 1 - 1e-12 the two were 7e-6 apart, and check failed on right SQL."""
+    got = rank_metrics.evaluate(PREDICTIONS, TRUTH, k=4, by="model", metrics=["map"], confidence=confidence, check=True)
+    assert (got.ci_low < got.value).all() and (got.value < got.ci_high).all()
+
+
+@given(confidence=st.one_of(st.floats(min_value=1e-12, max_value=1 - 1e-12),
+                           st.sampled_from([1e-12, 1e-6, 0.95, 0.997, 0.998, 0.999, 0.99999, 1 - 1e-9, 1 - 1e-12])))
+def test_z_of_the_interval_matches_the_normal_quantile(confidence):
+    """Within 1e-12 for every confidence (it was 1e-9 off past 0.997, and (1 + confidence) / 2
+    rounded away the digits of a confidence near 0 or 1; a check of SPEC §7 found them): against
+    erfinv, and the reference's own z."""
+    from scipy.special import erfcinv, erfinv
+
+    z = float(namespace("duckdb")._normal_quantile_of_confidence(confidence))
+    exact = 2 ** 0.5 * (erfinv(confidence) if confidence < 0.5 else erfcinv(1 - confidence))
+    assert abs(z - exact) <= 1e-12 * exact
+    assert abs(reference.normal_quantile_of_confidence(confidence) - exact) <= 1e-14 * exact
 
 
 def test_holm_and_bonferroni_in_sql_equal_pythons():

@@ -91,7 +91,7 @@
     {%- if confidence is not number or confidence is boolean or not (confidence > 0 and confidence < 1) -%}
         {{ exceptions.raise_compiler_error("rank_metrics: confidence must be a number between 0 and 1 (0.95 for a 95% interval); got " ~ rank_metrics._shown(confidence)) }}
     {%- endif -%}
-    {%- do plan.update({'confidence': confidence, 'z': rank_metrics._normal_quantile(1 - (1 - confidence) / 2) | float}) -%}
+    {%- do plan.update({'confidence': confidence, 'z': rank_metrics._normal_quantile_of_confidence(confidence) | float}) -%}
 
     {#- relevance=false: truth has no grade column (below) -#}
     {%- set no_grades = relevance is sameas false -%}
