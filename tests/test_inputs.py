@@ -617,6 +617,20 @@ def test_duckdb_tables_are_named_as_duckdb_names_them():
         rank_metrics.map_at_k("other.recs", "other.truth", k=1, con=con)
 
 
+def test_an_empty_frame_of_untyped_columns_is_named():
+    """pd.DataFrame({'user_id': [], …}) has float64 columns: the type error spoke of missing
+    values in a column of whole numbers, where the frame had no rows at all."""
+    predictions = pd.DataFrame({"user_id": [1], "item_id": [1], "rank": [1]})
+    with pytest.raises(rank_metrics.RankMetricsError, match=re.escape(
+            "column user_id (argument user) is BIGINT in predictions but DOUBLE in truth; cast one so they match (truth has "
+            "no rows, and pandas types the columns of an empty frame as float64 or object: give them the other table's "
+            "types, e.g. pd.DataFrame({'user_id': pd.Series(dtype='int64'), …}))") + "$"):
+        rank_metrics.map_at_k(predictions, pd.DataFrame({"user_id": [], "item_id": []}), k=1, users="predictions")
+    typed = pd.DataFrame({"user_id": pd.Series(dtype="int64"), "item_id": pd.Series(dtype="int64")})
+    with pytest.warns(rank_metrics.RankMetricsWarning, match="truth has no rows"):
+        assert rank_metrics.map_at_k(predictions, typed, k=1, users="predictions") == 0.0
+
+
 def test_a_frames_named_index_is_read_as_columns():
     """set_index('user_id') left user_id "not in predictions", and a frame whose columns were all
     in its index could not be read (a new user's trial): named index levels are columns."""

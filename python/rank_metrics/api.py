@@ -128,7 +128,7 @@ def _prepared(predictions, truth, con, arguments):
                 raise RankMetricsError(f"rank_metrics: {argument}: {problem}{hint}")
             yield engine, tables, predictions_view, truth_view
     except RankMetricsError as error:
-        raise _with_text_found_in_a_number_column(error, engine) from None
+        raise _of_an_empty_frame(_with_text_found_in_a_number_column(error, engine), predictions, truth) from None
     except CheckFailed:
         raise
     except Exception as error:
@@ -170,6 +170,23 @@ def _ids_to_read_as_text(arguments, predictions, truth, predictions_view, truth_
             found["truth"].append(judged)
     return [(argument, value, found[argument]) for argument, value in (("predictions", predictions), ("truth", truth))
             if found[argument]]
+
+
+def _of_an_empty_frame(error: RankMetricsError, predictions, truth) -> RankMetricsError:
+    """A type mismatch where one side is a pandas frame without rows, whose columns pandas makes
+    float64 or object when built from empty lists: said, with the way to type them (a user's
+    empty truth met bigint user ids as a DOUBLE column)."""
+    if " in predictions but " not in str(error):
+        return error
+    empty = [argument for argument, value in (("predictions", predictions), ("truth", truth))
+             if _module(value).startswith("pandas") and type(value).__name__ == "DataFrame" and not len(value)]
+    if not empty:
+        return error
+    # in place of the reason a column of ids is floating point when it has rows
+    mismatch = str(error).split(" (ids compared with a floating point column")[0]
+    return RankMetricsError(f"{mismatch} ({empty[0]} has no rows, and pandas types the columns of an empty frame as "
+                            "float64 or object: give them the other table's types, e.g. "
+                            "pd.DataFrame({'user_id': pd.Series(dtype='int64'), …}))")
 
 
 def _with_text_found_in_a_number_column(error: RankMetricsError, engine) -> RankMetricsError:
