@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import functools
 import datetime
+import functools
 import inspect
 import logging
 import math
