@@ -134,10 +134,12 @@ def test_the_readmes_daily_recipe_survives_an_empty_run(target, request, tmp_pat
     assert built[["model", "k", "metric"]].equals(python[["model", "k", "metric"]])
     assert built.n_users.tolist() == python.n_users.tolist()
     assert built.value.tolist() == pytest.approx(python.value.tolist(), rel=1e-12)
-    assert project.invoke("run", "-s", "daily_quality", "--full-refresh", "--empty", "--vars", daily).success
+    # the truth model too: as the README wrote it, PostgreSQL refused dbt's `--empty` subquery of
+    # a ref() with an alias of its own (`… _dbt_limit_subq_purchases as p`; a user's trial)
+    assert project.invoke("run", "-s", "+daily_quality", "--full-refresh", "--empty", "--vars", daily).success
     assert len(rows()) == 0
     for _ in range(2):   # then incremental runs: the first fills every day, the next keeps one row per key
-        assert project.invoke("run", "-s", "daily_quality", "--vars", daily).success
+        assert project.invoke("run", "-s", "+daily_quality", "--vars", daily).success
         again = rows()
         assert again[["model", "day", "k", "metric"]].equals(built[["model", "day", "k", "metric"]])
         assert again.value.tolist() == pytest.approx(built.value.tolist(), rel=1e-12)
