@@ -62,6 +62,14 @@ def test_the_data_checks_fail_the_run(dbt_project):
     assert "rank_metrics: duplicates: duplicates='error': user u1 has item a more than once in predictions" in messages(result)
 
 
+def test_a_relation_beside_an_ephemeral_input_is_checked(dbt_project):
+    """The data checks were skipped for both inputs when one was ephemeral: a NULL item in the
+    other, a table, built a number without a word (a user's trial)."""
+    result = dbt_project.invoke("run", "-s", "+bad_data_beside_ephemeral", "--vars", BAD_DATA)
+    assert not result.success
+    assert 'rank_metrics: item: truth has 4 rows with NULL in column "item_id"; item values must not be NULL' in messages(result)
+
+
 def test_build_empty_builds_every_model_without_data(dbt_project, tmp_path):
     # a database and target folder of its own: --empty rebuilds every model with no rows and
     # recompiles it with limit 0, and the other tests read the session project's models
@@ -114,7 +122,7 @@ def test_inputs_whose_columns_cannot_be_looked_up_warn_of_what_is_not_found(dbt_
                                                   "by='case_id') }}) as r")
     assert logged == [
         "rank_metrics (inline_query): the columns of predictions and truth cannot be looked up (an ephemeral model, a CTE name, a subquery "
-        "or a unit test's fixture), so they are not found by name and the data checks do not run: predictions are ordered "
+        "or a unit test's fixture), so they are not found by name and the data checks do not read them: predictions are ordered "
         "by a column rank unless rank= or score= names the order column; every truth row counts as relevant unless "
         "relevance= names its grade column (relevance=none: truth has none); no by column is matched with truth's unless "
         "truth_by= names it (truth_by=[]: none is)"]

@@ -2,10 +2,14 @@
     The data checks of SPEC §4 that need to read the tables, as one query: each row found is a
     problem, (argument, problem), and no rows means the input is fit. Takes the arguments of the
     metric macros. The dbt entry points run it before a model builds; Python runs it before a
-    metric is computed. -#}
+    metric is computed. `checked_tables`: the inputs that can be read on their own (default both):
+    dbt's ephemeral models and CTE names exist only inside the model's query, and the checks of
+    the other input still run (a NULL rank in a table went unchecked beside an ephemeral truth:
+    a user's trial). -#}
 {% macro default__input_problems(predictions, truth, k) %}
 {#- compare's own arguments are its to check; the baseline must be one of the groups -#}
 {%- set options = dict(kwargs) -%}
+{%- set checked = options.pop('checked_tables', ['predictions', 'truth']) -%}
 {%- set baseline = options.pop('baseline', none) -%}
 {%- for name in ['test', 'correction', 'alpha'] -%}{%- do options.pop(name, none) -%}{%- endfor -%}
 {%- set plan = {} -%}
@@ -51,7 +55,7 @@
     problem by number is the one reported: NULLs, then NaN, then empty input -#}
 {%- set checks = [] -%}
 {%- for table, prefix, nulls, numbers, offset in [('predictions', 'p.rm_prediction', prediction_checks, prediction_numbers, 0),
-                                                  ('truth', 't.rm_truth', truth_checks, truth_numbers, 100)] -%}
+                                                  ('truth', 't.rm_truth', truth_checks, truth_numbers, 100)] if table in checked -%}
     {%- for kind, columns, found, rule in [('nulls', nulls, 'NULL', 'must not be NULL'),
                                            ('nonfinite', numbers, 'NaN or an infinite value', 'must be finite numbers')] -%}
         {%- for argument, column in columns -%}
@@ -69,13 +73,20 @@
                      'judged': {'table': 'truth', 'where': none, 'problem': "truth has no rows, so users='judged' has no user to evaluate"},
                      'predictions': {'table': 'predictions', 'where': none,
                                      'problem': "predictions has no rows, so users='predictions' has no user to evaluate"}}.get(plan.users) -%}
+{%- set first_row = first_row if first_row is not none and first_row.table in checked else none -%}
 {%- if first_row is not none -%}
     {#- named by the users rule that needs the row: 'truth: truth has …' would say truth twice -#}
     {%- do checks.append((200, 'users', 'case when f.rm_rows = 0 then ' ~ rank_metrics.string_literal(first_row.problem) ~ ' end')) -%}
 {%- endif -%}
 with
-{{ rank_metrics._problem_counts('rm_prediction_counts', 'rm_prediction', plan.predictions, prediction_checks, prediction_numbers, number_types.predictions) }},
-{{ rank_metrics._problem_counts('rm_truth_counts', 'rm_truth', plan.truth, truth_checks, truth_numbers, number_types.truth) }},
+{%- for cte, name, relation, nulls, numbers, table in [('rm_prediction_counts', 'rm_prediction', plan.predictions, prediction_checks, prediction_numbers, 'predictions'),
+                                                       ('rm_truth_counts', 'rm_truth', plan.truth, truth_checks, truth_numbers, 'truth')] %}
+{%- if table in checked %}
+{{ rank_metrics._problem_counts(cte, name, relation, nulls, numbers, number_types[table]) }},
+{%- else %}
+{{ cte }} as (select 1 as rm_unread),
+{%- endif %}
+{%- endfor %}
 {%- if first_row is not none %}
 rm_first_row as (
     -- whether the table has a row at all (a relevant one, for truth under users='truth'): one row is enough
@@ -115,7 +126,7 @@ rm_problems as (
     where problem is not null
 {#- 2^grade - 1 is a double only up to grade 1023, and a sum of such gains needs room: past
     1000, DCG would be inf (NDCG NaN) or an engine's overflow error -#}
-{%- if 'ndcg' in plan.metrics and plan.gain == 'exponential' and plan.relevance is not none %}
+{%- if 'ndcg' in plan.metrics and plan.gain == 'exponential' and plan.relevance is not none and 'truth' in checked %}
 union all
 select 160 as rm_check, 'relevance' as argument,
     {{ rank_metrics.string_literal('truth has grade ') }} || cast(rm_largest as {{ text }})
@@ -127,7 +138,7 @@ from (
 ) as rm_grades
 where rm_largest > 1000
 {%- endif %}
-{%- if plan.duplicates == 'error' %}
+{%- if plan.duplicates == 'error' and 'predictions' in checked %}
 union all
 select 300 as rm_check, 'duplicates' as argument, problem from (
     {%- set source = " (set by convention=" ~ rank_metrics._shown(plan.convention) ~ ")" if 'duplicates' in plan.preset_options else "" %}
@@ -145,7 +156,7 @@ select 300 as rm_check, 'duplicates' as argument, problem from (
     limit 1
 ) as rm_first_duplicate
 {%- endif %}
-{%- if plan.shapes.predictions.list %}
+{%- if plan.shapes.predictions.list and 'predictions' in checked %}
 union all
 select 310 as rm_check, 'predictions_shape' as argument, problem from (
     select ({{ rank_metrics.string_literal("predictions_shape='list' reads a row as a user's whole list, but user ") }} || cast({{ plan.user }} as {{ text }})
@@ -165,14 +176,14 @@ select 310 as rm_check, 'predictions_shape' as argument, problem from (
                'truth': [(truth_checks[0][0], plan.names.truth_user, plan.truth_user)] + ([] if plan.shapes.truth.list else [(truth_checks[1][0], plan.names.truth_item, plan.truth_item)])} %}
 {%- for name in plan.names.by %}{% do ids.predictions.append(('by', name, plan.by[loop.index0])) %}{% endfor %}
 {%- for name in plan.names.truth_by %}{% do ids.truth.append(('by', name, plan.truth_by[loop.index0])) %}{% endfor %}
-{%- for table, columns, number in [('predictions', options.get('predictions_columns'), 316), ('truth', options.get('truth_columns'), 318)] %}
+{%- for table, columns, number in [('predictions', options.get('predictions_columns'), 316), ('truth', options.get('truth_columns'), 318)] if table in checked %}
     {%- for argument, name, column in ids[table] if rank_metrics._type_family(rank_metrics._column_type(columns, name) | trim) == 'string' %}
 {{ rank_metrics.text_id_collation_problem(plan[table], column, name, table, argument, number) }}
     {%- endfor %}
 {%- endfor %}
 {#- a list column's arrays of more than one dimension, where the engine's type cannot tell -#}
 {%- for table, relation, item, number in [('predictions', predictions, plan.item, 312), ('truth', truth, plan.truth_item, 314)]
-    if plan.shapes[table].list and plan.shapes[table].separator is none %}
+    if plan.shapes[table].list and plan.shapes[table].separator is none and table in checked %}
 {{- rank_metrics.nested_list_problem(plan, table, relation, item, number) }}
 {%- endfor %}
 {#- A separator that no text holds leaves each whole text as one item (a wrong separator, when
@@ -183,7 +194,7 @@ select 310 as rm_check, 'predictions_shape' as argument, problem from (
 {%- set separator = plan.shapes.predictions.separator or plan.shapes.truth.separator %}
 {%- set usual_separators = [' ', ',', ';', '|', '\t'] %}
 {%- for table, relation, item, name, number in [('predictions', predictions, plan.item, plan.names.item, 320),
-                                               ('truth', truth, plan.truth_item, plan.names.truth_item, 330)] %}
+                                               ('truth', truth, plan.truth_item, plan.names.truth_item, 330)] if table in checked %}
 {%- set shape = plan.shapes[table] %}
 {%- if shape.separator is not none or (separator and not shape.list and shape.text_items) %}
 {%- set others = usual_separators | reject('equalto', separator) | list %}
@@ -226,7 +237,8 @@ where rm_bracketed is not null
     predicted item holds: truth in a submission's form (one text per user) read as long form,
     where each whole text is one item. Looked at only then (it reads every predicted item), and
     not when truth_shape='long' says that truth's items are single items that hold a space. -#}
-{%- if plan.shapes.predictions.list and not separator and not plan.shapes.truth.list and not plan.shapes.truth.given and plan.shapes.truth.text_items %}
+{%- if plan.shapes.predictions.list and not separator and not plan.shapes.truth.list and not plan.shapes.truth.given and plan.shapes.truth.text_items
+      and checked | length == 2 %}
 union all
 select 340 as rm_check, 'truth_shape' as argument,
     {{ rank_metrics.string_literal('values of column ' ~ plan.names.truth_item ~ ' of truth hold ') }}
@@ -242,7 +254,7 @@ cross join (
 ) as p
 where {% for candidate in usual_separators %}(t.rm_holding_{{ loop.index }} > 0 and p.rm_holding_{{ loop.index }} = 0){{ ' or ' if not loop.last }}{% endfor %}
 {%- endif %}
-{%- if baseline is not none and plan.by | length == 1 %}
+{%- if baseline is not none and plan.by | length == 1 and 'predictions' in checked %}
 {#- the by column's first ten values, in order, then … when there are more; quoted when they are
     text: when the column is, or, its type unknown, when the baseline is (text that spells a
     number names a number of a numeric column: the command line's --baseline 7) -#}

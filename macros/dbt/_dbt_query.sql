@@ -31,8 +31,10 @@
     {%- if validate and execute -%}
         {%- do rank_metrics._input_warnings(arguments, options) -%}
     {%- endif -%}
-    {%- if validate and rank_metrics._data_checks_run(arguments) -%}
-        {%- set problems = run_query(adapter.dispatch('input_problems', 'rank_metrics')(**arguments)) -%}
+    {%- set checked = [] -%}
+    {%- for name in ['predictions', 'truth'] if arguments[name ~ '_columns'] is not none -%}{%- do checked.append(name) -%}{%- endfor -%}
+    {%- if validate and checked and rank_metrics._data_checks_run() -%}
+        {%- set problems = run_query(adapter.dispatch('input_problems', 'rank_metrics')(**dict(arguments, checked_tables=checked))) -%}
         {%- for row in problems.rows -%}
             {%- do exceptions.raise_compiler_error("rank_metrics: " ~ row[0] ~ ": " ~ row[1]) -%}
         {%- endfor -%}
@@ -81,20 +83,19 @@
         {%- set which = ('predictions and truth' if arguments.predictions_columns is none and arguments.truth_columns is none
                          else 'predictions' if arguments.predictions_columns is none else 'truth') -%}
         {%- do exceptions.warn("rank_metrics" ~ where ~ ": the columns of " ~ which ~ " cannot be looked up (an ephemeral model, a CTE name, a subquery or a "
-            ~ "unit test's fixture), so they are not found by name and the data checks do not run: " ~ unnamed | join('; ')) -%}
+            ~ "unit test's fixture), so they are not found by name and the data checks do not read them: " ~ unnamed | join('; ')) -%}
     {%- endif -%}
 {% endmacro %}
 
 {#- The data checks read both tables, so they run only when the model itself runs (dbt run or
     build, without --empty), or a release gate (dbt test, or build: a gate over a misspelt
     baseline or an empty truth would otherwise find no failing row and pass): never at parse,
-    compile, docs generate or show. They need inputs
-    that can be queried on their own: relations. Ephemeral models, CTE names, subqueries and the
-    fixtures of dbt unit tests exist only inside the model's own query, so for those the model
-    runs without them (as `rank_metrics.sql` does). -#}
-{% macro _data_checks_run(arguments) %}
-    {{ return(execute and flags.WHICH in ('run', 'build', 'test') and not flags.EMPTY
-              and arguments.predictions_columns is not none and arguments.truth_columns is not none) }}
+    compile, docs generate or show. They read the inputs that can be queried on their own:
+    relations. Ephemeral models, CTE names, subqueries and the fixtures of dbt unit tests exist
+    only inside the model's own query, so those go unchecked (as in `rank_metrics.sql`), and the
+    other input's checks run alone (input_problems' checked_tables). -#}
+{% macro _data_checks_run() %}
+    {{ return(execute and flags.WHICH in ('run', 'build', 'test') and not flags.EMPTY) }}
 {% endmacro %}
 
 {#- Whether an input is a dbt relation (ref, source), not SQL text or a CTE's name. -#}
