@@ -559,6 +559,21 @@ def test_a_uuid_model_column_takes_its_baseline_as_text_or_uuid(test):
         assert (str(result.model.iloc[0]), result.difference.iloc[0], result.n_users.iloc[0]) == (first, 0.0, 3)
 
 
+@pytest.mark.parametrize("test", ["t", "permutation"])
+@pytest.mark.parametrize("by, baseline, message", [
+    ("as_struct", "x", r"compare: by column as_struct (is STRUCT\(m VARCHAR\)|holds values such as \{'m': '\w'\}), and a "
+                       r"baseline is a text, a number, a boolean or a date"),
+    ("model", b"x", r"compare: baseline must be a text, a number, a boolean or a date \(a value of the by column\); got b'x'$"),
+    ("model", ["x"], r"got \['x'\]$"),
+])
+def test_a_baseline_no_value_of_the_by_column_can_equal_is_named(test, by, baseline, message):
+    """A struct by column met the baseline as the engine's raw cast error (Spark's and DuckDB's),
+    and bytes were shown as 120, the code of b'x' (a user's trial)."""
+    predictions = PREDICTIONS.assign(as_struct=[{"m": model} for model in PREDICTIONS.model])
+    with pytest.raises(rank_metrics.RankMetricsError, match=message):
+        rank_metrics.compare(predictions, TRUTH, k=4, by=by, baseline=baseline, test=test, seed=1)
+
+
 def test_models_with_no_user_in_common_warn():
     apart = PREDICTIONS.assign(user_id=PREDICTIONS.user_id + PREDICTIONS.model.map({"a": 0, "b": 100}))
     truth = pd.concat([TRUTH, TRUTH.assign(user_id=TRUTH.user_id + 100)])

@@ -660,6 +660,26 @@ def test_duckdb_map_ids_are_named(predicted, judged, named):
         rank_metrics.map_at_k("p", "t", k=1, con=con)
 
 
+def test_spark_char_ids_against_string_ids_are_refused(spark):
+    """Spark reads a table's char(5) as a string padded with spaces, and its DataFrame says
+    string: 'b' met no 'b' of a string column, MAP@3 0 with only the nothing-met warning (a
+    user's trial). The declared type is read, and refused beside a string as on PostgreSQL."""
+    rows = "select * from values (1, 'a', 1), (1, 'b', 2), (2, 'd', 1) as t(user_id, item_id, rank)"
+    judged = "select * from values (1, 'b'), (2, 'd') as t(user_id, item_id)"
+    spark.sql("drop table if exists char_predictions")
+    spark.sql("drop table if exists char_truth")
+    spark.sql("create table char_predictions (user_id int, item_id char(5), rank int) using parquet")
+    spark.sql("insert into char_predictions " + rows)
+    spark.sql("create table char_truth (user_id int, item_id string) using parquet")
+    spark.sql("insert into char_truth " + judged)
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"column item_id \(argument item\) is char\(5\) in predictions "
+                                                            r"but string in truth; cast one so they match"):
+        rank_metrics.map_at_k("char_predictions", "char_truth", k=3, con=spark)
+    truth = spark.table("char_truth").selectExpr("user_id", "cast(item_id as string) as item_id")
+    predictions = spark.table("char_predictions").selectExpr("user_id", "rtrim(item_id) as item_id", "rank")
+    assert rank_metrics.map_at_k(predictions, truth, k=3, check=True) == 0.75
+
+
 def test_spark_decimal_ranks_close_to_whole_numbers(spark):
     """Spark compares DECIMAL(38, 32) with an integer in DECIMAL(38, 28), where 0.99…9 (31 nines)
     equals 1, and casts it to bigint as 0: the hit at that rank was at position 0 (DIVIDE_BY_ZERO

@@ -163,9 +163,24 @@ from rm_adjusted
         {{ exceptions.raise_compiler_error("rank_metrics: baseline " ~ rank_metrics._shown(baseline) ~ " is " ~ ('a number' if is_number else 'text')
             ~ ", but by column " ~ name ~ " is " ~ data_type ~ ": give the baseline as " ~ ('text, ' ~ rank_metrics._shown(baseline | string) if is_number else 'a number')
             ~ ", one of the column's values") }}
+    {%- elif data_type is not none and rank_metrics._holds_no_single_value(data_type) | trim -%}
+        {#- a struct, list, map or bytes column met the baseline's literal as the engine's raw type
+            error (a user's trial) -#}
+        {{ exceptions.raise_compiler_error("rank_metrics: compare: by column " ~ name ~ " is " ~ data_type ~ ", and a baseline is a "
+            ~ "text, a number, a boolean or a date, which a value of this type cannot be compared with: compare by a column of "
+            ~ "one of those types (cast it to text, say)") }}
     {%- else -%}
     {{- rank_metrics._literal(baseline, 'baseline') -}}
     {%- endif -%}
+{%- endmacro %}
+
+
+{#- 'true' for a type whose values are structs, lists, maps or bytes (DuckDB's, PostgreSQL's and
+    Spark's spellings), which no baseline literal equals. -#}
+{% macro _holds_no_single_value(data_type) -%}
+    {%- set lowered = data_type | string | lower | trim -%}
+    {{- 'true' if lowered.startswith(('struct', 'array', 'map', 'list<', 'row(', 'union(')) or lowered.endswith(']')
+                  or lowered in ['blob', 'binary', 'bytea', 'varbinary', 'bytes', 'user-defined[]'] else '' -}}
 {%- endmacro %}
 
 
@@ -185,7 +200,7 @@ from rm_adjusted
         Timestamp), as the cast of its text every engine reads -#}
     {%- elif value.hour is defined and value.strftime is defined -%}cast({{ rank_metrics.string_literal(value.strftime('%Y-%m-%d %H:%M:%S.%f')) }} as timestamp)
     {%- elif value.year is defined and value.strftime is defined -%}cast({{ rank_metrics.string_literal(value.strftime('%Y-%m-%d')) }} as date)
-    {%- else -%}{{ exceptions.raise_compiler_error("rank_metrics: " ~ argument ~ " must be a text, a number or a date (a value of the by column); got " ~ rank_metrics._shown(value)) }}
+    {%- else -%}{{ exceptions.raise_compiler_error("rank_metrics: " ~ argument ~ " must be a text, a number or a date (a value of the by column); got " ~ rank_metrics._shown_as_given(value)) }}
     {%- endif -%}
 {%- endmacro %}
 

@@ -52,6 +52,9 @@ def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", corr
     model = _model_column(by)
     # a UUID is named by its text in SQL, as in a dbt gate's YAML
     baseline = str(baseline) if isinstance(baseline, uuid.UUID) else baseline
+    if isinstance(baseline, (bytes, bytearray, list, tuple, set, dict)):   # the macros showed b'x' as 120
+        raise RankMetricsError("rank_metrics: compare: baseline must be a text, a number, a boolean or a date (a value "
+                               f"of the by column); got {baseline!r}")
     # read below more than once (a reader gives its rows once)
     predictions, truth = read_once(predictions, "predictions"), read_once(truth, "truth")
     arguments = dict(api._metric_arguments(k, dict(options, by=[model]), own=_OWN_ARGUMENTS),
@@ -170,6 +173,13 @@ def _resampled(predictions, truth, arguments, model, baseline, test, seed, resam
 
     users = api._run("evaluate_users", predictions, truth, arguments, con, check=False, groups_named_as="compare: ")
     user = arguments["user"]
+    # as the t test's SQL refuses them (_holds_no_single_value): a set could not hold a struct
+    composite = [value for value in users[model] if isinstance(value, (dict, list, tuple, bytes, bytearray, memoryview))
+              or type(value).__name__ == "ndarray"]
+    if composite:
+        raise RankMetricsError(f"rank_metrics: compare: by column {model} holds values such as {composite[0]!r}, and a baseline "
+                               "is a text, a number, a boolean or a date, which such a value cannot be compared with: "
+                               "compare by a column of one of those types (cast it to text, say)")
     groups = sorted(set(users[model]))
     baseline = _as_group_value(baseline, groups)
     _require_baseline(model, baseline, groups)
