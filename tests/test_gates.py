@@ -157,6 +157,22 @@ def test_no_significant_regression_names_its_own_arguments(dbt_project, argument
     assert not ok and message in text
 
 
+@pytest.mark.parametrize("gate", ["metric_at_least", "no_significant_regression"])
+def test_a_gates_truth_given_as_text_is_looked_up(dbt_project, gate):
+    """YAML's `truth: compare_truth` (no ref()) is text, which the SQL read as a bare name: off
+    PostgreSQL's search path, the database's raw "relation does not exist" (a user's trial). A
+    table of that name in the target's schema is read; none is our error, with the ref()."""
+    from test_dbt import compile_inline
+
+    arguments = "metric='map', min_value=0.1" if gate == "metric_at_least" else "metric='map', by='model', baseline='b'"
+    call = "{{{{ rank_metrics.test_{gate}(model=ref('compare_predictions'), truth='{truth}', k=4, {arguments}) }}}}"
+    ok, text = compile_inline(dbt_project, call.format(gate=gate, truth="compare_truth", arguments=arguments))
+    assert ok, text
+    ok, text = compile_inline(dbt_project, call.format(gate=gate, truth="compare_turth", arguments=arguments))
+    assert not ok and (f"rank_metrics: {gate}: truth is the text 'compare_turth', and no table or view of that name is in "
+                       "schema main: name a model as truth: ref('compare_turth')") in text
+
+
 @pytest.mark.parametrize("gate, arguments", [("metric_at_least", "min_value=0.3"),
                                              ("no_significant_regression", "by='model', baseline='b'")])
 def test_a_gate_names_itself_for_a_k_in_quotes(dbt_project, gate, arguments):

@@ -30,6 +30,23 @@
     {%- endif -%}
 {% endmacro %}
 
+{#- A gate's truth as a relation: YAML's `truth: purchases` (no ref()) is text, which the SQL read
+    as a bare name, off the search path on PostgreSQL (the database's raw "relation does not
+    exist"; a user's trial). A text names a table or view ('name' or 'schema.name', in the
+    target's schema when none is given), looked up as dbt looks up relations. -#}
+{% macro _gate_truth(gate, truth) %}
+    {%- if truth is not string or not execute -%}{{ return(truth) }}{%- endif -%}
+    {%- set parts = truth.split('.') -%}
+    {%- set schema = parts[-2] if parts | length > 1 else target.schema -%}
+    {%- set relation = adapter.get_relation(database=parts[-3] if parts | length > 2 else target.database,
+                                            schema=schema, identifier=parts[-1]) -%}
+    {%- if relation is none -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ gate ~ ": truth is the text " ~ rank_metrics._shown(truth)
+            ~ ", and no table or view of that name is in schema " ~ schema ~ ": name a model as truth: ref('" ~ parts[-1] ~ "')") }}
+    {%- endif -%}
+    {{ return(relation) }}
+{% endmacro %}
+
 {#- Fails for each group (of `by`) and k whose metric is below min_value, and with a row where
     there is no value to judge, which would otherwise leave no failing row and pass: one when no
     user is evaluated at all (an empty predictions model, say), and one per group of
@@ -41,6 +58,7 @@
         'metrics': 'a gate judges one metric: metric', 'baseline': 'no_significant_regression takes it',
         'alpha': 'no_significant_regression takes it', 'test': 'a compare argument', 'correction': 'a compare argument',
         'confidence': 'an evaluate argument'}, 'min_value, by') -%}
+    {%- set truth = rank_metrics._gate_truth('metric_at_least', truth) -%}
     {%- if min_value is not number or min_value is boolean -%}
         {{ exceptions.raise_compiler_error("rank_metrics: metric_at_least: min_value must be a number (min_value: 0.3); got "
             ~ (rank_metrics._shown(min_value) if min_value is not none else "none")) }}
@@ -91,6 +109,7 @@
         'metrics': 'a gate judges one metric: metric', 'test': 'the gate is the one-sided t test',
         'correction': 'each model is judged on its own', 'confidence': 'an evaluate argument', 'min_value': 'metric_at_least takes it'},
         'by, baseline, alpha') -%}
+    {%- set truth = rank_metrics._gate_truth('no_significant_regression', truth) -%}
     {%- if by is none or baseline is none -%}
         {{ exceptions.raise_compiler_error("rank_metrics: no_significant_regression: by must name the column of models and "
             ~ "baseline the model to compare with (by: model, baseline: popularity); got by " ~ (rank_metrics._shown(by) if by is not none else "none")
