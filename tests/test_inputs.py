@@ -582,9 +582,12 @@ def test_columns_alike_but_for_case_are_named(kind):
     predictions = pd.DataFrame({"user_id": [1, 1], "item_id": [10, 11], "rank": [1, 2], "RANK": [2, 1]})
     given = {"pandas": predictions, "polars": pl.from_pandas(predictions), "pyarrow": pa.Table.from_pandas(predictions)}[kind]
     truth = pd.DataFrame({"user_id": [1], "item_id": [11]})
-    with pytest.raises(rank_metrics.RankMetricsError, match="^rank_metrics: predictions: columns 'rank' and 'RANK' differ "
-                                                            "only in case, which DuckDB's column names do not tell apart"):
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"^rank_metrics: predictions: column 'RANK' appears 2 times in "
+                                                            r"this (DataFrame|Table) \(rank, RANK: DuckDB matches names whatever "
+                                                            r"their case\); drop or rename all but one"):
         rank_metrics.map_at_k(given, truth, k=1, rank="RANK")
+    # two columns of a name nothing reads are left alone
+    assert rank_metrics.map_at_k(predictions.drop(columns="RANK").assign(note=1, Note=2), truth, k=1) == 0.0
     assert rank_metrics.map_at_k(predictions.drop(columns="rank"), truth, k=1, rank="RANK", check=True) == 1.0
 
 

@@ -320,7 +320,6 @@ class DuckDBEngine(Engine):
                 if _module(value).startswith("pandas") and type(value).__name__ == "DataFrame":
                     value = _numpy_scalars_as_numbers(value)
                     self._frames.append((argument, value))
-                _refuse_names_alike_but_for_case(argument, value)
                 try:
                     self.con.register(name, value)   # pandas, polars, pyarrow and the like
                 except (duckdb.Error, TypeError, ValueError) as error:
@@ -601,21 +600,6 @@ def _parquet_by_content(text: str) -> tuple[str, dict] | None:
     return None
 
 
-def _refuse_names_alike_but_for_case(argument: str, frame) -> None:
-    """DuckDB's names ignore case: of a frame's columns rank and RANK, it renames one RANK_1, so
-    rank='RANK' was not found, and the message's advice, rank='rank', read the other column (a
-    user's trial)."""
-    if type(frame).__name__ not in ("DataFrame", "Table"):   # pandas, polars; pyarrow (a lazy frame: not read here)
-        return
-    names = [str(name) for name in (frame.column_names if hasattr(frame, "column_names") else frame.columns)]
-    seen = {}
-    for name in names:
-        if name.lower() in seen:
-            raise RankMetricsError(f"rank_metrics: {argument}: columns {seen[name.lower()]!r} and {name!r} differ only in "
-                                   "case, which DuckDB's column names do not tell apart: rename one of them")
-        seen[name.lower()] = name
-
-
 def read_once(value, argument: str):
     """A pyarrow RecordBatchReader as the Table of its rows (anything else as it is): a reader
     gives its rows once, and rank_metrics reads an input more than once. An empty one is said:
@@ -702,18 +686,26 @@ def as_read(value, argument: str, read: set, named: set):
     and a `read` name on two columns is an error (pd.concat(axis=1) makes them; DuckDB read the
     first and renamed the second, so which was the rank was chance). New users' trials."""
     kind = _module(value).split(".")[0], type(value).__name__
-    if kind not in (("pandas", "DataFrame"), ("pyarrow", "Table"), ("pyspark", "DataFrame")):
+    if kind not in (("pandas", "DataFrame"), ("pyarrow", "Table"), ("polars", "DataFrame"), ("pyspark", "DataFrame")):
         return value
     names = [str(name) for name in (value.column_names if kind[0] == "pyarrow" else value.columns)]
-    # Spark matches names whatever their case, unless spark.sql.caseSensitive is on
-    blind = kind[0] == "pyspark" and str(value.sparkSession.conf.get("spark.sql.caseSensitive", "false")).lower() != "true"
+    # DuckDB matches names whatever their case (of a frame's rank and RANK it renamed one RANK_1,
+    # and rank='RANK' was not found: a user's trial), and Spark unless spark.sql.caseSensitive is on
+    blind = kind[0] != "pyspark" or str(value.sparkSession.conf.get("spark.sql.caseSensitive", "false")).lower() != "true"
     spelt = (lambda name: name.lower()) if blind else (lambda name: name)
     counts = collections.Counter(spelt(name) for name in names)
-    repeated = sorted(name for name in read if counts[spelt(name)] > 1)
+
+    def unclear(name) -> bool:
+        """A read name on two columns: spelt alike, or (DuckDB) in another case before it, where
+        DuckDB keeps the first and renames the rest (Spark refuses either)."""
+        alike = [one for one in names if spelt(one) == spelt(name)]
+        return len(alike) > 1 and (kind[0] == "pyspark" or alike.count(name) > 1 or alike[0] != name)
+    repeated = sorted(name for name in read if unclear(name))
     if repeated:
         alike = [name for name in names if spelt(name) == spelt(repeated[0])]
         raise RankMetricsError(f"rank_metrics: {argument}: column {repeated[0]!r} appears {len(alike)} times in this "
-                               f"{kind[1]}" + (f" ({', '.join(alike)}: Spark matches names whatever their case)"
+                               f"{kind[1]}" + (f" ({', '.join(alike)}: {'Spark' if kind[0] == 'pyspark' else 'DuckDB'} "
+                                               "matches names whatever their case)"
                                                if len(set(alike)) > 1 else "")
                                + "; drop or rename all but one, so that it is clear which is read")
     if kind[0] == "pandas":
