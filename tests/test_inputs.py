@@ -610,9 +610,11 @@ def test_duckdb_tables_are_named_as_duckdb_names_them():
     con = duckdb.connect()
     con.execute('create table "my.tab" (user_id int, item_id int, rank int); insert into "my.tab" values (1, 10, 1)')
     con.execute('create table "Recs" as select * from "my.tab"; create temp table tt as select * from "my.tab"')
+    con.execute('create table "it\'s" as select * from "my.tab"')   # the catalog is asked with the name as a literal
     con.execute("attach ':memory:' as other; create table other.truth (user_id int, item_id int);"
                 "insert into other.truth values (1, 10); create schema s; create table s.t as select * from other.truth")
-    for predictions in ['"my.tab"', "my.tab", 'main."my.tab"', "recs", "RECS", "temp.tt", "temp.main.tt", "memory.main.Recs"]:
+    for predictions in ['"my.tab"', "my.tab", 'main."my.tab"', "recs", "RECS", "temp.tt", "temp.main.tt", "memory.main.Recs",
+                        "it's"]:
         for truth in ["other.truth", "other.main.truth", "s.t", "S.T"]:
             assert rank_metrics.map_at_k(predictions, truth, k=1, con=con, check=True) == 1.0, (predictions, truth)
     with pytest.raises(rank_metrics.RankMetricsError, match="predictions: 'other.recs' is neither a table or view on the "

@@ -50,3 +50,23 @@ where lower(c.relname) = lower({{ rank_metrics.string_literal(table) }})
 order by c.relname
 limit 1
 {%- endmacro %}
+
+{#- DuckDB: how many tables and views a name means, as DuckDB resolves one: 't', 'schema.t',
+    'database.t' (its main schema: an attached file's, or 'temp'), 'database.schema.t', each part
+    as _name_parts split it (a part in SQL's double quotes may hold a dot), or the whole name as
+    one table's ('my.tab'); in any case, as DuckDB matches names ('recs' is the table Recs). -#}
+{% macro duckdb__relation_in_catalog(parts, name) %}
+{%- set spellings = {1: [['name']], 2: [['schema_name', 'name'], ['database_name', 'name']],
+                     3: [['database_name', 'schema_name', 'name']]}.get(parts | length, []) -%}
+select count(*)
+from (
+    select database_name, schema_name, table_name as name from duckdb_tables()
+    union all
+    select database_name, schema_name, view_name from duckdb_views()
+) as rm_relations
+where lower(name) = lower({{ rank_metrics.string_literal(name) }})
+{%- for columns in spellings %}
+    or ({% for column in columns %}lower({{ column }}) = lower({{ rank_metrics.string_literal(parts[loop.index0]) }}){{ ' and ' if not loop.last }}{% endfor %}
+        {{- " and schema_name = 'main'" if columns == ['database_name', 'name'] }})
+{%- endfor %}
+{%- endmacro %}

@@ -263,20 +263,9 @@ class DuckDBEngine(Engine):
         return relation
 
     def _in_catalog(self, name: str) -> bool:
-        """Whether a table or view of this name exists, as DuckDB resolves one: 't', 'schema.t',
-        'database.t' (its main schema: an attached file's, 'temp'), 'database.schema.t', a part
-        in SQL's double quotes ('"my.tab"'), or the whole name one table's ('my.tab'); in any
-        case, as DuckDB matches names ('recs' is the table Recs)."""
-        parts = _name_parts(name)
-        spellings = [["name"], ["schema_name", "name"], ["database_name", "name"], ["database_name", "schema_name", "name"]]
-        wanted = [(columns, parts) for columns in spellings if len(columns) == len(parts)] + [(["name"], [name])]
-        condition = " or ".join("(" + " and ".join(f"lower({column}) = lower(?)" for column in columns)
-                                + (" and schema_name = 'main'" if columns == ["database_name", "name"] else "") + ")"
-                                for columns, _ in wanted)
-        found = self.con.execute(
-            "select count(*) from (select database_name, schema_name, table_name as name from duckdb_tables() "
-            "union all select database_name, schema_name, view_name from duckdb_views()) "
-            f"where {condition}", [value for _, values in wanted for value in values]).fetchall()[0][0]
+        """Whether a table or view of this name exists, as DuckDB resolves one (the macro
+        relation_in_catalog says how)."""
+        (found,) = self.first_row(render("relation_in_catalog", self.name, parts=_name_parts(name), name=name))
         return found > 0
 
     def unreadable_input(self, error: Exception) -> RankMetricsError | None:
