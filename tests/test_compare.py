@@ -541,6 +541,13 @@ def test_differences_equal_but_for_rounding_have_no_standard_deviation():
     assert (row["std_error"], math.isnan(row["t"]), row["p_value"]) == (0, True, 0)
 
 
+@pytest.mark.parametrize("engine", ["duckdb", "postgres", "spark"])
+def test_the_sql_and_python_take_one_rounding(engine):
+    """The SQL's rounding (the macro _rounding) and Python's (stats.ROUNDING, which the resampled
+    tests and the reference use) are one number, so the s_d = 0 rule fires alike in both."""
+    assert float(str(namespace(engine)._rounding())) == stats.ROUNDING
+
+
 @pytest.mark.parametrize("test", ["t", "permutation"])
 def test_a_uuid_model_column_takes_its_baseline_as_text_or_uuid(test):
     """A UUID by column: check=True did not find a text baseline among the UUIDs (reference NaN,

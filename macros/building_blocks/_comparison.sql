@@ -218,7 +218,7 @@ from rm_adjusted
 
 {#- The largest rounding error of a mean or standard deviation of per-user values (each within
     [0, 1], whose differences a double holds to about 1e-16): below it, a standard deviation or
-    a difference is 0, as SPEC §7's rules for s_d = 0 mean. Python's stats.ROUNDING is the same. -#}
+    a difference is 0, as SPEC §7's rules for s_d = 0 mean. Python's stats.ROUNDING is the same (a test holds them equal). -#}
 {% macro _rounding() -%}1e-12{%- endmacro %}
 
 

@@ -26,7 +26,8 @@ def check_resampling(seed, resamples) -> None:
 
 
 # the largest rounding error of a mean or standard deviation of per-user values (each within
-# [0, 1]): below it a standard deviation or a difference is 0 (the macro _rounding: the same)
+# [0, 1]): below it a standard deviation or a difference is 0 (the macro _rounding holds the same
+# number, and a test holds the two equal)
 ROUNDING = 1e-12
 
 
