@@ -347,6 +347,12 @@ def put(request):
      "values of column item_id of predictions are lists in brackets, as Python and pandas write a list to a CSV file "
      "([b, a]): split by the separator, the first and last items would keep the brackets; write each list as its "
      "items joined by the separator alone (', '.join(items)), or a row per item"),
+    # lists joined by ', ' split by ',' or by ' ': every item but one kept ' b' or 'b,' and met
+    # nothing, silently (a new user's trial)
+    *[(pd.DataFrame({"user_id": [1, 2, 3], "item_id": ["c, x, a", "b, a", "q"]}), TRUTH,
+       dict(predictions_shape="list", item_separator=separator), "item_separator",
+       f"values of column item_id of predictions hold ', ' (b, a): split by '{separator}' alone, its items would keep "
+       "the rest of it and meet nothing; pass item_separator=', '") for separator in (",", " ")],
 ])
 def test_list_shape_mistakes_in_the_data_are_errors(put, predictions, truth, options, argument, message):
     load, con = put

@@ -232,6 +232,29 @@ from (
 ) as rm_brackets
 where rm_bracketed is not null
 {%- endif %}
+{#- Lists whose items are joined by the separator and a space ('0100, 0200', as Python's
+    ', '.join writes them) split by one of the two: every item but one would keep the rest of
+    the join (' 0200', or '0200,' split by the space) and meet nothing, silently (a new user's trial) -#}
+{%- if shape.list and shape.separator is not none %}
+{%- set joins = [] %}
+{%- for mark in [',', ';', '|'] if separator in [' ', '\t', mark] %}
+{%- do joins.extend([mark ~ ' ', ' ' ~ mark] if separator == mark else [mark ~ separator, separator ~ mark]) %}
+{%- endfor %}
+{%- if joins %}
+union all
+select {{ number + 6 }} as rm_check, 'item_separator' as argument,
+    {{ rank_metrics.string_literal('values of column ' ~ name ~ ' of ' ~ table ~ ' hold ') }}
+        || case {%- for join in joins %} when rm_join_{{ loop.index }} > 0 then {{ rank_metrics.string_literal(rank_metrics._shown(join)) }}{% endfor %} end
+        || ' (' || substr(rm_joined, 1, 40) || {{ rank_metrics.string_literal('): split by ' ~ rank_metrics._shown(separator) ~ ' alone, its items would keep the rest of it and meet nothing; pass item_separator=') }}
+        || case {%- for join in joins %} when rm_join_{{ loop.index }} > 0 then {{ rank_metrics.string_literal(rank_metrics._shown(join)) }}{% endfor %} end as problem
+from (
+    select {{ rank_metrics._holding_counts(item, joins, 'rm_join') }},
+        min(case when {% for join in joins %}length(replace({{ item }}, {{ rank_metrics.string_literal(join) }}, '')) < length({{ item }}){{ ' or ' if not loop.last }}{% endfor %} then {{ item }} end) as rm_joined
+    from {{ relation }} as rm_s
+) as rm_joins
+where {% for join in joins %}rm_join_{{ loop.index }} > 0{{ ' or ' if not loop.last }}{% endfor %}
+{%- endif %}
+{%- endif %}
 {%- endfor %}
 {#- Lists in predictions' list column against truth whose item texts hold a separator that no
     predicted item holds: truth in a submission's form (one text per user) read as long form,
