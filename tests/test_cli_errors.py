@@ -80,19 +80,17 @@ def test_bad_input_is_status_2():
     assert "user column k clashes with an output column" in one_line_error(err)
 
 
+TAKES_NO_METRICS = "map_at_k takes no --metrics (metrics is an argument of evaluate, evaluate_users, compare); got "
+
+
 @pytest.mark.parametrize("arguments, message", [
-    (["--metrics", "ndcg"], "map_at_k takes no --metrics (metrics is an argument of evaluate, evaluate_users, compare); "
-                            "got --metrics ndcg"),
-    (["--metrics", "ndcg", "recall"], "map_at_k takes no --metrics (metrics is an argument of evaluate, evaluate_users, "
-                                      "compare); got --metrics ndcg recall"),
+    (["--macro", "map_at_k", "--metrics", "ndcg"], TAKES_NO_METRICS + "--metrics ndcg"),
+    (["--macro", "map_at_k", "--metrics", "ndcg", "recall"], TAKES_NO_METRICS + "--metrics ndcg recall"),
     # one value holding a comma or a bracket stays one value (found in review)
-    (["--metrics", "ndcg,recall", "a]b"], "map_at_k takes no --metrics (metrics is an argument of evaluate, evaluate_users, "
-                                         "compare); got --metrics ndcg,recall 'a]b'"),
+    (["--macro", "map_at_k", "--metrics", "ndcg,recall", "a]b"], TAKES_NO_METRICS + "--metrics ndcg,recall 'a]b'"),
     # a backslash or a quote: the macros quote text as repr does, so it reads back as given
-    (["--metrics", "C:\\temp"], "map_at_k takes no --metrics (metrics is an argument of evaluate, evaluate_users, "
-                                "compare); got --metrics 'C:\\temp'"),
-    (["--metrics", "it's", 'say "hi"'], "map_at_k takes no --metrics (metrics is an argument of evaluate, evaluate_users, "
-                                        "compare); got --metrics 'it'\"'\"'s' 'say \"hi\"'"),
+    (["--macro", "map_at_k", "--metrics", "C:\\temp"], TAKES_NO_METRICS + "--metrics 'C:\\temp'"),
+    (["--macro", "map_at_k", "--metrics", "it's", 'say "hi"'], TAKES_NO_METRICS + "--metrics 'it'\"'\"'s' 'say \"hi\"'"),
     (["--macro", "evaluate", "--baseline", "a"], "evaluate takes no --baseline (baseline is an argument of compare)"),
     # one value too, as a shell takes it back (found in review: 'a\\b' was shown doubled, "it's" not as a flag)
     (["--baseline", "a\\b"], "map_at_k takes no --baseline (baseline is an argument of compare); got --baseline 'a\\b'"),
@@ -101,7 +99,8 @@ def test_bad_input_is_status_2():
     (["--per-user", "--macro", "evaluate"], "--per-user is --macro average_precision_at_k; it cannot go with --macro evaluate"),
 ])
 def test_sql_refuses_an_argument_its_macro_would_drop(arguments, message):
-    """`sql --metrics ndcg` printed MAP@k's query, which ignores metrics: now it fails instead."""
+    """`sql --metrics ndcg` printed MAP@k's query, which ignores metrics: a macro named with an
+    argument it does not take fails (without --macro, --metrics asks for evaluate's query)."""
     code, out, err = run("sql", "p", "t", "-k", "12", *arguments)
     assert code == 2 and out == ""
     assert one_line_error(err).startswith(f"rank-metrics: error: {message}")
@@ -345,3 +344,51 @@ def test_a_warning_is_one_line_and_the_numbers_still_print(tmp_path):
     # no user evaluated: the table is its header alone (not pandas' "Empty DataFrame")
     code, out, err = run("map-at-k", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "3", "--users", "both")
     assert (code, out) == (0, "k map_at_k n_users\n") and err.startswith("rank-metrics: warning: no user is evaluated")
+
+
+def test_messages_speak_the_command_lines_language(tmp_path):
+    """What a new user's trial met: the API's argument names in messages (predictions_shape,
+    item_separator, baseline), a rule named twice in front (--duplicates: --duplicates error:),
+    report's errors named as compare's, a cast no command line can do, --metrics sent to map_at_k
+    by sql, and a glob the shell expanded reported as an unknown argument without a word."""
+    (tmp_path / "p.csv").write_text("user_id,item_id,rank\n1,10,1\n1,20,2\n2,50,1\n1,10,3\n")
+    (tmp_path / "t.csv").write_text("user_id,item_id\n1,20\n2,50\n")
+    (tmp_path / "lz.csv").write_text("user_id,item_id\n1,020\n2,050\n")
+    (tmp_path / "s.csv").write_text("customer_id,prediction\na1,0100 0200\n")
+    (tmp_path / "m.csv").write_text("model,user_id,item_id,rank\n1,1,10,1\n2,1,20,1\n")
+    (tmp_path / "a.csv").write_text("model,user_id,item_id,rank\na,1,10,1\na,2,50,1\n")
+    p, t, lz, s, m, a = (str(tmp_path / name) for name in ("p.csv", "t.csv", "lz.csv", "s.csv", "m.csv", "a.csv"))
+    expected = [
+        (["map-at-k", p, t, "-k", "3", "--duplicates", "error"],
+         "--duplicates: user 1 has item 10 more than once in predictions, which --duplicates error refuses"),
+        (["map-at-k", s, s, "-k", "3", "--user", "customer_id", "--item", "prediction", "--predictions-shape", "list",
+          "--truth-shape", "list"], "for a row per item (long form), pass no --predictions-shape but its --rank or --score"),
+        (["compare", m, t, "-k", "1", "--by", "model", "--baseline", "two", "--metrics", "map"],
+         "--baseline 'two' is text, but by column model is BIGINT"),
+        (["report", a, t, "-k", "3", "--by", "model", "--baseline", "a", "-o", str(tmp_path / "r.html")],
+         "report: only the baseline 'a' has evaluated users"),
+        (["map-at-k", p, lz, "-k", "3"], "is BIGINT in predictions but VARCHAR in truth; make them match (a CSV file's "
+                                         "column types are its reader's guess from the values"),
+        (["map-at-k", p, t, t, "-k", "3"], "unrecognized arguments: " + t + "; more than two file names: a glob in quotes"),
+    ]
+    for arguments, message in expected:
+        code, out, err = run(*arguments)
+        assert (code, out) == (2, "") and message in one_line_error(err), (arguments, err)
+    assert "takes no" not in run("sql", "recs", "purchases", "-k", "3", "--metrics", "ndcg")[2]
+    code, out, _ = run("sql", "recs", "purchases", "-k", "3", "--metrics", "ndcg")
+    assert code == 0 and "ndcg" in out and "ci_low" in out   # --metrics makes it evaluate's query
+
+
+def test_output_that_cannot_be_written_is_one_line():
+    """A full disk (/dev/full) and a closed standard output printed Python tracebacks, where the
+    README promises none: each is one line with exit status 1."""
+    arguments = [sys.executable, "-m", "rank_metrics.cli", "map-at-k", RECOMMENDATIONS, PURCHASES, "-k", "3",
+                 "--user", "customer_id", "--item", "article_id"]
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(arguments, stdout=full, stderr=subprocess.PIPE, text=True)
+    assert done.returncode == 1
+    assert done.stderr == "rank-metrics: error: cannot write the result to standard output: No space left on device\n"
+    done = subprocess.run(arguments, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                          preexec_fn=lambda: os.close(1))
+    assert done.returncode == 1
+    assert done.stderr == "rank-metrics: error: standard output is closed, so the result cannot be written\n"

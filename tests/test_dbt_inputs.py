@@ -59,7 +59,7 @@ def test_parse_compile_and_docs_never_run_the_data_checks(dbt_project, command):
 def test_the_data_checks_fail_the_run(dbt_project):
     result = dbt_project.invoke("run", "-s", "bad_data_duplicates", "--vars", BAD_DATA)
     assert not result.success
-    assert "rank_metrics: duplicates: duplicates='error': user u1 has item a more than once in predictions" in messages(result)
+    assert "rank_metrics: duplicates: user u1 has item a more than once in predictions, which duplicates='error' refuses" in messages(result)
 
 
 def test_a_relation_beside_an_ephemeral_input_is_checked(dbt_project):

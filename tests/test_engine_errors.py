@@ -96,8 +96,8 @@ def test_a_repeated_item_is_named_with_its_group(load):
     with pytest.raises(RankMetricsError) as error:
         rank_metrics.map_at_k(put("repeated_predictions", predictions), put("repeated_truth", TRUTH), k=3, by="model",
                               duplicates="error", con=con)
-    assert str(error.value) == ("rank_metrics: duplicates: duplicates='error': user 1 has item a more than once in "
-                                "predictions (model = b)")
+    assert str(error.value) == ("rank_metrics: duplicates: user 1 has item a more than once in predictions "
+                                "(model = b), which duplicates='error' refuses")
 
 
 def test_a_rank_at_its_types_minimum(load):

@@ -147,8 +147,9 @@ select 300 as rm_check, 'duplicates' as argument, problem from (
     {%- for name in plan.names.by -%}
         {%- do group.append(rank_metrics.string_literal((' (' if loop.first else ', ') ~ name ~ ' = ') ~ ' || coalesce(cast(' ~ plan.by[loop.index0] ~ ' as ' ~ text ~ "), 'NULL')") -%}
     {%- endfor %}
-    select ({{ rank_metrics.string_literal("duplicates='error'" ~ source ~ ": user ") }} || cast({{ plan.user }} as {{ text }}) || {{ rank_metrics.string_literal(' has item ') }} || cast({{ plan.item }} as {{ text }}) || {{ rank_metrics.string_literal(' more than once in predictions') }}
-        {%- if group %} || {{ group | join(' || ') }} || ')'{% endif %}) as problem
+    {#- the argument leads the message: the rule comes after the repeat, not twice in front -#}
+    select ({{ rank_metrics.string_literal("user ") }} || cast({{ plan.user }} as {{ text }}) || {{ rank_metrics.string_literal(' has item ') }} || cast({{ plan.item }} as {{ text }}) || {{ rank_metrics.string_literal(' more than once in predictions') }}
+        {%- if group %} || {{ group | join(' || ') }} || ')'{% endif %} || {{ rank_metrics.string_literal(", which duplicates='error'" ~ source ~ " refuses") }}) as problem
     from {{ plan.predictions }} as rm_p
     group by {{ rank_metrics._column_prefix(plan.by) }}{{ plan.user }}, {{ plan.item }}
     having count(*) > 1

@@ -282,8 +282,10 @@ def _parser() -> argparse.ArgumentParser:
     command.add_argument("--database", metavar="FILE.duckdb",
                          help="look the tables' columns up in this DuckDB file (opened read-only)")
     command.add_argument("--dialect", default="duckdb", help="one of " + ", ".join(api.DIALECTS) + " (default duckdb)")
-    command.add_argument("--macro", default="map_at_k", help="the query: " + ", ".join(api.MACROS))
-    command.add_argument("--metrics", nargs="+", help="for --macro evaluate/evaluate_users: among " + ", ".join(api.METRICS))
+    command.add_argument("--macro", help="the query: " + ", ".join(api.MACROS)
+                         + " (default map_at_k; evaluate with --metrics)")
+    command.add_argument("--metrics", nargs="+", help="for --macro evaluate (the default with it), evaluate_users or "
+                         "compare: among " + ", ".join(api.METRICS))
     command.add_argument("--per-user", action="store_true", help="the per-user AP@k query (--macro average_precision_at_k)")
     command.add_argument("--confidence", type=_number,
                          help="for --macro evaluate: of the interval ci_low..ci_high (default 0.95)")
@@ -314,12 +316,18 @@ def main(argv: list[str] | None = None) -> int:
         # the reader went away (`| head`): nothing more to say, and no traceback at exit either
         _silence_stdout()
         return EXIT_BROKEN_PIPE
+    except _OutputFailed as error:   # a full disk, a closed standard output
+        return _fail(str(error), EXIT_FAILED)
     except RankMetricsError as error:   # the output itself (_write_out)
         return _fail(str(error), EXIT_BAD_INPUT)
     except KeyboardInterrupt:
         return 130
     finally:
         warnings.showwarning = shown_before
+
+
+class _OutputFailed(Exception):
+    """Standard output took no more: its OS error as one line, not a traceback."""
 
 
 # encodings whose encoder begins every text it is given with a byte-order mark
@@ -334,6 +342,18 @@ def _write_out(text: str, exact: bool = True) -> None:
     on Windows. A character the encoding lacks (an ASCII terminal) is a RankMetricsError for output
     that must be `exact` (CSV, SQL: an id written otherwise would be another id), and an escape
     in a table for people to read (compare's ▲ and ▼)."""
+    if sys.stdout is None:   # started with standard output closed (`>&-`)
+        raise _OutputFailed("rank_metrics: standard output is closed, so the result cannot be written")
+    try:
+        _write_all(text, exact)
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        raise _OutputFailed("rank_metrics: cannot write the result to standard output: "
+                            f"{error.strerror or error}") from None
+
+
+def _write_all(text: str, exact: bool) -> None:
     stream = getattr(sys.stdout, "buffer", None)
     encoding = codecs.lookup(getattr(sys.stdout, "encoding", None) or "utf-8").name
     if stream is None or encoding in _MARKED_ENCODINGS:   # a test's StringIO; a marked encoding
@@ -405,8 +425,16 @@ def _as_flags(message: str) -> str:
     # and an option named in a rule: "dialect must be one of", "takes no baseline", "baseline is required"
     message = re.sub(r"(?<![\w-])(" + names + r")(?= must | is required)",
                      lambda found: "--" + found.group(1).replace("_", "-"), message)
-    message = re.sub(r"\btakes no (" + names + r")\b", lambda found: "takes no --" + found.group(1).replace("_", "-"), message)
+    message = re.sub(r"\b(takes|pass) no (" + names + r")\b",
+                     lambda found: f"{found.group(1)} no --" + found.group(2).replace("_", "-"), message)
+    message = message.replace("but its rank or score", "but its --rank or --score")
+    # a type the command line cannot cast: a CSV file's types are its reader's guess
+    message = message.replace("; cast one so they match", "; make them match (a CSV file's column types are its "
+                              "reader's guess from the values: ids written alike in both files are read alike)")
     # and the option a message is about, named first: "metrics: unknown metric 'ndgc'"
+    # and an option a message starts with: "baseline 'two' is text", "item_separator splits the items"
+    message = re.sub(r"^(rank_metrics: )(" + names + r")(?= '| splits )",
+                     lambda found: f"{found.group(1)}--{found.group(2).replace('_', '-')}", message)
     return re.sub(r"^(rank_metrics: )(" + names + r"): ",
                   lambda found: f"{found.group(1)}--{found.group(2).replace('_', '-')}: ", message)
 
@@ -449,11 +477,16 @@ def _main(argv: list[str] | None) -> int:
     parser = _parser()
     arguments, unknown = parser.parse_known_args(_spread_k(list(sys.argv[1:] if argv is None else argv)))
     if unknown:   # said by the command's parser, whose --help lists the flags it takes
-        parser.commands[arguments.command].error(f"unrecognized arguments: {' '.join(unknown)}")
+        # file names past the two inputs: most often a glob the shell expanded (a new user's trial)
+        files = not any(token.startswith("-") for token in unknown)
+        glob = ("; more than two file names: a glob in quotes ('parts/*.csv') is read by rank-metrics as one input, "
+                "where the shell would give each file as an argument" if files else "")
+        parser.commands[arguments.command].error(f"unrecognized arguments: {' '.join(unknown)}{glob}")
     _engines.SHOW_PROGRESS = _progress_wanted(sys.stdout)
     try:
         keywords = _metric_keywords(arguments)
         if arguments.command == "sql":
+            arguments.macro = arguments.macro or ("evaluate" if arguments.metrics else "map_at_k")
             if arguments.per_user and arguments.macro not in ("map_at_k", "average_precision_at_k"):
                 raise RankMetricsError(f"rank_metrics: --per-user is --macro average_precision_at_k; it cannot go with "
                                        f"--macro {arguments.macro} (evaluate_users is the per-user query of evaluate)")
@@ -468,7 +501,11 @@ def _main(argv: list[str] | None) -> int:
         if arguments.command == "compare":
             return _compare(arguments, keywords)
         if arguments.command in ("report", "plot"):
-            return _picture(arguments, keywords)
+            try:
+                return _picture(arguments, keywords)
+            except RankMetricsError as error:   # its comparison's errors, named as the command
+                named = str(error).replace("rank_metrics: compare: ", f"rank_metrics: {arguments.command}: ", 1)
+                raise RankMetricsError(named) from None
         function_name = _COMMANDS[arguments.command][0]
         _refuse_unread_options(arguments, _single_metric(function_name), arguments.command)
         if function_name.startswith("evaluate"):
