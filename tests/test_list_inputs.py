@@ -353,6 +353,15 @@ def put(request):
        dict(predictions_shape="list", item_separator=separator), "item_separator",
        f"values of column item_id of predictions hold ', ' (b, a): split by '{separator}' alone, its items would keep "
        "the rest of it and meet nothing; pass item_separator=', '") for separator in (",", " ")],
+    # an empty text among a list's items (' c x'.split(' ')): it took position 1 and met nothing,
+    # where the same lists as text drop blank items (a new user's trial)
+    (pd.DataFrame({"user_id": [1, 2], "item_id": [["", "c", "x"], ["b"]]}), TRUTH, {}, "item",
+     "column item_id of predictions holds lists with an empty text as an item (user 1's, say), which would take a "
+     "place in the list and meet nothing: leave blanks out (' a b'.split(' ') gives one first; .split() none)"),
+    (pd.DataFrame({"user_id": [1, 2], "item_id": [["c", "x"], ["b"]]}),
+     pd.DataFrame({"user_id": [1, 2], "item_id": [["c"], ["b", ""]]}), {}, "item",
+     "column item_id of truth holds lists with an empty text as an item (user 2's, say), which would count as a "
+     "relevant item that nothing meets"),
 ])
 def test_list_shape_mistakes_in_the_data_are_errors(put, predictions, truth, options, argument, message):
     load, con = put

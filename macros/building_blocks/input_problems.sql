@@ -187,6 +187,23 @@ select 310 as rm_check, 'predictions_shape' as argument, problem from (
     if plan.shapes[table].list and plan.shapes[table].separator is none and table in checked %}
 {{- rank_metrics.nested_list_problem(plan, table, relation, item, number) }}
 {%- endfor %}
+{#- An empty text among a list column's items (' a b'.split(' ') begins with one): taken as an
+    item, it held a position (or counted as relevant) and met nothing, where the same lists as
+    text drop blank items (a new user's trial) -#}
+{%- for table, rows, item, user, name, number in [('predictions', plan.predictions, plan.item, plan.user, plan.names.item, 316),
+                                                   ('truth', plan.truth, plan.truth_item, plan.truth_user, plan.names.truth_item, 318)]
+    if plan.shapes[table].list and plan.shapes[table].separator is none and table in checked
+       and plan.shapes[table].element_type is not none and rank_metrics._type_family(plan.shapes[table].element_type) | trim == 'string' %}
+union all
+select {{ number }} as rm_check, {{ rank_metrics.string_literal(rank_metrics._truth_argument('item', plan.truth_item, plan.item) if table == 'truth' else 'item') }} as argument, problem from (
+    select ({{ rank_metrics.string_literal('column ' ~ name ~ ' of ' ~ table ~ ' holds lists with an empty text as an item (user ') }}
+        || cast({{ user }} as {{ text }}) || {{ rank_metrics.string_literal("'s, say), which would " ~ ('take a place in the list and meet nothing' if table == 'predictions' else 'count as a relevant item that nothing meets') ~ ": leave blanks out (' a b'.split(' ') gives one first; .split() none)") }}) as problem
+    from {{ rows }} as rm_l
+    where {{ item }} = ''
+    order by {{ user }}
+    limit 1
+) as rm_first_blank_{{ table }}
+{%- endfor %}
 {#- A separator that no text holds leaves each whole text as one item (a wrong separator, when
     the texts hold another that lists use; a list of one item holds none), and long-form items
     that hold it are lists: both silent misses. `length(replace(…))` finds a text on every engine
