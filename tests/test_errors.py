@@ -937,3 +937,15 @@ def test_text_that_is_no_utf8_in_a_list_is_named():
     with pytest.raises(RankMetricsError, match=r"^rank_metrics: predictions: column 'item_id' holds text that is no valid UTF-8, "
                        r"such as 'caf\\udce9'"):
         rank_metrics.map_at_k(lists, pd.DataFrame({"user_id": [1], "item_id": ["b"]}), k=2)
+
+
+def test_a_csv_file_without_a_header_line_is_said(tmp_path):
+    """DuckDB numbers the columns of a CSV file without a header line (column0, column1, …): the
+    error listed them and no more (a new user's trial)."""
+    (tmp_path / "p.csv").write_text("1,10,1\n1,20,2\n2,50,1\n")
+    (tmp_path / "t.csv").write_text("user_id,item_id\n1,20\n")
+    with pytest.raises(RankMetricsError, match=re.escape(
+            "rank_metrics: column user_id (argument user) is not in predictions; its columns are: column0, column1, "
+            "column2; the file has no header line, so its columns were numbered: begin it with one naming them (user_id, …)")
+            + "$"):
+        rank_metrics.map_at_k(str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), k=3)

@@ -295,6 +295,10 @@
                 {%- set fix = "rename one of the two columns" if argument == 'truth_by'
                     else "pass " ~ ('truth_' ~ argument if table == 'truth' and argument in ['user', 'item'] else argument) ~ "='" ~ spelt ~ "'" -%}
                 {%- set other_name = "; it has " ~ rank_metrics._spelt_otherwise(name, spelt) ~ " (names are matched as spelt): " ~ fix -%}
+            {%- elif names and rank_metrics._read_without_header(names) | trim == 'True' -%}
+                {#- DuckDB's CSV reader names the columns of a file without a header line column0,
+                    column1, … (a new user's trial) -#}
+                {%- set other_name = "; the file has no header line, so its columns were numbered: begin it with one naming them (" ~ name ~ ", …)" -%}
             {%- elif name | lower in ['none', 'null'] -%}
                 {#- a gate's YAML `relevance: none` is the text 'none' (a new user's trial) -#}
                 {%- set other_name = "; in a YAML file none is this text: write null (" ~ argument ~ ": null)" ~ other_name -%}
@@ -732,6 +736,15 @@
 
 {#- A value as a message shows it: text quoted as Python's repr quotes it (so the command line
     can read a list back, cli._listed_values_as_flags), a list item by item, anything else as is. -#}
+{#- Whether every column name is one that DuckDB's CSV reader gives a file without a header
+    line: column0, column1, … -#}
+{% macro _read_without_header(names) -%}
+    {%- set numbered = [] -%}
+    {%- for name in names if name is string and name[:6] == 'column' and name[6:].isdigit() -%}{%- do numbered.append(name) -%}{%- endfor -%}
+    {{- numbered | length == names | length -}}
+{%- endmacro %}
+
+
 {% macro _shown(value) -%}
     {%- if value is string -%}
         {%- set escaped = value | replace('\\', '\\\\') | replace('\n', '\\n') | replace('\r', '\\r') | replace('\t', '\\t') -%}
