@@ -470,8 +470,8 @@ def test_a_csv_files_ids_are_text_when_the_predictions_ids_are(tmp_path):
 def test_text_lists_in_truth_against_a_list_column_are_an_error(engine, request):
     """Predictions in a list column, truth in a submission's form read as long form (no separator
     named anywhere): each whole text would be one item. A dbt trial's models gave 0.06 for 0.25."""
-    message = ("rank_metrics: truth_shape: values of column item_id of truth hold ' ', which no predicted item holds: "
-               "if each holds a user's items in one text, pass truth_shape='list' and item_separator= with it; "
+    message = ("rank_metrics: truth_shape: values of column item_id of truth hold ' ' (such as 'b a'), which no predicted "
+               "item holds: if each holds a user's items in one text, pass truth_shape='list' and item_separator= with it; "
                "if each is one item, pass truth_shape='long'")
     con = None
     if engine == "duckdb":
@@ -490,6 +490,17 @@ def test_text_lists_in_truth_against_a_list_column_are_an_error(engine, request)
     with pytest.raises(RankMetricsError) as error:
         rank_metrics.map_at_k(predictions, truth, k=3, con=con)
     assert str(error.value) == message
+
+
+def test_a_stray_space_in_a_truth_id_is_said():
+    """One transaction's id written '0200 ': the message offered the two shapes only, and the
+    one-item advice (truth_shape='long') gave a lower MAP without a word (a new user's trial)."""
+    truth = pd.DataFrame({"user_id": ["a1", "a1"], "item_id": ["0200 ", "0400"]})
+    predictions = pd.DataFrame({"user_id": ["a1"], "item_id": [["0100", "0200", "0400"]]})
+    with pytest.raises(RankMetricsError, match=re.escape(
+            "truth hold ' ' (such as '0200 '), which no predicted item holds: a space before or after an id makes it "
+            "another id, so trim them if that is all; if each holds")):
+        rank_metrics.map_at_k(predictions, truth, k=3)
 
 
 def test_truth_shape_long_says_truth_items_hold_spaces():

@@ -282,11 +282,16 @@ where {% for join in joins %}rm_join_{{ loop.index }} > 0{{ ' or ' if not loop.l
       and checked | length == 2 %}
 union all
 select 340 as rm_check, 'truth_shape' as argument,
+    {%- set example %}case {%- for candidate in usual_separators %} when t.rm_holding_{{ loop.index }} > 0 and p.rm_holding_{{ loop.index }} = 0 then t.rm_example_{{ loop.index }}{% endfor %} end{% endset %}
     {{ rank_metrics.string_literal('values of column ' ~ plan.names.truth_item ~ ' of truth hold ') }}
         || case {%- for candidate in usual_separators %} when t.rm_holding_{{ loop.index }} > 0 and p.rm_holding_{{ loop.index }} = 0 then {{ rank_metrics.string_literal(rank_metrics._shown(candidate) | replace('\t', '\\t')) }}{% endfor %} end
-        || {{ rank_metrics.string_literal(", which no predicted item holds: if each holds a user's items in one text, pass truth_shape='list' and item_separator= with it; if each is one item, pass truth_shape='long'") }} as problem
+        || {{ rank_metrics.string_literal(" (such as '") }} || substr({{ example }}, 1, 40) || {{ rank_metrics.string_literal("'), which no predicted item holds: ") }}
+        {#- one id with a stray space ('0200 '): the advice of shapes alone led a user to a silent miss -#}
+        || case when trim({{ example }}) <> {{ example }} then {{ rank_metrics.string_literal("a space before or after an id makes it another id, so trim them if that is all; ") }} else '' end
+        || {{ rank_metrics.string_literal("if each holds a user's items in one text, pass truth_shape='list' and item_separator= with it; if each is one item, pass truth_shape='long'") }} as problem
 from (
-    select {{ rank_metrics._holding_counts(plan.truth_item, usual_separators, 'rm_holding') }}
+    select {{ rank_metrics._holding_counts(plan.truth_item, usual_separators, 'rm_holding') }},
+        {% for candidate in usual_separators %}min(case when length(replace({{ plan.truth_item }}, {{ rank_metrics.string_literal(candidate) }}, '')) < length({{ plan.truth_item }}) then {{ plan.truth_item }} end) as rm_example_{{ loop.index }}{{ ', ' if not loop.last }}{% endfor %}
     from {{ truth }} as rm_t
 ) as t
 cross join (
