@@ -431,10 +431,10 @@ def _as_flags(message: str) -> str:
     # a type the command line cannot cast: a CSV file's types are its reader's guess
     message = message.replace("; cast one so they match", "; make them match (a CSV file's column types are its "
                               "reader's guess from the values: ids written alike in both files are read alike)")
-    # and the option a message is about, named first: "metrics: unknown metric 'ndgc'"
     # and an option a message starts with: "baseline 'two' is text", "item_separator splits the items"
     message = re.sub(r"^(rank_metrics: )(" + names + r")(?= '| splits )",
                      lambda found: f"{found.group(1)}--{found.group(2).replace('_', '-')}", message)
+    # and the option a message is about, named first: "metrics: unknown metric 'ndgc'"
     return re.sub(r"^(rank_metrics: )(" + names + r"): ",
                   lambda found: f"{found.group(1)}--{found.group(2).replace('_', '-')}: ", message)
 
