@@ -482,7 +482,7 @@ def test_numbered_models_take_a_baseline_spelt_as_text(tmp_path):
         assert (got["model"], got["difference"], got["p_value"]) == (10, pytest.approx(0.15), want.p_value.iloc[0])
     code, _, err = run("compare", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "4", "--by", "model",
                        "--baseline", "b")
-    assert code == 2 and err.strip() == ("rank-metrics: error: baseline 'b' is text, but by column model is BIGINT: "
+    assert code == 2 and err.strip() == ("rank-metrics: error: --baseline 'b' is text, but by column model is BIGINT: "
                                          "give the baseline as a number, one of the column's values")
     with pytest.raises(rank_metrics.RankMetricsError, match=r"baseline 'b' \(text, where the column's values are "
                                                             r"numbers\) is not a value of column model"):

@@ -353,21 +353,47 @@ def put(request):
        dict(predictions_shape="list", item_separator=separator), "item_separator",
        f"values of column item_id of predictions hold ', ' (b, a): split by '{separator}' alone, its items would keep "
        "the rest of it and meet nothing; pass item_separator=', '") for separator in (",", " ")],
-    # an empty text among a list's items (' c x'.split(' ')): it took position 1 and met nothing,
-    # where the same lists as text drop blank items (a new user's trial)
-    (pd.DataFrame({"user_id": [1, 2], "item_id": [["", "c", "x"], ["b"]]}), TRUTH, {}, "item",
-     "column item_id of predictions holds lists with an empty text as an item (user 1's, say), which would take a "
-     "place in the list and meet nothing: leave blanks out (' a b'.split(' ') gives one first; .split() none)"),
-    (pd.DataFrame({"user_id": [1, 2], "item_id": [["c", "x"], ["b"]]}),
-     pd.DataFrame({"user_id": [1, 2], "item_id": [["c"], ["b", ""]]}), {}, "item",
-     "column item_id of truth holds lists with an empty text as an item (user 2's, say), which would count as a "
-     "relevant item that nothing meets"),
 ])
 def test_list_shape_mistakes_in_the_data_are_errors(put, predictions, truth, options, argument, message):
     load, con = put
     with pytest.raises(RankMetricsError) as error:
         rank_metrics.map_at_k(load("mistake_recs", predictions), load("mistake_truth", truth), k=3, con=con, **options)
     assert f"rank_metrics: {argument}: {message}" in str(error.value)
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "postgres", "spark"])
+def test_an_empty_text_among_a_list_columns_items_is_an_error(engine, request):
+    """' c x'.split(' ') begins with an empty text: as an item it took position 1 and met nothing
+    (or, in truth, counted as relevant), where the same lists as text drop blank items (a new
+    user's trial)."""
+    blank_first = [(1, ["", "c", "x"]), (2, ["b"])]
+    blank_truth = [(1, ["c"]), (2, ["b", ""])]
+    plain = [(1, ["c", "x"]), (2, ["b"])]
+
+    def lists(name, rows):
+        if engine == "duckdb":
+            return pd.DataFrame(rows, columns=["user_id", "item_id"])
+        if engine == "postgres":
+            con = request.getfixturevalue("postgres")
+            with con.cursor() as cursor:
+                cursor.execute(f"drop table if exists {name}; create table {name} (user_id bigint, item_id text[])")
+                cursor.executemany(f"insert into {name} values (%s, %s)", rows)
+            con.commit()
+            return name
+        return request.getfixturevalue("spark").createDataFrame(rows, "user_id long, item_id array<string>")
+
+    con = request.getfixturevalue("postgres") if engine == "postgres" else None
+    with pytest.raises(RankMetricsError) as error:
+        rank_metrics.map_at_k(lists("blank_recs", blank_first), lists("plain_truth", plain), k=3, con=con)
+    assert str(error.value) == (
+        "rank_metrics: item: column item_id of predictions holds lists with an empty text as an item (user 1's, say), "
+        "which would take a place in the list and meet nothing: leave blanks out (' a b'.split(' ') gives one first; "
+        ".split() none)")
+    with pytest.raises(RankMetricsError) as error:
+        rank_metrics.map_at_k(lists("plain_recs", plain), lists("blank_truth", blank_truth), k=3, con=con)
+    assert str(error.value).startswith(
+        "rank_metrics: item: column item_id of truth holds lists with an empty text as an item (user 2's, say), which "
+        "would count as a relevant item that nothing meets")
 
 
 def test_lists_of_one_item_need_no_separator_in_their_text():
