@@ -448,7 +448,7 @@ def test_a_spent_record_batch_reader_is_named_in_a_warning():
     (LONG.drop(columns="rank"), TRUTH, dict(predictions_shape="list"),
      "predictions_shape='list' but item column item_id of predictions is VARCHAR, not a list; for items in text, name "
      "their separator with item_separator= (' ' in a Kaggle submission); for a row per item (long form), pass no "
-     "predictions_shape but its rank or score"),
+     "predictions_shape but its rank= or score="),
     (LONG, TRUTH.rename(columns={"item_id": "article_id"}), {},
      "column item_id (argument item) is not in truth; its columns are: user_id, article_id; name truth's own column "
      "with truth_item="),

@@ -140,7 +140,7 @@
         {%- if separated and item_separator is none -%}
             {{ exceptions.raise_compiler_error("rank_metrics: " ~ table ~ "_shape='list' but item column " ~ item_name ~ " of " ~ table ~ " is "
                 ~ (item_type or 'not known to be a list') ~ ", not a list; for items in text, name their separator with item_separator= (' ' in a Kaggle submission)"
-                ~ ("; for a row per item (long form), pass no predictions_shape but its rank or score" if table == 'predictions' else "")) }}
+                ~ ("; for a row per item (long form), pass no predictions_shape but its rank= or score=" if table == 'predictions' else "")) }}
         {%- endif -%}
         {%- if separated and item_type is not none and rank_metrics._type_family(item_type) != 'string' -%}
             {{ exceptions.raise_compiler_error("rank_metrics: item_separator splits text, but item column " ~ item_name ~ " of " ~ table ~ " is " ~ item_type) }}
@@ -480,7 +480,7 @@
             {#- a grade word within the name: qty_grade, user_rating, star-count -#}
             {%- elif words | select('in', grade_names) | list -%}
                 {%- do in_name.append(column.name) -%}
-            {%- elif column.name.startswith('column') and column.name[6:].isdigit() -%}
+            {%- elif rank_metrics._is_numbered_column(column.name) | trim == 'True' -%}
                 {%- do unnamed.append(column.name) -%}
             {%- endif -%}
         {%- endfor -%}
@@ -740,8 +740,13 @@
     line: column0, column1, … -#}
 {% macro _read_without_header(names) -%}
     {%- set numbered = [] -%}
-    {%- for name in names if name is string and name[:6] == 'column' and name[6:].isdigit() -%}{%- do numbered.append(name) -%}{%- endfor -%}
+    {%- for name in names if rank_metrics._is_numbered_column(name) | trim == 'True' -%}{%- do numbered.append(name) -%}{%- endfor -%}
     {{- numbered | length == names | length -}}
+{%- endmacro %}
+
+{#- Whether a column name is one DuckDB's CSV reader gives a file without a header line (column3). -#}
+{% macro _is_numbered_column(name) -%}
+    {{- name is string and name.startswith('column') and name[6:].isdigit() -}}
 {%- endmacro %}
 
 

@@ -267,7 +267,7 @@ select {{ number + 6 }} as rm_check, 'item_separator' as argument,
         || case {%- for join in joins %} when rm_join_{{ loop.index }} > 0 then {{ rank_metrics.string_literal(rank_metrics._shown(join)) }}{% endfor %} end as problem
 from (
     select {{ rank_metrics._holding_counts(item, joins, 'rm_join') }},
-        min(case when {% for join in joins %}length(replace({{ item }}, {{ rank_metrics.string_literal(join) }}, '')) < length({{ item }}){{ ' or ' if not loop.last }}{% endfor %} then {{ item }} end) as rm_joined
+        min(case when {% for join in joins %}{{ rank_metrics._holds(item, join) }}{{ ' or ' if not loop.last }}{% endfor %} then {{ item }} end) as rm_joined
     from {{ relation }} as rm_s
 ) as rm_joins
 where {% for join in joins %}rm_join_{{ loop.index }} > 0{{ ' or ' if not loop.last }}{% endfor %}
@@ -291,7 +291,7 @@ select 340 as rm_check, 'truth_shape' as argument,
         || {{ rank_metrics.string_literal("if each holds a user's items in one text, pass truth_shape='list' and item_separator= with it; if each is one item, pass truth_shape='long'") }} as problem
 from (
     select {{ rank_metrics._holding_counts(plan.truth_item, usual_separators, 'rm_holding') }},
-        {% for candidate in usual_separators %}min(case when length(replace({{ plan.truth_item }}, {{ rank_metrics.string_literal(candidate) }}, '')) < length({{ plan.truth_item }}) then {{ plan.truth_item }} end) as rm_example_{{ loop.index }}{{ ', ' if not loop.last }}{% endfor %}
+        {% for candidate in usual_separators %}min(case when {{ rank_metrics._holds(plan.truth_item, candidate) }} then {{ plan.truth_item }} end) as rm_example_{{ loop.index }}{{ ', ' if not loop.last }}{% endfor %}
     from {{ truth }} as rm_t
 ) as t
 cross join (
@@ -371,7 +371,12 @@ order by rm_check
     removing the part shortens the text, on every engine. -#}
 {% macro _holding_counts(column, parts, name) -%}
     {%- for part in parts -%}
-    count(case when length(replace({{ column }}, {{ rank_metrics.string_literal(part) }}, '')) < length({{ column }}) then 1 end) as {{ name }}_{{ loop.index }}{{ ', ' if not loop.last }}
+    count(case when {{ rank_metrics._holds(column, part) }} then 1 end) as {{ name }}_{{ loop.index }}{{ ', ' if not loop.last }}
     {%- endfor -%}
+{%- endmacro %}
+
+{#- Whether the text holds `part` (Spark's `replace` takes the text itself, not a pattern). -#}
+{% macro _holds(column, part) -%}
+    length(replace({{ column }}, {{ rank_metrics.string_literal(part) }}, '')) < length({{ column }})
 {%- endmacro %}
 

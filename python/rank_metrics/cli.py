@@ -427,7 +427,6 @@ def _as_flags(message: str) -> str:
                      lambda found: "--" + found.group(1).replace("_", "-"), message)
     message = re.sub(r"\b(takes|pass) no (" + names + r")\b",
                      lambda found: f"{found.group(1)} no --" + found.group(2).replace("_", "-"), message)
-    message = message.replace("but its rank or score", "but its --rank or --score")
     # a type the command line cannot cast: a CSV file's types are its reader's guess
     message = message.replace("; cast one so they match", "; make them match (a CSV file's column types are its "
                               "reader's guess from the values: ids written alike in both files are read alike)")
