@@ -269,19 +269,21 @@ def test_the_list_check_finds_exactly_the_lists_whose_ranks_are_positions(render
 def test_lists_whose_ranks_are_positions_with_and_without_one_to_number(every_engine, numbered):
     """Spark numbers lists only when some list needs it (spark__renumbered_rows counts them
     first, over every group), and then keeps the lists with a rank other than its number among
-    their first k + 1 rows: both sides of that count, with a `by` column, and the lists around
-    that k + 1."""
+    their first k + 1 rows, whose numbered rows replace their matches (spark__candidate_hits):
+    both sides of that count, with a `by` column, the lists around that k + 1, and a list whose
+    only match its rank puts within k and its position past it."""
     load, con = every_engine
     lists = {"a": ([1, 2, 3, 4], [2, 4]), "b": ([1, 2, 3], [1])}
     if numbered:
         lists["gappy"] = ([2, 4, 6], [4, 6])                        # positions 1, 2, 3
         lists["tie_at_cut"] = ([1, 2, 3, 3], [3])                   # the rank-3 rows: positions 3 and 4
         lists["gap_after_cut"] = ([1, 2, 3, 5], [5])                # positions are ranks up to k
+        lists["tie_pushes_hit_out"] = ([1, 1, 1, 2], [2])           # rank 2 is position 4: no hit
     predictions, truth = lists_as_frames(lists, integer=True)
     predictions["model"] = "m"
     got = rank_metrics.average_precision_at_k(load("gate_predictions", predictions), load("gate_truth", truth),
                                               k=3, by=["model"], con=con, check=True)
-    expected = {1: 1 / 2 / 2, 2: 1.0} | ({3: (1 / 2 + 2 / 3) / 2, 4: 1 / 3 / 2, 5: 0.0} if numbered else {})
+    expected = {1: 1 / 2 / 2, 2: 1.0} | ({3: (1 / 2 + 2 / 3) / 2, 4: 1 / 3 / 2, 5: 0.0, 6: 0.0} if numbered else {})
     assert got.set_index("user_id").average_precision.to_dict() == pytest.approx(expected)
 
 
@@ -860,6 +862,9 @@ def test_spark_with_ansi_mode_on(spark):
         predictions = to_spark(spark, pd.DataFrame({"user_id": [1, 1], "item_id": ["a", "b"], "rank": [1.0, -1e19]}))
         truth = to_spark(spark, pd.DataFrame({"user_id": [1, 2], "item_id": ["b", "c"]}))
         assert rank_metrics.map_at_k(predictions, truth, k=[1, 2], check=True).map_at_k.tolist() == [0.5, 0.5]
+        # every listed position counts: a rank past a bigint is read (and cast) with no cut at k
+        predictions = to_spark(spark, pd.DataFrame({"user_id": [1, 1], "item_id": ["a", "b"], "rank": [1.0, 1e19]}))
+        assert rank_metrics.map_at_k(predictions, truth, k=2, truth_scope="listed", check=True) == 0.5
     finally:
         spark.conf.set("spark.sql.ansi.enabled", "false")
 

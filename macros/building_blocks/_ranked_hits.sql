@@ -67,16 +67,15 @@ rm_prediction_users as (
     from rm_lists
 ),
 rm_matches as (
-    -- every prediction row of a relevant item within the largest k by its rank, with whether its
-    -- list's ranks are its positions. Predictions meet the relevant set first, so what follows
-    -- only sees these few rows.
+    -- every prediction row of a relevant item within the largest k by its rank, in a list whose
+    -- ranks are its positions (lists_in_order). Predictions meet the relevant set first, so
+    -- what follows only sees these few rows.
     select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.{{ plan.user }} as rm_user, p.{{ plan.item }} as rm_item,
-        {{ rank_metrics._rank_for_cuts(plan, 'p.') }} as rm_order_value, l.rm_rank_is_position, r.rm_grade
+        {{ rank_metrics._rank_for_cuts(plan, 'p.') }} as rm_order_value, r.rm_grade
     from {{ plan.predictions }} as p
     inner join {{ truth_rows }} as r
         on {{ rank_metrics._equal_prefix(plan.truth_by, 'p', 'r') }}p.{{ plan.user }} = r.rm_user and p.{{ plan.item }} = r.rm_item
-    inner join rm_lists as l
-        on {{ rank_metrics._equal_prefix(plan.by, 'p', 'l') }}p.{{ plan.user }} = l.rm_user
+    {{- rank_metrics.lists_in_order(plan, 'p') }}
     {%- if not listed %}
     where {{ rank_metrics._rank_for_cuts(plan, 'p.') }} {{ '<= ' ~ largest_k if plan.rank_is_whole else '< ' ~ largest_k ~ ' + 0.5' }}
     {%- endif %}
@@ -85,16 +84,7 @@ rm_renumbered as (
     {{ rank_metrics.renumbered_rows(plan, none if listed else largest_k) }}
 ),
 rm_candidate_hits as (
-    -- relevant items within the largest k: the matches of lists whose ranks are positions, and
-    -- the renumbered rows that meet truth (none when every rank column holds 1..n). The
-    -- renumbered rows meet truth themselves rather than look up the matches' items: a join
-    -- with every renumbered row on (user, item) cost 2-3x the whole query when many lists are
-    -- renumbered, as with ranks from 0 (bench/README, "Lists to renumber meet truth")
-    select {{ rank_metrics._column_prefix(plan.by, 'm') }}m.rm_user, m.rm_item, cast(m.rm_order_value as bigint) as rm_position, m.rm_grade
-    from rm_matches as m
-    where m.rm_rank_is_position = 1
-    union all
-    {{ rank_metrics._numbered_hits(plan, 'rm_renumbered', truth_rows, none if listed else largest_k) }}
+    {{ rank_metrics.candidate_hits(plan, truth_rows, none if listed else largest_k) }}
 ),
 {%- else %}
 rm_source as (

@@ -12,6 +12,8 @@
 {% macro lists_truth_knows(plan, alias) %}{{ return(adapter.dispatch('lists_truth_knows', 'rank_metrics')(plan, alias)) }}{% endmacro %}
 {% macro nested_list_problem(plan, table, relation, item, number) %}{{ return(adapter.dispatch('nested_list_problem', 'rank_metrics')(plan, table, relation, item, number)) }}{% endmacro %}
 {% macro renumbered_rows(plan, cut) %}{{ return(adapter.dispatch('renumbered_rows', 'rank_metrics')(plan, cut)) }}{% endmacro %}
+{% macro candidate_hits(plan, truth_rows, cut) %}{{ return(adapter.dispatch('candidate_hits', 'rank_metrics')(plan, truth_rows, cut)) }}{% endmacro %}
+{% macro lists_in_order(plan, alias) %}{{ return(adapter.dispatch('lists_in_order', 'rank_metrics')(plan, alias)) }}{% endmacro %}
 {% macro mean(column) %}{{ return(adapter.dispatch('mean', 'rank_metrics')(column)) }}{% endmacro %}
 {% macro sum_of_values(expression, over=none, any_size=false) %}{{ return(adapter.dispatch('sum_of_values', 'rank_metrics')(expression, over, any_size)) }}{% endmacro %}
 {% macro text_id_collation_problem(relation, column, name, table, argument, number) %}{{ return(adapter.dispatch('text_id_collation_problem', 'rank_metrics')(relation, column, name, table, argument, number)) }}{% endmacro %}

@@ -22,11 +22,11 @@
     reads rm_lists but a count of the lists to number, cross-joined as one row: when it is 0,
     adaptive execution sees an empty side before anything else of this branch runs and drops it
     whole. When it is not, every list is numbered, and a list is kept when one of its first
-    cut + 1 rows has a rank other than its number. When the check is one word
-    (_head_fits_one_word) those are every list rm_lists finds wanting, and a few more (a gap
-    after the cut), whose hits then come twice, at the same positions, and rm_hit_rows keeps
-    one; otherwise rm_lists also fails heads too long for its words, so every list is kept
-    (bench/README, issue 11, "Fourth round": 10M rows, no list to number 7.2 s → 5.7 s cached,
+    cut + 1 rows has a rank other than its number: every list whose matches their ranks would
+    misplace (spark__candidate_hits takes these lists' rows in place of their matches). When the
+    check is one word (_head_fits_one_word) those are every list rm_lists finds wanting, and a
+    few more (a gap after the cut); otherwise rm_lists also fails heads too long for its words,
+    so every list is kept (bench/README, issue 11, "Fourth round": 10M rows, no list to number 7.2 s → 5.7 s cached,
     5.5 s → 4.5 s from Parquet; every list 13.3 s → 13.4 s; one list 8.7 s → 12.1 s, as every
     list is then sorted). -#}
 {% macro spark__renumbered_rows(plan, cut) -%}
