@@ -28,8 +28,8 @@
     shuffle on cached inputs), so the matches do not join it: that was a second aggregate of
     every prediction beside the one spark__renumbered_rows counts for its gate. Every match is
     placed by its rank, and a list that spark__renumbered_rows numbers takes its numbered rows
-    instead: they come with a row each, hit or not (left-joined to truth), and a window per list
-    keeps one source. Those lists include every list whose matches are misplaced by their ranks:
+    instead: its hits and its first row, hit or not (left-joined to truth), so that every such
+    list has rows, and a window per list keeps one source. Those lists include every list whose matches are misplaced by their ranks:
     a list whose first cut + 1 rows all have ranks equal to their numbers has its matches
     within the cut at those numbers. With no list to number that branch is empty and dropped,
     and the query is the matches, the gate's one aggregate per list and truth's counts: 10M
@@ -56,9 +56,8 @@
             from rm_renumbered as n
             left join {{ truth_rows }} as r
                 on {{ rank_metrics._equal_prefix(plan.truth_by, 'n', 'r') }}n.rm_user = r.rm_user and n.rm_item = r.rm_item
-            {%- if cut is not none %}
-            where n.rm_position <= {{ cut }}
-            {%- endif %}
+            -- a numbered list's hits, and its first row, which marks the list when it has none
+            where (r.rm_item is not null or n.rm_position = 1){{ ' and n.rm_position <= ' ~ cut if cut is not none }}
         ) as c
     ) as c
     where rm_numbered = rm_list_numbered and rm_met = 1
