@@ -29,9 +29,9 @@
     every prediction beside the one spark__renumbered_rows counts for its gate. Every match is
     placed by its rank, and a list that spark__renumbered_rows numbers takes its numbered rows
     instead: its hits and its first row, hit or not (left-joined to truth), so that every such
-    list has rows, and a window per list keeps one source. Those lists include every list whose matches are misplaced by their ranks:
-    a list whose first cut + 1 rows all have ranks equal to their numbers has its matches
-    within the cut at those numbers. With no list to number that branch is empty and dropped,
+    list has rows, and a window per list keeps one source. Those lists include every list whose
+    matches are misplaced by their ranks: a list whose first cut + 1 rows all have ranks equal
+    to their numbers has its matches within the cut at those numbers. With no list to number that branch is empty and dropped,
     and the query is the matches, the gate's one aggregate per list and truth's counts: 10M
     rows, cached, 1.83x the bound before, 1.38x after (bench/README, issue 11, "Spark: the
     matches placed by their ranks"). -#}

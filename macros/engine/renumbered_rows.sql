@@ -26,9 +26,9 @@
     misplace (spark__candidate_hits takes these lists' rows in place of their matches). When the
     check is one word (_head_fits_one_word) those are every list rm_lists finds wanting, and a
     few more (a gap after the cut); otherwise rm_lists also fails heads too long for its words,
-    so every list is kept (bench/README, issue 11, "Fourth round": 10M rows, no list to number 7.2 s → 5.7 s cached,
-    5.5 s → 4.5 s from Parquet; every list 13.3 s → 13.4 s; one list 8.7 s → 12.1 s, as every
-    list is then sorted). -#}
+    so every list is kept (bench/README, issue 11, "Fourth round": 10M rows, no list to number
+    7.2 s → 5.7 s cached, 5.5 s → 4.5 s from Parquet; every list 13.3 s → 13.4 s; one list
+    8.7 s → 12.1 s, as every list is then sorted). -#}
 {% macro spark__renumbered_rows(plan, cut) -%}
     {%- set by = rank_metrics._column_prefix(plan.by) -%}
     select {{ by }}rm_user, rm_item, rm_position
