@@ -178,14 +178,18 @@ rm_hits as (
 
 
 {#- Numbered rows (by, rm_user, rm_item, rm_position) that meet truth, within the cut when there
-    is one: the hits with their grades. -#}
-{% macro _numbered_hits(plan, numbered, truth_rows, cut) -%}
+    is one: the hits with their grades. With `marks`, also each list's first row, hit or not,
+    so that every numbered list has a row, and two flags: rm_met (a hit) and rm_numbered (1). -#}
+{% macro _numbered_hits(plan, numbered, truth_rows, cut, marks=false) -%}
     select {{ rank_metrics._column_prefix(plan.by, 'n') }}n.rm_user, n.rm_item, n.rm_position, r.rm_grade
+        {%- if marks %}, case when r.rm_item is null then 0 else 1 end as rm_met, 1 as rm_numbered{% endif %}
     from {{ numbered }} as n
-    inner join {{ truth_rows }} as r
+    {{ 'left' if marks else 'inner' }} join {{ truth_rows }} as r
         on {{ rank_metrics._equal_prefix(plan.truth_by, 'n', 'r') }}n.rm_user = r.rm_user and n.rm_item = r.rm_item
-    {%- if cut is not none %}
-    where n.rm_position <= {{ cut }}
+    {%- set conditions = (['(r.rm_item is not null or n.rm_position = 1)'] if marks else [])
+                         + (['n.rm_position <= ' ~ cut] if cut is not none else []) %}
+    {%- if conditions %}
+    where {{ conditions | join(' and ') }}
     {%- endif %}
 {%- endmacro %}
 

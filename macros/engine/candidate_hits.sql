@@ -29,12 +29,13 @@
     every prediction beside the one spark__renumbered_rows counts for its gate. Every match is
     placed by its rank, and a list that spark__renumbered_rows numbers takes its numbered rows
     instead: its hits and its first row, hit or not (left-joined to truth), so that every such
-    list has rows, and a window per list keeps one source. Those lists include every list whose
-    matches are misplaced by their ranks: a list whose first cut + 1 rows all have ranks equal
-    to their numbers has its matches within the cut at those numbers. With no list to number that branch is empty and dropped,
-    and the query is the matches, the gate's one aggregate per list and truth's counts: 10M
-    rows, cached, 1.83x the bound before, 1.38x after (bench/README, issue 11, "Spark: the
-    matches placed by their ranks"). -#}
+    list has rows (_numbered_hits with marks), and a window per list keeps one source. Those
+    lists include every list whose matches are misplaced by their ranks: a list whose first
+    cut + 1 rows all have ranks equal to their numbers has its matches within the cut at those
+    numbers. With no list to number that branch is empty and dropped, and the query is the
+    matches, the gate's one aggregate per list and truth's counts: 10M rows, cached, 1.83x the
+    bound before, 1.38x after (bench/README, issue 11, "Spark: the matches placed by their
+    ranks"). -#}
 {% macro spark__candidate_hits(plan, truth_rows, cut) -%}
     {%- set by = rank_metrics._column_prefix(plan.by) -%}
     select {{ by }}rm_user, rm_item, rm_position, rm_grade
@@ -51,13 +52,7 @@
                 m.rm_grade, 1 as rm_met, 0 as rm_numbered
             from rm_matches as m
             union all
-            select {{ rank_metrics._column_prefix(plan.by, 'n') }}n.rm_user, n.rm_item, n.rm_position,
-                r.rm_grade, case when r.rm_item is null then 0 else 1 end, 1
-            from rm_renumbered as n
-            left join {{ truth_rows }} as r
-                on {{ rank_metrics._equal_prefix(plan.truth_by, 'n', 'r') }}n.rm_user = r.rm_user and n.rm_item = r.rm_item
-            -- a numbered list's hits, and its first row, which marks the list when it has none
-            where (r.rm_item is not null or n.rm_position = 1){{ ' and n.rm_position <= ' ~ cut if cut is not none }}
+            {{ rank_metrics._numbered_hits(plan, 'rm_renumbered', truth_rows, cut, marks=true) }}
         ) as c
     ) as c
     where rm_numbered = rm_list_numbered and rm_met = 1
