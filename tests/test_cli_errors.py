@@ -49,7 +49,9 @@ def test_k_takes_integers_only_so_file_names_after_it_stay_file_names():
     for arguments in (["-k", "5", "12", RECOMMENDATIONS, PURCHASES],
                       [RECOMMENDATIONS, "-k", "5", "12", PURCHASES],
                       [RECOMMENDATIONS, PURCHASES, "-k", "5", "12"],
-                      ["-k", "5", RECOMMENDATIONS, "-k", "12", PURCHASES]):
+                      ["-k", "5", RECOMMENDATIONS, "-k", "12", PURCHASES],
+                      [RECOMMENDATIONS, PURCHASES, "--k", "5", "12"],   # --k, as the other options are spelt
+                      ["--k=5", RECOMMENDATIONS, "--k", "12", PURCHASES]):
         code, out, err = run("map-at-k", *arguments, *COLUMNS, "--by", "model", "--format", "csv")
         assert (code, err) == (0, "")
         got = pd.read_csv(io.StringIO(out))

@@ -2,7 +2,9 @@
 argument, column or value at fault."""
 
 import math
+import os
 import re
+import traceback
 import warnings
 from decimal import Decimal
 
@@ -40,6 +42,22 @@ def test_k_must_be_positive_integers(predictions, truth, k, shown):
 def test_unknown_option_value(predictions, truth, option):
     with pytest.raises(RankMetricsError, match=rf"{option} must be one of .*; got 'bogus'"):
         rank_metrics.map_at_k(predictions, truth, k=3, **{option: "bogus"})
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_a_macro_error_reaches_a_notebook_without_the_macro_frames(predictions, truth, monkeypatch, debug):
+    """An option the macros refuse is raised inside jinja; its traceback stops at render()
+    (19 lines, not 45 that point into jinja and the macro files), unless RANK_METRICS_DEBUG."""
+    if debug:
+        monkeypatch.setenv("RANK_METRICS_DEBUG", "1")
+    else:
+        monkeypatch.delenv("RANK_METRICS_DEBUG", raising=False)
+    with pytest.raises(RankMetricsError, match="gain must be one of 'linear', 'exponential', 'binary'; got 'cubic'") \
+            as raised:
+        rank_metrics.ndcg_at_k(predictions, truth, k=3, gain="cubic")
+    files = [frame.filename for frame in traceback.extract_tb(raised.tb)]
+    assert any(file.endswith(".sql") or f"{os.sep}jinja2{os.sep}" in file for file in files) == debug, files
+    assert any(file.endswith("_render.py") for file in files)
 
 
 @pytest.mark.parametrize("argument, table", [("user", "predictions"), ("item", "predictions"),

@@ -117,4 +117,11 @@ def _loaded_namespace(engine: str) -> _Namespace:
 
 def render(macro: str, engine: str = "duckdb", **arguments) -> str:
     """The SQL of one public macro (map_at_k, average_precision_at_k, input_problems)."""
-    return str(getattr(namespace(engine), macro)(**arguments)).strip()
+    try:
+        return str(getattr(namespace(engine), macro)(**arguments)).strip()
+    except RankMetricsError as error:
+        if os.environ.get("RANK_METRICS_DEBUG"):
+            raise
+        # the macro's message says what is wrong; the frames of jinja and of the macro files
+        # (30 lines in a notebook, some pointing at lines they did not run) add nothing to it
+        raise error.with_traceback(None) from None

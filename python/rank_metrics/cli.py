@@ -46,7 +46,8 @@ def _separator(text: str) -> str:
 
 def _spread_k(argv: list[str]) -> list[str]:
     """`-k 5 10 preds truth` as `-k 5 -k 10 preds truth`: -k takes the integers that follow it
-    and no more, so the file names after it stay file names."""
+    and no more, so the file names after it stay file names. --k, as the other options are
+    spelt, is -k (argparse would have said `-k` is missing and `--k` unrecognized)."""
     spread, index = [], 0
     while index < len(argv):
         token = argv[index]
@@ -55,6 +56,11 @@ def _spread_k(argv: list[str]) -> list[str]:
         if token == "--":
             spread.extend(argv[index:])
             break
+        if token == "--k" or token.startswith("--k="):
+            spread[-1] = "-k"
+            if token != "--k":
+                argv = [*argv[:index], token.removeprefix("--k="), *argv[index:]]
+            token = "-k"
         if token == "-k" and index < len(argv):
             spread.append(argv[index])   # the first value, whatever it is: -k checks it
             index += 1
