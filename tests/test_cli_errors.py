@@ -348,6 +348,19 @@ def test_a_warning_is_one_line_and_the_numbers_still_print(tmp_path):
     assert (code, out) == (0, "k map_at_k n_users\n") and err.startswith("rank-metrics: warning: no user is evaluated")
 
 
+def test_a_model_column_left_out_of_by_warns_on_the_example_data():
+    """The README's example: three models' lists read as one without --by give 0.273, no model's
+    number (0.31-0.34), and now a one-line warning that names --by; with --by, no warning."""
+    code, out, err = run("map-at-k", RECOMMENDATIONS, PURCHASES, "-k", "12", *COLUMNS, "--format", "csv")
+    assert code == 0 and out.startswith("k,map_at_k,n_users\n12,0.2733")
+    assert err == ("rank-metrics: warning: predictions have a column 'model' that by= does not name, and it holds more "
+                   "than one value for a user (customer_id 2): each user's rows of every model are read as one list, "
+                   "whose ties and repeated items the tie-break and duplicates rules settle, so the number is no "
+                   "model's; pass by='model' for a row per model (--by model on the command line)\n")
+    code, out, err = run("map-at-k", RECOMMENDATIONS, PURCHASES, "-k", "12", *COLUMNS, "--by", "model")
+    assert (code, err) == (0, "") and "two_tower" in out
+
+
 def test_messages_speak_the_command_lines_language(tmp_path):
     """What a new user's trial met: the API's argument names in messages (predictions_shape,
     item_separator, baseline), a rule named twice in front (--duplicates: --duplicates error:),

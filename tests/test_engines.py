@@ -125,6 +125,29 @@ def every_engine(request):
     return request.getfixturevalue("engine_inputs_" + request.param)
 
 
+def test_a_model_column_left_out_of_by_warns_where_it_splits_a_users_rows(every_engine):
+    """Two models' lists of one user, read as one list with by= forgotten: a number that is no
+    model's, and now a warning naming the column and a user. Not for a column with one value per
+    user (an A/B test's arm), nor once by= names it. The query is the engine's own (limit 1)."""
+    load, con = every_engine
+    truth = load("model_truth", pd.DataFrame({"user_id": [1, 2], "item_id": ["a", "b"]}))
+    two_models = pd.DataFrame({"user_id": [1, 1, 1, 1, 2, 2], "item_id": ["a", "b", "b", "a", "b", "c"],
+                               "rank": [1, 2, 1, 2, 1, 2], "Model": ["x", "x", "y", "y", "x", "x"]})
+    blended = load("model_predictions", two_models)
+    with pytest.warns(rank_metrics.RankMetricsWarning,
+                      match=r"predictions have a column 'Model' that by= does not name, and it holds more than one value "
+                            r"for a user \(user_id 1\): .* pass by='Model' for a row per Model \(--by Model on the command line\)"):
+        assert rank_metrics.map_at_k(blended, truth, k=2, con=con) == pytest.approx(1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        per_model = rank_metrics.map_at_k(blended, truth, k=2, by="Model", con=con)
+        assert list(per_model.map_at_k) == pytest.approx([1.0, 0.25])   # y: user 1 at position 2, user 2 no list
+        one_per_user = load("arm_predictions", two_models[two_models.user_id == 2].assign(arm=["b", "b"])
+                            .pipe(lambda frame: pd.concat([frame, pd.DataFrame(
+                                {"user_id": [1], "item_id": ["a"], "rank": [1], "Model": ["x"], "arm": ["a"]})])))
+        assert rank_metrics.map_at_k(one_per_user, truth, k=2, con=con) == pytest.approx(1.0)
+
+
 def lists_as_frames(lists, integer):
     """Predictions and truth from {name: (ranks, relevant ranks)}: user i is the i-th list, its
     rows items i000, i001, … in the order given, truth the items at the relevant ranks."""

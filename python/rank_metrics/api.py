@@ -412,7 +412,31 @@ def _run(macro: str, predictions, truth, arguments: dict, con, check: bool, grou
             dict(plan()["names"]), plan()["shapes"]))
         if groups_named_as is not None and len(result):
             _warn_of_groups_without_users(macro, result, arguments, engine, tables, plan, groups_named_as)
+        _warn_of_a_model_column_left_out(arguments, engine, tables, predictions_view.columns)
     return result
+
+
+def _warn_of_a_model_column_left_out(arguments: dict, engine, tables: dict, predictions_columns: list[dict]) -> None:
+    """A RankMetricsWarning when predictions have a column named as a model's would be (model,
+    variant, run, ...: the macro _model_like_column) that no argument reads, and some user's rows
+    hold two of its values: each user's lists from every model are then read as one list, and
+    the number is no model's (the example data: 0.273 against the models' 0.31-0.34 at k = 12).
+    A query (_users_with_two_values) only when such a column exists; a column with one value
+    per user (an A/B test's arm) or in all (a TREC run file's run) is no blend."""
+    if _COUNTING_FOR_A_REPORT.get():
+        return
+    used = [arguments[name] for name in ("user", "item", "rank", "score")] + list(_as_list(arguments["by"]))
+    name = str(_render_namespace()._model_like_column(predictions_columns, used)).strip()
+    if not name:
+        return
+    split = engine.run(render("_users_with_two_values", engine.name, relation=tables["predictions"],
+                              user=engine_quote(arguments["user"], engine.name), column=engine_quote(name, engine.name)))
+    if not len(split):
+        return
+    warn(f"predictions have a column {name!r} that by= does not name, and it holds more than one value for a user "
+         f"({arguments['user']} {shown_values([split.iloc[0, 0]])}): each user's rows of every {name} are read as one "
+         f"list, whose ties and repeated items the tie-break and duplicates rules settle, so the number is no "
+         f"{name}'s; pass by={name!r} for a row per {name} (--by {shlex.quote(name)} on the command line)")
 
 
 def _warn_of_groups_without_users(macro: str, result: pd.DataFrame, arguments: dict, engine, tables: dict, plan,
