@@ -28,6 +28,8 @@ def one_line_error(err: str) -> str:
 @pytest.mark.parametrize("arguments, message", [
     (["map-at-k", RECOMMENDATIONS, PURCHASES, "-k", "0"], "argument -k: k must be a positive integer; got '0'"),
     (["map-at-k", RECOMMENDATIONS, PURCHASES, "-k", "five"], "argument -k: k must be a positive integer; got 'five'"),
+    (["map-at-k", RECOMMENDATIONS, PURCHASES, "-k", "5,10"],
+     "argument -k: k must be a positive integer; got '5,10' (several k: -k 5 10)"),
     (["map-at-k", RECOMMENDATIONS, "-k", "5"], "the following arguments are required: truth"),
     (["map-at-k", RECOMMENDATIONS, PURCHASES], "the following arguments are required: -k"),
     (["map-at-k", RECOMMENDATIONS, PURCHASES, "-k", "5", "--users", "everyone"],
@@ -359,6 +361,22 @@ def test_a_model_column_left_out_of_by_warns_on_the_example_data():
                    "model's; pass by='model' for a row per model (--by model on the command line)\n")
     code, out, err = run("map-at-k", RECOMMENDATIONS, PURCHASES, "-k", "12", *COLUMNS, "--by", "model")
     assert (code, err) == (0, "") and "two_tower" in out
+
+
+def test_sql_takes_table_names_and_says_so_for_a_file_or_a_frame(tmp_path, monkeypatch):
+    """`rank-metrics sql preds.csv truth` printed `from "preds"."csv"` (a schema and a table), and
+    sql(a_dataframe, ...) put the frame's whole repr in its error (a new user's trial)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "preds.csv").write_text("user_id,item_id,rank\n1,a,1\n")
+    code, out, err = run("sql", "preds.csv", "truth", "-k", "5")
+    assert (code, out) == (2, "")
+    assert err == ("rank-metrics: error: predictions: 'preds.csv' is a file, and the SQL printed reads tables by name: "
+                   "load it as a table (in DuckDB: create table t as select * from 'preds.csv') and name the table\n")
+    assert '"shop"."csv"' in rank_metrics.sql("shop.csv", "truth", k=5)   # no such file: a schema and a table
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"^rank_metrics: truth: expected a table name; got a pandas "
+                       r"DataFrame \(the SQL printed reads tables by name; map_at_k and the other metric functions "
+                       r"read frames\)$"):
+        rank_metrics.sql("recs", pd.DataFrame({"user_id": range(50)}), k=5)
 
 
 def test_messages_speak_the_command_lines_language(tmp_path):

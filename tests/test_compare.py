@@ -599,7 +599,8 @@ def test_bad_confidence_is_named(confidence):
         rank_metrics.evaluate(PREDICTIONS, TRUTH, k=4, confidence=confidence)
 
 
-MISSING_SCIPY = ("rank_metrics: the t test's exact p-value needs the scipy package, which is not installed: "
+MISSING_SCIPY = ("rank_metrics: the t test's exact p-value (test='t', the default; test='permutation' and "
+                 "test='bootstrap' need no scipy) needs the scipy package, which is not installed: "
                  "pip install 'rank-metrics[stats]'")
 
 
@@ -614,7 +615,12 @@ def test_missing_scipy_is_one_line_naming_the_extra(monkeypatch, tmp_path):
     TRUTH.to_csv(tmp_path / "t.csv", index=False)
     code, out, err = run("compare", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "4", "--by", "model",
                          "--baseline", "b")
-    assert (code, out, err) == (2, "", f"rank-metrics: error: {MISSING_SCIPY.removeprefix('rank_metrics: ')}\n")
+    in_flags = MISSING_SCIPY.removeprefix("rank_metrics: ").replace("test='t'", "--test t").replace(
+        "test='permutation'", "--test permutation").replace("test='bootstrap'", "--test bootstrap")
+    assert (code, out, err) == (2, "", f"rank-metrics: error: {in_flags}\n")
+    code, out, err = run("compare", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "4", "--by", "model",
+                         "--baseline", "b", "--test", "permutation")   # as the message says: no scipy needed
+    assert (code, err) == (0, "") and "test permutation" in out
 
 
 @pytest.mark.parametrize("test", ["t", "permutation"])

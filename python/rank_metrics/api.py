@@ -16,7 +16,7 @@ import shlex
 from typing import TYPE_CHECKING, Sequence
 
 from . import reference
-from ._engines import _module, _name_parts, _quote as engine_quote, as_read, engine_for
+from ._engines import _file_reader, _module, _name_parts, _quote as engine_quote, as_read, engine_for
 from ._optional import load
 from ._render import namespace as _render_namespace
 from ._render import render
@@ -696,7 +696,16 @@ def sql(predictions, truth, k, *, con=None, dialect=None, macro="map_at_k", metr
         raise RankMetricsError(f"rank_metrics: macro must be one of {', '.join(MACROS)}; got {macro!r}")
     for argument, value in (("predictions", predictions), ("truth", truth)):
         if not isinstance(value, str) or not value:
-            raise RankMetricsError(f"rank_metrics: {argument}: expected a table name; got {value!r}")
+            # a frame's repr would fill the message: its type says what was given
+            module = type(value).__module__.split(".")[0]
+            got = repr(value) if module == "builtins" else f"a {module} {type(value).__name__}"
+            raise RankMetricsError(f"rank_metrics: {argument}: expected a table name; got {got} (the SQL printed reads "
+                                   f"tables by name; map_at_k and the other metric functions read frames)")
+        if _file_reader(value) is not None and os.path.isfile(value):
+            # 'preds.csv' would be read as schema "preds", table "csv"
+            raise RankMetricsError(f"rank_metrics: {argument}: {value!r} is a file, and the SQL printed reads tables "
+                                   f"by name: load it as a table (in DuckDB: create table t as select * from "
+                                   f"'{value}') and name the table")
     # the macro says which of these it takes: one given to a macro that does not take it fails
     given = dict(metrics=_metrics_argument(metrics), confidence=confidence, baseline=baseline, test=test,
                  correction=correction, alpha=alpha)

@@ -74,7 +74,9 @@ def _k_values(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"k must be a positive integer; got {text!r}") from None
+        several = re.fullmatch(r"\d+(?:,\d+)+", text.replace(" ", ""))   # -k 5,10: as Python's k=[5, 10]
+        hint = f" (several k: -k {text.replace(' ', '').replace(',', ' ')})" if several else ""
+        raise argparse.ArgumentTypeError(f"k must be a positive integer; got {text!r}{hint}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"k must be a positive integer; got {text!r}")
     return value

@@ -75,7 +75,8 @@ def paired(model: Sequence[float], baseline: Sequence[float], *, test: str = "t"
 
 def student_p_value(t: float, df: float) -> float:
     """Two-sided, exact: 2 P(T_df > |t|)."""
-    scipy_stats = load("scipy.stats", "the t test's exact p-value")
+    scipy_stats = load("scipy.stats", "the t test's exact p-value (test='t', the default; test='permutation' "
+                                      "and test='bootstrap' need no scipy)")
     return float(2 * scipy_stats.t.sf(abs(t), df))
 
 
