@@ -152,6 +152,15 @@ def test_numeric_ids_under_the_trec_eval_convention_warn(dbt_project):
     assert compile_warnings(dbt_project, model.replace("CHOICE", ", tie_break='item_desc'")) == []
 
 
+def test_an_order_column_named_as_the_other_kind_warns(dbt_project):
+    """As in Python: score= on a column named rank reads each list backwards."""
+    model = "{{ rank_metrics.map_at_k(predictions=ref('spec_predictions'), truth=ref('spec_truth'), k=3, by='case_id', ORDER) }}"
+    assert compile_warnings(dbt_project, model.replace("ORDER", "score='rank'")) == [
+        "rank_metrics (inline_query): score='rank' reads column rank descending (its highest value first), but it is named "
+        "as ranks are; if its lowest value is the first item, pass rank='rank'"]
+    assert compile_warnings(dbt_project, model.replace("ORDER", "rank='rank'")) == []
+
+
 def test_an_unsupported_adapter_fails_at_compile_time(dbt_project):
     ok, text = compile_inline(dbt_project, "{% do rank_metrics._supported_adapter('snowflake') %}select 1")
     assert not ok

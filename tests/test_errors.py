@@ -583,6 +583,29 @@ def test_a_grade_column_that_is_not_read_warns(predictions, truth, name):
         rank_metrics.map_at_k(predictions, truth.assign(quantity=1, rank_of_day=2, grader_id=3), k=3)   # no grade word
 
 
+def test_an_order_column_named_as_the_other_kind_warns(predictions, truth):
+    """rank= on a column named `score` reads the list backwards with no error (a new user's trial:
+    0.222 for 0.444); so does score= on one named `position`. Names with words of both kinds,
+    and each kind under its own argument, give no warning."""
+    import warnings
+
+    scored = predictions.assign(score=[0.9, 0.1, 0.5], position=predictions["rank"], score_rank=predictions["rank"])
+    with pytest.warns(rank_metrics.RankMetricsWarning,
+                      match=r"^rank_metrics: rank='score' reads column score ascending \(its lowest value first\), but it is "
+                            r"named as scores are; if a higher value is better, pass score='score' \(--score score on the "
+                            r"command line\)$"):
+        backwards = rank_metrics.map_at_k(scored.drop(columns="rank"), truth, k=2, rank="score")
+    with pytest.warns(rank_metrics.RankMetricsWarning, match=r"^rank_metrics: score='position' reads column position "
+                      r"descending .* pass rank='position' \(--rank position on the command line\)$"):
+        rank_metrics.map_at_k(scored, truth, k=2, score="position")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        forwards = rank_metrics.map_at_k(scored.drop(columns="rank"), truth, k=2, score="score")
+        for order in (dict(rank="position"), dict(rank="score_rank"), dict(score="score"), dict(rank="rank")):
+            rank_metrics.map_at_k(scored, truth, k=2, **order)
+    assert (backwards, forwards) == (pytest.approx(0.25), pytest.approx(0.5))
+
+
 def test_the_command_line_hint_for_an_unread_grade_column_is_quoted(predictions, truth):
     with pytest.warns(rank_metrics.RankMetricsWarning, match=r"\(--relevance 'Star Count' on the command line\)"):
         rank_metrics.map_at_k(predictions, truth.assign(**{"Star Count": 1}), k=3)

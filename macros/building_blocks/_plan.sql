@@ -523,6 +523,26 @@
 {%- endmacro %}
 
 
+{#- rank= naming a column named as scores are (score, probability, confidence, …), which is read
+    ascending, the lowest first; or score= naming one named as ranks are (rank, position), read
+    descending: either way a list is read backwards, and no check can tell (a new user's trial:
+    0.222 for 0.444). The warning's text, else ''. A name with words of both kinds is left alone. -#}
+{% macro _order_column_warning(rank, score) -%}
+    {%- set score_words = ['score', 'scores', 'prob', 'proba', 'probability', 'confidence', 'similarity', 'logit',
+                           'logits', 'likelihood', 'distance_score'] -%}
+    {%- set rank_words = ['rank', 'ranks', 'ranking', 'position', 'pos', 'place'] -%}
+    {%- set named = rank if rank is string else score if score is string else '' -%}
+    {%- set words = (named | lower).replace('-', '_').replace(' ', '_').split('_') -%}
+    {%- set scores = words | select('in', score_words) | list -%}
+    {%- set ranks = words | select('in', rank_words) | list -%}
+    {%- if rank is string and scores and not ranks -%}
+    rank='{{ rank }}' reads column {{ rank }} ascending (its lowest value first), but it is named as scores are; if a higher value is better, pass score='{{ rank }}'
+    {%- elif score is string and ranks and not scores -%}
+    score='{{ score }}' reads column {{ score }} descending (its highest value first), but it is named as ranks are; if its lowest value is the first item, pass rank='{{ score }}'
+    {%- endif -%}
+{%- endmacro %}
+
+
 {#- What to do about the unread grade column `name`: name it, cast to a number first when it is
     boolean (relevance= takes numbers only). -#}
 {% macro _unread_grade_advice(truth_columns, name) -%}

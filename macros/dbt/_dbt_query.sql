@@ -48,6 +48,8 @@
       relevance=none says it is not one);
     - numeric item ids under convention='trec_eval', whose tie-break orders ids as text
       (_text_order_warning);
+    - rank= naming a column named as scores are, or score= one named as ranks are
+      (_order_column_warning);
     - an input whose columns cannot be looked up (an ephemeral model, a CTE name, a subquery, a
       unit test's fixture): what is otherwise found by name is then not found, unless named, so
       that moving a graded truth to an ephemeral model would count its grade-0 rows as relevant.
@@ -68,6 +70,10 @@
                                                            options.get('convention'), options.get('tie_break')) | trim -%}
     {%- if text_order -%}
         {%- do exceptions.warn("rank_metrics" ~ where ~ ": " ~ text_order) -%}
+    {%- endif -%}
+    {%- set order = rank_metrics._order_column_warning(options.get('rank'), options.get('score')) | trim -%}
+    {%- if order -%}
+        {%- do exceptions.warn("rank_metrics" ~ where ~ ": " ~ order) -%}
     {%- endif -%}
     {%- set unnamed = [] -%}
     {%- if arguments.predictions_columns is none and 'rank' not in options and 'score' not in options and options.get('predictions_shape') != 'list' -%}

@@ -509,6 +509,10 @@ def _warn_about_columns(arguments: dict, predictions_columns: list[dict], truth_
                                                arguments["tie_break"])).strip()
     if text_order:
         warn(text_order)
+    order = str(names._order_column_warning(arguments["rank"], arguments["score"])).strip()
+    if order:   # the fix: the same column under the other flag
+        flag, column = ("--score", arguments["rank"]) if arguments["rank"] is not None else ("--rank", arguments["score"])
+        warn(f"{order} ({flag} {shlex.quote(column)} on the command line)")
 
 
 def _warn_if_nothing_met(macro: str, result: pd.DataFrame, arguments: dict, counts) -> None:
