@@ -31,7 +31,12 @@ def one_line_error(err: str) -> str:
     (["map-at-k", RECOMMENDATIONS, PURCHASES, "-k", "5,10"],
      "argument -k: k must be a positive integer; got '5,10' (several k: -k 5 10)"),
     (["map-at-k", RECOMMENDATIONS, "-k", "5"], "the following arguments are required: truth"),
-    (["map-at-k", RECOMMENDATIONS, PURCHASES], "the following arguments are required: -k"),
+    (["map-at-k", RECOMMENDATIONS, PURCHASES], "the following arguments are required: -k (see"),
+    # what argparse did not read, which it never said (a new user's trial: -K 5, --cutoff 5)
+    (["map-at-k", RECOMMENDATIONS, PURCHASES, "-K", "5", "--by", "model"],
+     "the following arguments are required: -k; not read: -K (see"),
+    (["map-at-k", RECOMMENDATIONS, PURCHASES, "--cutoff=5", "--", "-x"],
+     "the following arguments are required: -k; not read: --cutoff=5 (see"),
     (["map-at-k", RECOMMENDATIONS, PURCHASES, "-k", "5", "--users", "everyone"],
      "argument --users: invalid choice: 'everyone'"),
     (["no-such-command"], "argument command: invalid choice: 'no-such-command'"),
@@ -158,7 +163,7 @@ def test_a_missing_optional_package_names_the_extra(monkeypatch):
 
 @pytest.mark.parametrize("arguments", [
     ["sql", "-k", "5"],
-    ["map-at-k", RECOMMENDATIONS, PURCHASES, "-k", "5", *COLUMNS],
+    ["map-at-k", RECOMMENDATIONS, PURCHASES, "-k", "5", *COLUMNS, "--by", "model"],
 ])
 def test_a_closed_pipe_ends_quietly(arguments):
     """`rank-metrics … | head` where the reader has gone: no traceback, the shell's status for it."""
@@ -241,10 +246,12 @@ def test_the_output_is_written_as_the_text_layer_would(monkeypatch, tmp_path):
         cli._write_out("a ▲\nb\n", exact=False)
         assert stream.buffer.getvalue() == ("a \\u25b2\nb\n" if encoding == "ascii" else "a ▲\nb\n").encode()
     (tmp_path / "recs.csv").write_text(open(RECOMMENDATIONS).read().replace("two_tower", "modèle"))
-    for output in (["evaluate", "--format", "csv", "--by", "model"], ["sql", "--by", "modèle"]):
+    # sql takes table names, not files: its SQL holds the by column's name
+    for inputs, output in (([str(tmp_path / "recs.csv"), PURCHASES], ["evaluate", "--format", "csv", "--by", "model"]),
+                           (["recs", "purchases"], ["sql", "--by", "modèle"])):
         monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(io.BytesIO(), encoding="ascii"))
         with redirect_stderr(io.StringIO()) as err:
-            code = cli.main([output[0], str(tmp_path / "recs.csv"), PURCHASES, "-k", "5", *COLUMNS, *output[1:]])
+            code = cli.main([output[0], *inputs, "-k", "5", *COLUMNS, *output[1:]])
         assert code == 2 and one_line_error(err.getvalue()).startswith(
             "rank-metrics: error: the output holds 'è', which standard output's encoding (ascii) cannot write: "
             "set PYTHONIOENCODING=utf-8"), err.getvalue()
@@ -416,7 +423,7 @@ def test_output_that_cannot_be_written_is_one_line():
     """A full disk (/dev/full) and a closed standard output printed Python tracebacks, where the
     README promises none: each is one line with exit status 1."""
     arguments = [sys.executable, "-m", "rank_metrics.cli", "map-at-k", RECOMMENDATIONS, PURCHASES, "-k", "3",
-                 "--user", "customer_id", "--item", "article_id"]
+                 "--user", "customer_id", "--item", "article_id", "--by", "model"]
     with open("/dev/full", "w") as full:
         done = subprocess.run(arguments, stdout=full, stderr=subprocess.PIPE, text=True)
     assert done.returncode == 1

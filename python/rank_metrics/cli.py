@@ -34,7 +34,17 @@ EXIT_BROKEN_PIPE = 141   # as a shell reports a process ended by SIGPIPE
 class _Parser(argparse.ArgumentParser):
     """argparse, with its errors as one line (not usage plus message) and exit status 2."""
 
+    arguments: list[str] = []   # the command line being read, set by _main
+
     def error(self, message):
+        if message.startswith("the following arguments are required"):
+            # argparse stops at the first missing argument and never says what it did not read:
+            # `-K 5` or `--cutoff 5` for -k got "required: -k" alone
+            options = self.arguments[:self.arguments.index("--")] if "--" in self.arguments else self.arguments
+            unread = [token for token in options if token.startswith("-") and len(token) > 1
+                      and not token[1:2].isdigit() and token.split("=")[0] not in self._option_string_actions]
+            if unread:
+                message += f"; not read: {' '.join(unread)}"
         sys.stderr.write(f"rank-metrics: error: {message} (see {self.prog} --help)\n")
         sys.exit(EXIT_BAD_INPUT)
 
@@ -482,7 +492,8 @@ def _fail(message: str, status: int) -> int:
 
 def _main(argv: list[str] | None) -> int:
     parser = _parser()
-    arguments, unknown = parser.parse_known_args(_spread_k(list(sys.argv[1:] if argv is None else argv)))
+    _Parser.arguments = _spread_k(list(sys.argv[1:] if argv is None else argv))
+    arguments, unknown = parser.parse_known_args(_Parser.arguments)
     if unknown:   # said by the command's parser, whose --help lists the flags it takes
         # file names past the two inputs: most often a glob the shell expanded (a new user's trial)
         files = not any(token.startswith("-") for token in unknown)
