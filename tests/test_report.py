@@ -147,7 +147,7 @@ def test_cli_plot_writes_an_image_and_names_a_bad_output(tmp_path):
     assert code == 0, err
     assert matplotlib.image.imread(tmp_path / "curve.png").std() > 0.05
     code, _, err = run("plot", RECOMMENDATIONS, PURCHASES, "-k", "1", "--user", "customer_id",
-                       "--item", "article_id", "-o", str(tmp_path / "no" / "such" / "curve.png"))
+                       "--item", "article_id", "--by", "model", "-o", str(tmp_path / "no" / "such" / "curve.png"))
     assert code == 2 and "--output: cannot write" in err and len(err.strip().splitlines()) == 1
     code, _, err = run("plot", RECOMMENDATIONS, PURCHASES, "-k", "1", "--user", "customer_id",
                        "--item", "article_id", "-o", str(tmp_path / "curve.jpg"))
