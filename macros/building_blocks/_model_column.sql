@@ -14,12 +14,15 @@
 {%- endmacro %}
 
 
-{#- One user (rm_user) whose rows hold two or more values of `column` (both quoted), or no row:
-    an A/B test's arm, one per user, splits no list; a model column left out of by does. -#}
+{#- The least user (rm_user) whose rows hold two or more values of `column` (both quoted), NULL
+    when none does (the least, so that the warning names the same user on every run): an A/B
+    test's arm, one per user, splits no list; a model column left out of by does. -#}
 {% macro _users_with_two_values(relation, user, column) -%}
-select {{ user }} as rm_user
-from {{ relation }} as rm_r
-group by {{ user }}
-having count(distinct {{ column }}) > 1
-limit 1
+select min(rm_user) as rm_user
+from (
+    select {{ user }} as rm_user
+    from {{ relation }} as rm_r
+    group by {{ user }}
+    having count(distinct {{ column }}) > 1
+) as rm_split
 {%- endmacro %}

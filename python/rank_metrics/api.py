@@ -429,12 +429,13 @@ def _warn_of_a_model_column_left_out(arguments: dict, engine, tables: dict, pred
     name = str(_render_namespace()._model_like_column(predictions_columns, used)).strip()
     if not name:
         return
-    split = engine.run(render("_users_with_two_values", engine.name, relation=tables["predictions"],
-                              user=engine_quote(arguments["user"], engine.name), column=engine_quote(name, engine.name)))
-    if not len(split):
+    (user,) = engine.first_row(render("_users_with_two_values", engine.name, relation=tables["predictions"],
+                                      user=engine_quote(arguments["user"], engine.name),
+                                      column=engine_quote(name, engine.name)))
+    if user is None or (isinstance(user, float) and math.isnan(user)):   # NULL: no user's rows are split
         return
     warn(f"predictions have a column {name!r} that by= does not name, and it holds more than one value for a user "
-         f"({arguments['user']} {shown_values([split.iloc[0, 0]])}): each user's rows of every {name} are read as one "
+         f"({arguments['user']} {shown_values([user])}): each user's rows of every {name} are read as one "
          f"list, whose ties and repeated items the tie-break and duplicates rules settle, so the number is no "
          f"{name}'s; pass by={name!r} for a row per {name} (--by {shlex.quote(name)} on the command line)")
 
