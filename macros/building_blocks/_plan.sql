@@ -528,8 +528,9 @@
     descending: either way a list is read backwards, and no check can tell (a new user's trial:
     0.222 for 0.444). The warning's text, else ''. A name with words of both kinds is left alone. -#}
 {% macro _order_column_warning(rank, score) -%}
+    {#- words of the name split at _, - and space: a whole-name entry with _ in it could never match -#}
     {%- set score_words = ['score', 'scores', 'prob', 'proba', 'probability', 'confidence', 'similarity', 'logit',
-                           'logits', 'likelihood', 'distance_score'] -%}
+                           'logits', 'likelihood'] -%}
     {%- set rank_words = ['rank', 'ranks', 'ranking', 'position', 'pos', 'place'] -%}
     {%- set named = rank if rank is string else score if score is string else '' -%}
     {%- set words = (named | lower).replace('-', '_').replace(' ', '_').split('_') -%}
