@@ -40,6 +40,11 @@ def one_line_error(err: str) -> str:
     (["map-at-k", RECOMMENDATIONS, PURCHASES, "-k", "5", "--users", "everyone"],
      "argument --users: invalid choice: 'everyone'"),
     (["no-such-command"], "argument command: invalid choice: 'no-such-command'"),
+    # a prefix of an option was read as it (--norm as --normalization): a typo could become another option
+    (["map-at-k", RECOMMENDATIONS, PURCHASES, "-k", "5", "--norm", "m"],
+     "unrecognized arguments: --norm m (did you mean --normalization?)"),
+    (["map-at-k", RECOMMENDATIONS, PURCHASES, "-k", "5", "--u=truth"],
+     "unrecognized arguments: --u=truth (did you mean --user or --users?)"),
     (["map-at-k", RECOMMENDATIONS, PURCHASES, "-k", "5", "--rank", "a", "--score", "b"],
      "argument --score: not allowed with argument --rank"),
 ])

@@ -674,6 +674,39 @@ def test_a_file_whose_name_has_glob_characters_is_that_file(tmp_path, monkeypatc
         rank_metrics.map_at_k(Path("gone.csv"), truth, k=12)
 
 
+def test_a_glob_matching_two_files_of_the_same_bytes_is_refused(tmp_path):
+    """A copy beside its file (a new user's trial: p.csv and 'p (1).csv' under *.csv) was read
+    twice: each list's items repeated, MAP@2 0.5 for 1.0, silently. Files of the same bytes are
+    refused; files of one size and one beginning but other bytes are read."""
+    truth = pd.DataFrame({"user_id": ["u1", "u2"], "item_id": ["a", "c"]})
+    (tmp_path / "p.csv").write_text("user_id,item_id,rank\nu1,a,1\nu1,b,2\n")
+    (tmp_path / "q.csv").write_text("user_id,item_id,rank\nu2,c,1\nu2,d,2\n")
+    assert rank_metrics.map_at_k(f"{tmp_path}/*.csv", truth, k=2, check=True) == 1.0
+    (tmp_path / "p (1).csv").write_bytes((tmp_path / "p.csv").read_bytes())
+    with pytest.raises(rank_metrics.RankMetricsError, match=re.escape(
+            f"rank_metrics: predictions: '{tmp_path}/*.csv' matches '{tmp_path}/p (1).csv' and '{tmp_path}/p.csv', "
+            "which hold the same bytes: their rows would be read twice; name the files to read with a narrower glob")):
+        rank_metrics.map_at_k(f"{tmp_path}/*.csv", truth, k=2)
+    (tmp_path / "p (1).csv").write_text("user_id,item_id,rank\nu1,a,1\nu1,b,3\n")   # one size, other bytes
+    assert rank_metrics.map_at_k(f"{tmp_path}/p*.csv", truth, k=2) == 0.5   # u2 has no list here: p's twice
+
+
+def test_a_csv_file_of_spaced_separators_is_said(tmp_path):
+    """'user_id, item_id' files keep the space in each text value (as pandas and Spark read
+    them): ' a' met no 'a' of truth and only the all-zero warning spoke (a new user's trial)."""
+    (tmp_path / "p.csv").write_text("user_id, item_id, rank\nu1, a, 1\nu1, b, 2\n")
+    truth = pd.DataFrame({"user_id": ["u1"], "item_id": ["a"]})
+    with pytest.warns(rank_metrics.RankMetricsWarning, match=re.escape(
+            f"predictions: '{tmp_path}/p.csv' has a space after each separator (column 'item_id' reads ' a'); the spaces "
+            "are kept as part of the values, so ' a' does not match 'a'")):
+        assert rank_metrics.map_at_k(tmp_path / "p.csv", truth, k=2, check=True) == 0
+    # a space inside a value, or none after the separator, says nothing
+    (tmp_path / "q.csv").write_text("user_id,item_id,rank\nu1,a b,1\nu1,a,2\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert rank_metrics.map_at_k(tmp_path / "q.csv", truth, k=2, check=True) == 0.5
+
+
 def test_a_polars_frame_without_pyarrow_names_the_extra(monkeypatch):
     monkeypatch.setitem(__import__("sys").modules, "pyarrow", None)
     with pytest.raises(rank_metrics.RankMetricsError) as error:

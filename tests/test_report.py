@@ -149,6 +149,10 @@ def test_cli_plot_writes_an_image_and_names_a_bad_output(tmp_path):
     code, _, err = run("plot", RECOMMENDATIONS, PURCHASES, "-k", "1", "--user", "customer_id",
                        "--item", "article_id", "--by", "model", "-o", str(tmp_path / "no" / "such" / "curve.png"))
     assert code == 2 and "--output: cannot write" in err and len(err.strip().splitlines()) == 1
+    # said before the query, which a missing input would otherwise fail first
+    code, _, err = run("plot", "no-such.csv", PURCHASES, "-k", "1", "-o", str(tmp_path / "no" / "curve.png"))
+    assert (code, err) == (2, f"rank-metrics: error: --output: cannot write {str(tmp_path / 'no' / 'curve.png')!r}: "
+                              f"no folder {str(tmp_path / 'no')!r}\n")
     code, _, err = run("plot", RECOMMENDATIONS, PURCHASES, "-k", "1", "--user", "customer_id",
                        "--item", "article_id", "-o", str(tmp_path / "curve.jpg"))
     assert code == 2 and "--output: expected a name ending in .png, .svg or .pdf; got" in err

@@ -224,6 +224,7 @@ class DuckDBEngine(Engine):
         for match in matches:
             if os.path.isfile(match) and os.path.getsize(match) == 0:
                 raise RankMetricsError(f"rank_metrics: {argument}: cannot read {match!r}: the file is empty")
+        _refuse_identical_files(argument, text, matches)
         try:
             reader_name, options = reader
             # Spark's and Hive's folders name a partition column in the path (model=a/part-….parquet)
@@ -252,9 +253,11 @@ class DuckDBEngine(Engine):
             if reader_name == "read_csv" and "delimiter" in options and len(relation.columns) == 1:
                 _refuse_one_column(argument, text, relation.columns[0], options["delimiter"])
             # a CSV file's types come from its rows: with none, every column would be text
-            if reader_name == "read_csv" and not relation.limit(1).fetchall():
+            first_rows = relation.limit(1).fetchall() if reader_name == "read_csv" else [()]
+            if not first_rows:
                 raise RankMetricsError(f"rank_metrics: {argument}: cannot read {text!r}: "
                                        "it has a header line but no rows")
+            _warn_of_spaced_values(argument, text, relation.columns, first_rows[0])
         except duckdb.Error as error:
             hint = (" (do its lines have different numbers of fields?)"
                     if "not possible to automatically detect the CSV" in str(error) else "")
@@ -648,6 +651,39 @@ def _refuse_one_column(argument: str, text: str, column: str, delimiter: str) ->
             f"rank_metrics: {argument}: cannot read {text!r}: it reads as one column, {column!r}: a {os.path.splitext(text)[1]} "
             f"file is read with {names[delimiter]} between fields, and this one has {others[0]!r} between them; "
             f"save it with {names[delimiter]}, or name it .txt to have its separator detected")
+
+
+def _refuse_identical_files(argument: str, text: str, matches: list) -> None:
+    """Two files of one glob with the same bytes (a copy, a link, data.csv beside data (1).csv)
+    would be read twice: every row doubled, each list's items repeated, every metric changed
+    without a word. Only files of one size and one first 64 KiB are compared whole, so that a
+    folder of a thousand part files costs a read of their beginnings."""
+    import filecmp
+
+    alike = collections.defaultdict(list)
+    for match in matches:
+        if os.path.isfile(match):
+            with open(match, "rb") as file:
+                alike[os.path.getsize(match), file.read(65536)].append(match)
+    for same in alike.values():
+        for index, first in enumerate(same):
+            for second in same[index + 1:]:
+                if filecmp.cmp(first, second, shallow=False):
+                    raise RankMetricsError(
+                        f"rank_metrics: {argument}: {text!r} matches {first!r} and {second!r}, which hold the same "
+                        "bytes: their rows would be read twice; name the files to read with a narrower glob")
+
+
+def _warn_of_spaced_values(argument: str, text: str, columns: list, first_row: tuple) -> None:
+    """A file written with ', ' between fields keeps the space in each text value after the first
+    (as pandas and Spark read it too): ' a' is no 'a', and no id of the other table would match.
+    Said when every text value after the first of the first row begins with a space."""
+    spaced = [(column, value) for column, value in list(zip(columns, first_row))[1:] if isinstance(value, str)]
+    if spaced and all(value.startswith(" ") and value.strip() for _, value in spaced):
+        column, value = spaced[0]
+        warn(f"{argument}: {text!r} has a space after each separator (column {column!r} reads {value!r}); the spaces "
+             f"are kept as part of the values, so {value!r} does not match {value.strip()!r}: write the file without "
+             "them, or in Python read it with pandas.read_csv(..., skipinitialspace=True) and pass the DataFrame")
 
 
 def _headers_differ(paths) -> bool:

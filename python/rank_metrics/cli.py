@@ -32,9 +32,14 @@ EXIT_BROKEN_PIPE = 141   # as a shell reports a process ended by SIGPIPE
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse, with its errors as one line (not usage plus message) and exit status 2."""
+    """argparse, with its errors as one line (not usage plus message) and exit status 2, and no
+    option read from a prefix of its name (--norm was --normalization; a typo of one option could
+    be read as another)."""
 
     arguments: list[str] = []   # the command line being read, set by _main
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, allow_abbrev=False, **kwargs)
 
     def error(self, message):
         if message.startswith("the following arguments are required"):
@@ -499,7 +504,12 @@ def _main(argv: list[str] | None) -> int:
         files = not any(token.startswith("-") for token in unknown)
         glob = ("; more than two file names: a glob in quotes ('parts/*.csv') is read by rank-metrics as one input, "
                 "where the shell would give each file as an argument" if files else "")
-        parser.commands[arguments.command].error(f"unrecognized arguments: {' '.join(unknown)}{glob}")
+        command = parser.commands[arguments.command]
+        # a prefix of one option (--norm) is not read as it: name the option meant
+        meant = [option for token in unknown if token.startswith("--") for option in command._option_string_actions
+                 if option.startswith(token.split("=")[0]) and option != token]
+        hint = f" (did you mean {' or '.join(meant)}?)" if meant else ""
+        command.error(f"unrecognized arguments: {' '.join(unknown)}{hint}{glob}")
     _engines.SHOW_PROGRESS = _progress_wanted(sys.stdout)
     try:
         keywords = _metric_keywords(arguments)
@@ -635,6 +645,10 @@ def _picture(arguments: argparse.Namespace, keywords: dict) -> int:
         raise RankMetricsError(f"rank_metrics: --output: expected a name ending in {', '.join('.' + one for one in forms[:-1])} "
                                f"or .{forms[-1]}; got {arguments.output!r}"
                                + ("" if arguments.command == "plot" else " (report writes one HTML page)"))
+    folder = os.path.dirname(os.path.abspath(arguments.output))
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        raise RankMetricsError(f"rank_metrics: --output: cannot write {arguments.output!r}: "
+                               f"{'no folder' if not os.path.isdir(folder) else 'no permission to write in'} {folder!r}")
     if arguments.command == "plot":
         figure = report.plot(arguments.predictions, arguments.truth, **common)
         try:
