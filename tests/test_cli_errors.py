@@ -55,6 +55,19 @@ def test_usage_errors_are_one_line_with_status_2(arguments, message):
     assert "--help" in err
 
 
+@pytest.mark.parametrize("option, message", [
+    (["--convention", "Kaggle"], "--convention must be one of 'evidently', 'kaggle', 'ml_metrics', 'ranx', "
+                                 "'recommenders', 'spark', 'torchmetrics', 'trec_eval'; got 'Kaggle'"),
+    (["--metrics", "ndgc"], "--metrics: unknown metric 'ndgc'; the metrics are 'map', 'ndcg', 'precision', "
+                            "'recall', 'mrr', 'hit_rate'"),
+    (["--confidence", "95"], "--confidence must be a number between 0 and 1 (0.95 for a 95% interval); got 95"),
+])
+def test_an_option_value_is_checked_before_the_files_are_read(option, message):
+    """A bad --convention beside a missing file was said as the missing file (a new user's trial)."""
+    code, out, err = run("evaluate", "no-such.csv", PURCHASES, "-k", "5", *option)
+    assert (code, out, err) == (2, "", f"rank-metrics: error: {message}\n")
+
+
 def test_k_takes_integers_only_so_file_names_after_it_stay_file_names():
     expected = rank_metrics.map_at_k(RECOMMENDATIONS, PURCHASES, k=[5, 12], by="model",
                                      user="customer_id", item="article_id")

@@ -656,15 +656,19 @@ def _refuse_one_column(argument: str, text: str, column: str, delimiter: str) ->
 def _refuse_identical_files(argument: str, text: str, matches: list) -> None:
     """Two files of one glob with the same bytes (a copy, a link, data.csv beside data (1).csv)
     would be read twice: every row doubled, each list's items repeated, every metric changed
-    without a word. Only files of one size and one first 64 KiB are compared whole, so that a
-    folder of a thousand part files costs a read of their beginnings."""
+    without a word. Only files of one size are opened, and only those of one first 64 KiB too
+    are compared whole: a folder of a thousand part files costs their sizes."""
     import filecmp
 
-    alike = collections.defaultdict(list)
+    by_size = collections.defaultdict(list)
     for match in matches:
         if os.path.isfile(match):
+            by_size[os.path.getsize(match)].append(match)
+    alike = collections.defaultdict(list)
+    for size, files in by_size.items():
+        for match in files if len(files) > 1 else ():
             with open(match, "rb") as file:
-                alike[os.path.getsize(match), file.read(65536)].append(match)
+                alike[size, file.read(65536)].append(match)
     for same in alike.values():
         for index, first in enumerate(same):
             for second in same[index + 1:]:

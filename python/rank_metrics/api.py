@@ -60,6 +60,11 @@ OPTIONS = {
 }
 
 
+# the arguments the macro _option_values checks (besides k)
+_OPTION_VALUES = ("normalization", "users", "duplicates", "tie_break", "convention", "gain", "gain_from",
+                  "precision_denominator", "recall_denominator", "truth_scope", "metrics", "confidence")
+
+
 def _metric_arguments(k, options: dict, own: Sequence[str] = ()) -> dict:
     """The metric options with their defaults and k, checked; `own`: the calling function's other
     keyword arguments, named in the message for one that is unknown."""
@@ -76,6 +81,9 @@ def _metric_arguments(k, options: dict, own: Sequence[str] = ()) -> dict:
 @contextlib.contextmanager
 def _prepared(predictions, truth, con, arguments):
     """Both inputs seen by one engine, checked (SPEC §4) before any metric is computed."""
+    # the options' values first (the macros' rule): a bad --convention was reported as the
+    # missing file beside it (a new user's trial)
+    render("_option_values", plan={}, k=arguments["k"], **{name: arguments.get(name) for name in _OPTION_VALUES})
     # the names the arguments give columns, and those columns found by name may have
     named = {value for name in ("user", "item", "rank", "score", "relevance", "truth_user", "truth_item")
              if isinstance(value := arguments.get(name), str)}
