@@ -306,9 +306,10 @@ def test_item_separator_backslash_t_is_a_tab(tmp_path):
     assert (code, out.splitlines()[1], err) == (0, "2,0.75,2", "")
 
 
-@pytest.mark.parametrize("command, flag", [("map-at-k", "--user-id"), ("map-at-k", "--metrics"), ("evaluate", "--seeds")])
-def test_an_unknown_flag_points_to_the_commands_own_help(command, flag):
+@pytest.mark.parametrize("command, flag, meant", [("map-at-k", "--user-id", " (did you mean --user?)"),
+                                                 ("map-at-k", "--metrics", ""), ("evaluate", "--seeds", "")])
+def test_an_unknown_flag_points_to_the_commands_own_help(command, flag, meant):
     # "see rank-metrics --help" lists the commands, not the flags of this one (a new user's trial)
     code, out, err = run(command, RECOMMENDATIONS, PURCHASES, "-k", "5", *COLUMNS, flag, "x")
     assert (code, out) == (2, "")
-    assert err == f"rank-metrics: error: unrecognized arguments: {flag} x (see rank-metrics {command} --help)\n"
+    assert err == f"rank-metrics: error: unrecognized arguments: {flag} x{meant} (see rank-metrics {command} --help)\n"

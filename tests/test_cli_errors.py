@@ -57,8 +57,8 @@ def test_usage_errors_are_one_line_with_status_2(arguments, message):
 
 @pytest.mark.parametrize("option, message", [
     (["--convention", "Kaggle"], "--convention must be one of 'evidently', 'kaggle', 'ml_metrics', 'ranx', "
-                                 "'recommenders', 'spark', 'torchmetrics', 'trec_eval'; got 'Kaggle'"),
-    (["--metrics", "ndgc"], "--metrics: unknown metric 'ndgc'; the metrics are 'map', 'ndcg', 'precision', "
+                                 "'recommenders', 'spark', 'torchmetrics', 'trec_eval'; got 'Kaggle' (did you mean 'kaggle'?)"),
+    (["--metrics", "ndgc"], "--metrics: unknown metric 'ndgc' (did you mean 'ndcg'?); the metrics are 'map', 'ndcg', 'precision', "
                             "'recall', 'mrr', 'hit_rate'"),
     (["--confidence", "95"], "--confidence must be a number between 0 and 1 (0.95 for a 95% interval); got 95"),
 ])
@@ -134,7 +134,7 @@ def test_sql_refuses_an_argument_its_macro_would_drop(arguments, message):
 
 
 @pytest.mark.parametrize("arguments, message", [
-    (["evaluate", "--metrics", "ndgc"], "--metrics: unknown metric 'ndgc'; the metrics are 'map', 'ndcg',"),
+    (["evaluate", "--metrics", "ndgc"], "--metrics: unknown metric 'ndgc' (did you mean 'ndcg'?); the metrics are 'map', 'ndcg',"),
     (["compare", "--by", "model", "--baseline", "3"], "--baseline: predictions has no rows with model = '3';"),
 ])
 def test_the_option_a_message_is_about_is_named_as_a_flag(arguments, message):
@@ -427,7 +427,7 @@ def test_messages_speak_the_command_lines_language(tmp_path):
          "report: only the baseline 'a' has evaluated users"),
         (["map-at-k", p, lz, "-k", "3"], "is BIGINT in predictions but VARCHAR in truth; make them match (a CSV file's "
                                          "column types are its reader's guess from the values"),
-        (["map-at-k", p, t, t, "-k", "3"], "unrecognized arguments: " + t + "; more than two file names: a glob in quotes"),
+        (["map-at-k", p, t, t, "-k", "3"], "unrecognized arguments: " + t + f"; more than two file names ({p}, {t}, {t}): a glob in quotes"),
     ]
     for arguments, message in expected:
         code, out, err = run(*arguments)

@@ -407,7 +407,8 @@
 
     {#- convention: a preset; options passed explicitly still win -#}
     {%- if convention is not none and convention not in conventions -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: convention must be one of " ~ rank_metrics._shown(conventions | list | sort) ~ "; got " ~ rank_metrics._shown(convention)) }}
+        {{ exceptions.raise_compiler_error("rank_metrics: convention must be one of " ~ rank_metrics._shown(conventions | list | sort) ~ "; got " ~ rank_metrics._shown(convention)
+            ~ rank_metrics._meant(convention, conventions | list | sort)) }}
     {%- endif -%}
     {%- set preset = conventions[convention] if convention is not none else conventions['kaggle'] -%}
     {%- set given = {'normalization': normalization, 'users': users, 'duplicates': duplicates, 'tie_break': tie_break,
@@ -416,7 +417,8 @@
     {%- for option, allowed in choices.items() -%}
         {%- set value = given[option] if given[option] is not none else preset[option] -%}
         {%- if value not in allowed -%}
-            {{ exceptions.raise_compiler_error("rank_metrics: " ~ option ~ " must be one of " ~ rank_metrics._shown(allowed) ~ "; got " ~ rank_metrics._shown(value)) }}
+            {{ exceptions.raise_compiler_error("rank_metrics: " ~ option ~ " must be one of " ~ rank_metrics._shown(allowed) ~ "; got " ~ rank_metrics._shown(value)
+                ~ rank_metrics._meant(value, allowed)) }}
         {%- endif -%}
         {%- do plan.update({option: value}) -%}
     {%- endfor -%}
@@ -439,7 +441,8 @@
         {{ exceptions.raise_compiler_error("rank_metrics: metrics must name at least one of " ~ rank_metrics._shown(known_metrics) ~ "; got an empty list") }}
     {%- endif -%}
     {%- for name in metric_list if name not in known_metrics -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: metrics: unknown metric " ~ rank_metrics._shown(name) ~ "; the metrics are " ~ rank_metrics._shown(known_metrics)) }}
+        {{ exceptions.raise_compiler_error("rank_metrics: metrics: unknown metric " ~ rank_metrics._shown(name) ~ rank_metrics._meant(name, known_metrics)
+            ~ "; the metrics are " ~ rank_metrics._shown(known_metrics)) }}
     {%- endfor -%}
     {%- do plan.update({'metrics': known_metrics | select('in', metric_list) | list}) -%}
 
@@ -733,7 +736,21 @@
             {%- set best.name = known -%}
         {%- endfor -%}
     {%- endif -%}
+    {#- a beginning of one name only ('norm' of normalization) -#}
+    {%- set longer = namespace(names=[]) -%}
+    {%- for known in names if lowered | length >= 3 and known.startswith(lowered) -%}
+        {%- set longer.names = longer.names + [known] -%}
+    {%- endfor -%}
+    {%- if not best.name and longer.names | length == 1 -%}
+        {%- set best.name = longer.names[0] -%}
+    {%- endif -%}
     {{- best.name -}}
+{%- endmacro %}
+
+{#- " (did you mean 'x'?)" for a value near one of `names` (_nearest_name), else nothing. -#}
+{% macro _meant(value, names) -%}
+    {%- set nearest = rank_metrics._nearest_name(value, names) if value is string else '' -%}
+    {{- " (did you mean " ~ rank_metrics._shown(nearest) ~ "?)" if nearest else "" -}}
 {%- endmacro %}
 
 {#- The fewest insertions, deletions, substitutions and swaps of two neighbours from a to b

@@ -49,9 +49,25 @@ class _Parser(argparse.ArgumentParser):
             unread = [token for token in options if token.startswith("-") and len(token) > 1
                       and not token[1:2].isdigit() and token.split("=")[0] not in self._option_string_actions]
             if unread:
-                message += f"; not read: {' '.join(unread)}"
+                message += f"; not read: {' '.join(unread)}{_meant_options(unread, self)}"
         sys.stderr.write(f"rank-metrics: error: {message} (see {self.prog} --help)\n")
         sys.exit(EXIT_BAD_INPUT)
+
+
+def _meant_options(tokens: list[str], parser: argparse.ArgumentParser) -> str:
+    """ (did you mean --normalization?) for options a parser does not know: those its name begins
+    (--norm: a prefix is not read as the option) or, for none, the one it is a misspelling of
+    (--normalisation; the macros' rule, as Python's unknown keyword arguments get)."""
+    options = [option for option in parser._option_string_actions if option.startswith("--")]
+    meant = []
+    for token in (token.split("=")[0] for token in tokens if token.startswith("--")):
+        found = [option for option in options if option.startswith(token) and option != token]
+        if not found:
+            nearest = str(api._render_namespace()._nearest_name(token[2:].replace("-", "_"),
+                                                               [option[2:].replace("-", "_") for option in options])).strip()
+            found = ["--" + nearest.replace("_", "-")] if nearest else []
+        meant += [option for option in found if option not in meant]
+    return f" (did you mean {' or '.join(meant)}?)" if meant else ""
 
 
 def _separator(text: str) -> str:
@@ -502,14 +518,11 @@ def _main(argv: list[str] | None) -> int:
     if unknown:   # said by the command's parser, whose --help lists the flags it takes
         # file names past the two inputs: most often a glob the shell expanded (a new user's trial)
         files = not any(token.startswith("-") for token in unknown)
-        glob = ("; more than two file names: a glob in quotes ('parts/*.csv') is read by rank-metrics as one input, "
-                "where the shell would give each file as an argument" if files else "")
+        names = [getattr(arguments, "predictions", None), getattr(arguments, "truth", None), *unknown]
+        glob = (f"; more than two file names ({', '.join(map(str, names))}): a glob in quotes ('parts/*.csv') is "
+                "read by rank-metrics as one input, where the shell would give each file as an argument" if files else "")
         command = parser.commands[arguments.command]
-        # a prefix of one option (--norm) is not read as it: name the option meant
-        meant = [option for token in unknown if token.startswith("--") for option in command._option_string_actions
-                 if option.startswith(token.split("=")[0]) and option != token]
-        hint = f" (did you mean {' or '.join(meant)}?)" if meant else ""
-        command.error(f"unrecognized arguments: {' '.join(unknown)}{hint}{glob}")
+        command.error(f"unrecognized arguments: {' '.join(unknown)}{_meant_options(unknown, command)}{glob}")
     _engines.SHOW_PROGRESS = _progress_wanted(sys.stdout)
     try:
         keywords = _metric_keywords(arguments)
