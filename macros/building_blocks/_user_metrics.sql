@@ -229,8 +229,8 @@ rm_ideal_by_count as (
     {{ alias }}.*
     {%- if ks | length > 1 %}
     {%- for name in sums %}
-    {%- for k in ks %},
-        {% for part in range(1, loop.index + 1) %}{{ ' + ' if not loop.first }}{{ alias }}.{{ name }}_part_{{ part }}{% endfor %} as {{ name }}_{{ loop.index }}
+    {%- for last in range(1, ks | length + 1) %},
+        {% for part in range(1, last + 1) %}{{ ' + ' if not loop.first }}{{ alias }}.{{ name }}_part_{{ part }}{% endfor %} as {{ name }}_{{ last }}
     {%- endfor %}
     {%- endfor %}
     {%- endif %}
