@@ -122,11 +122,12 @@ rm_user_wide as (
 {#- _user_sums under hit_patterns. Every hit is relevant or adds no gain (ideal_from_m, when NDCG
     is asked), so from the word of relevant hit positions alone: hits@k are its bits 1..k, AP's
     precision sum as below, DCG@k (binary gains) the discounts of its bits 1..k, the first hit its
-    lowest bit; IDCG@k comes from m(u). -#}
+    lowest bit; IDCG@k is the discounts of positions 1..min(m(u), k), written out on the pattern
+    row (_binary_ideal_dcg) rather than joined from rm_ideal_by_count: on Spark that lookup was a
+    window and a join, two more stages to plan (bench/README). -#}
 {% macro _pattern_sums(plan) %}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
 {%- set wants = plan.metrics -%}
-{%- set largest_k = plan.ks | max -%}
 {%- set bits = 's.rm_hit_bits' -%}
 {%- set list_length = 'coalesce(p.rm_list_length, 0)' -%}
 rm_user_bits as (
@@ -151,12 +152,9 @@ rm_patterns as (
     group by {{ rank_metrics._column_prefix(plan.by, 'u') }}u.rm_n_relevant, coalesce(b.rm_hit_bits, 0)
         {%- if plan.needs_list_length %}, {{ list_length }}{% endif %}
 ),
-{%- if 'ndcg' in wants %}
-{{ rank_metrics._ideal_by_count(plan) }},
-{%- endif %}
 rm_user_wide as (
     select {{ rank_metrics._sums_of_parts('w', plan.ks, (['rm_precision_sum'] if 'map' in wants else [])
-                                                        + (['rm_dcg'] if 'ndcg' in wants else [])) }}
+                                                        + (['rm_dcg', 'rm_idcg'] if 'ndcg' in wants else [])) }}
     from (
     select {{ rank_metrics._column_prefix(plan.by, 's') }}s.rm_users, s.rm_n_relevant
         {%- for k in plan.ks %},
@@ -166,7 +164,7 @@ rm_user_wide as (
         {%- endif %}
         {%- if 'ndcg' in wants %},
         {{ rank_metrics._binary_dcg_from_bits(bits, k, 0 if loop.first else loop.previtem) }} as rm_dcg_{{ rank_metrics._part(plan.ks, loop.index) }},
-        coalesce(i.rm_idcg_{{ loop.index }}, 0) as rm_idcg_{{ loop.index }}
+        {{ rank_metrics._binary_ideal_dcg('s.rm_n_relevant', k, 0 if loop.first else loop.previtem) }} as rm_idcg_{{ rank_metrics._part(plan.ks, loop.index) }}
         {%- endif %}
         {%- endfor %}
         {%- if 'mrr' in wants %},
@@ -177,10 +175,6 @@ rm_user_wide as (
         s.rm_list_length
         {%- endif %}
     from rm_patterns as s
-    {%- if 'ndcg' in wants %}
-    left join rm_ideal_by_count as i
-        on i.rm_count = least(s.rm_n_relevant, {{ largest_k }})
-    {%- endif %}
     ) as w
 )
 {%- endmacro %}
@@ -239,6 +233,12 @@ rm_ideal_by_count as (
 {#- DCG@k with binary gains from the word of hit positions: the discount of each bit 1..k set. -#}
 {% macro _binary_dcg_from_bits(bits, k, after=0) -%}
     {%- for r in range(after + 1, k + 1) %}{{ '\n            + ' if not loop.first }}case when ({{ bits }} & {{ 2 ** r }}) <> 0 then 1 / {{ rank_metrics._discount(r) }} else 0 end
+    {%- endfor -%}
+{%- endmacro %}
+
+{#- IDCG@k with binary gains from m(u) (`count`): the discount of each position 1..k up to it. -#}
+{% macro _binary_ideal_dcg(count, k, after=0) -%}
+    {%- for r in range(after + 1, k + 1) %}{{ '\n            + ' if not loop.first }}case when {{ count }} >= {{ r }} then 1 / {{ rank_metrics._discount(r) }} else 0 end
     {%- endfor -%}
 {%- endmacro %}
 
