@@ -2,8 +2,8 @@
     (_ranked_hits, _evaluated_users, _user_sums) and the select that reads it. `options` holds
     the keyword arguments of the public macro (column names, options, column lists). A metric
     at k averages one row per user (or hit pattern) that holds every k (_user_values), then
-    spreads the few group rows to a row per k; evaluate spreads those rows to a row per k and
-    metric before it averages them, and per-user output spreads users to a row per k. -#}
+    spreads the few group rows to a row per k; evaluate does too, but for Spark (metric_rows),
+    and per-user output spreads users to a row per k. -#}
 
 {#- One metric per group and k: <by columns>, k, <metric>_at_k, n_users. -#}
 {% macro _metric_at_k(metric, predictions, truth, k, options) %}
@@ -13,7 +13,7 @@
 {%- do plan.update({'hit_patterns': plan.patterns_suffice}) -%}
 {{ rank_metrics._one_pass(plan) }},
 {{ rank_metrics._user_values(plan) }},
-{{ rank_metrics._group_means(plan) }},
+{{ rank_metrics._group_means(plan, false) }},
 {{ rank_metrics._ks(plan) }}
 select {{ rank_metrics._column_prefix(plan.by, 'g') }}ks.k,
     case {%- for k in plan.ks %} when ks.k = {{ k }} then g.rm_mean_{{ metric }}_{{ loop.index }}{% endfor %} end as {{ plan.group_columns[metric] }},
@@ -37,10 +37,8 @@ from rm_user_metrics
 
 {#- Every requested metric per group and k, a row each: <by columns>, k, metric, value, n_users,
     std_error, ci_low, ci_high (SPEC §7: the sample standard deviation over sqrt(n), NULL for
-    fewer than two users; the interval value -/+ z std_error). Each user's (or pattern's) wide
-    row is spread to a row per k and metric first, so the mean and its standard error are two
-    expressions over (group, k, metric), not two for every metric and k: Spark plans each
-    expression of a query, and the 48 wide ones had made evaluate's fixed cost (bench/README). -#}
+    fewer than two users; the interval value -/+ z std_error). metric_rows (an engine macro)
+    averages rm_user_values into rm_metric_rows. -#}
 {% macro _evaluate(predictions, truth, k, options) %}
 {%- do rank_metrics._macro_arguments('evaluate', options) -%}
 {%- set plan = {} -%}
@@ -50,73 +48,82 @@ from rm_user_metrics
 {%- set double = rank_metrics.type_double() -%}
 {{ rank_metrics._one_pass(plan) }},
 {{ rank_metrics._user_values(plan) }},
-{%- set columns = [] -%}
-{%- for k in plan.ks %}{% set at = '_' ~ loop.index %}{% for metric in plan.metrics %}{% do columns.append([k, metric, 'rm_' ~ metric ~ at]) %}{% endfor %}{% endfor %}
 rm_rows as (
-    -- a row per k and metric, in the order asked, numbered (a number is quicker to pick by
-    -- than a k and a metric's name: DuckDB took 4% longer over a row per user)
-    {%- for k, metric, column in columns %}
-    select {{ loop.index }} as rm_slot, cast({{ k }} as bigint) as k, {{ rank_metrics.string_literal(metric) }} as metric{{ ' union all' if not loop.last }}
+    -- a row per k and metric, in the order asked, numbered (rm_slot: a number is quicker to pick
+    -- by than a k and a metric's name)
+    {%- for k in plan.ks %}{% set outer = loop %}
+    {%- for metric in plan.metrics %}
+    select {{ rank_metrics._slot(plan, outer, loop) }} as rm_slot, cast({{ k }} as bigint) as k, {{ rank_metrics.string_literal(metric) }} as metric{{ ' union all' if not (outer.last and loop.last) }}
+    {%- endfor %}
     {%- endfor %}
 ),
-rm_long_values as (
-    select {{ rank_metrics._column_prefix(plan.by, 'v') }}r.k, r.metric,
-        {{- ' v.rm_users,' if plan.hit_patterns }}
-        case r.rm_slot {%- for k, metric, column in columns %}
-            when {{ loop.index }} then v.{{ column }}{% endfor %}
-        end as rm_value
-    from rm_user_values as v
-    cross join rm_rows as r
-),
-rm_metric_rows as (
-{%- set keys = plan.by + ['k', 'metric'] %}
-{%- if not plan.hit_patterns %}
-    select {{ by }}k, metric,
-        {{ rank_metrics.mean('rm_value') }} as value,
-        case when count(*) >= 2 then stddev_samp(rm_value) / sqrt(cast(count(*) as {{ double }})) end as std_error,
-        cast(count(*) as bigint) as n_users
-    from rm_long_values
-{%- else %}
-    {#- each row stands for rm_users users: the mean is weighted, and the spread is summed around
-        it (a window over the few pattern rows), as stddev_samp would over the users -#}
-    {%- set n = 'cast(sum(rm_users) as ' ~ double ~ ')' %}
-    {%- set deviation = '(rm_value - rm_mean)' %}
-    select {{ by }}k, metric,
-        max(rm_mean) as value,
-        case when {{ n }} >= 2 then sqrt({{ rank_metrics.sum_of_values('rm_users * ' ~ deviation ~ ' * ' ~ deviation) }} / ({{ n }} - 1)) / sqrt({{ n }}) end as std_error,
-        cast(sum(rm_users) as bigint) as n_users
-    from (
-        {%- set group = 'over (partition by ' ~ keys | join(', ') ~ ')' %}
-        select l.*,
-            {{ rank_metrics.sum_of_values('rm_users * rm_value', group) }} / cast(sum(rm_users) {{ group }} as {{ double }}) as rm_mean
-        from rm_long_values as l
-    ) as l
-{%- endif %}
-    group by {{ keys | join(', ') }}
-)
+{{ rank_metrics.metric_rows(plan) }}
 select {{ by }}k, metric, value, n_users, std_error,
     value - cast({{ plan.z }} as {{ double }}) * std_error as ci_low,
     value + cast({{ plan.z }} as {{ double }}) * std_error as ci_high
 from rm_metric_rows
 {%- endmacro %}
 
-{#- CTE rm_group_means: per group, every requested metric's mean at every k, rm_mean_<metric>_<i>,
-    and n_users. Under hit_patterns the rows are patterns, each standing for rm_users users, and
-    the mean is weighted. -#}
-{% macro _group_means(plan) %}
+{#- rm_rows' number for the k and metric of these loops (over plan.ks, then plan.metrics). -#}
+{% macro _slot(plan, k_loop, metric_loop) -%}
+    {{ k_loop.index0 * (plan.metrics | length) + metric_loop.index }}
+{%- endmacro %}
+
+{#- `case r.rm_slot when 1 then <prefix><metric>_1 ... end`: the value for rm_rows' row r from a
+    row with a column per metric and k, named `prefix`, the metric and the k's index. -#}
+{% macro _by_slot(plan, prefix) -%}
+    case r.rm_slot {%- for k in plan.ks %}{% set outer = loop %}{% for metric in plan.metrics %}
+            when {{ rank_metrics._slot(plan, outer, loop) }} then {{ prefix }}{{ metric }}_{{ outer.index }}{% endfor %}{% endfor %}
+        end
+{%- endmacro %}
+
+{#- CTE rm_group_means: per group, every requested metric's mean at every k,
+    rm_mean_<metric>_<i>, with its standard error rm_std_error_<metric>_<i> (SPEC §7: the sample
+    standard deviation over sqrt(n), NULL under two users) when std_errors is true, and n_users.
+    Under hit_patterns the rows are patterns, each standing for rm_users users: the mean is
+    weighted, and the spread is summed around it (a window over the few pattern rows), as
+    stddev_samp would over the users. -#}
+{% macro _group_means(plan, std_errors) %}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
 {%- set double = rank_metrics.type_double() -%}
+{%- set values = [] -%}
+{%- for k in plan.ks %}{% set at = '_' ~ loop.index %}{% for metric in plan.metrics %}{% do values.append(metric ~ at) %}{% endfor %}{% endfor -%}
 rm_group_means as (
+{%- if not plan.hit_patterns %}
     select {{ by }}
-        {%- for k in plan.ks %}{% set at = '_' ~ loop.index %}{% for metric in plan.metrics %}
-        {%- if plan.hit_patterns %}
-        {{ rank_metrics.sum_of_values('rm_users * rm_' ~ metric ~ at) }} / cast(sum(rm_users) as {{ double }}) as rm_mean_{{ metric }}{{ at }},
-        {%- else %}
-        {{ rank_metrics.mean('rm_' ~ metric ~ at) }} as rm_mean_{{ metric }}{{ at }},
+        {%- for value in values %}
+        {{ rank_metrics.mean('rm_' ~ value) }} as rm_mean_{{ value }},
+        {%- if std_errors %}
+        case when count(*) >= 2 then stddev_samp(rm_{{ value }}) / sqrt(cast(count(*) as {{ double }})) end as rm_std_error_{{ value }},
         {%- endif %}
-        {%- endfor %}{% endfor %}
-        cast({{ 'sum(rm_users)' if plan.hit_patterns else 'count(*)' }} as bigint) as n_users
+        {%- endfor %}
+        cast(count(*) as bigint) as n_users
     from rm_user_values
+{%- elif not std_errors %}
+    select {{ by }}
+        {%- for value in values %}
+        {{ rank_metrics.sum_of_values('rm_users * rm_' ~ value) }} / cast(sum(rm_users) as {{ double }}) as rm_mean_{{ value }},
+        {%- endfor %}
+        cast(sum(rm_users) as bigint) as n_users
+    from rm_user_values
+{%- else %}
+    {%- set n = 'cast(sum(rm_users) as ' ~ double ~ ')' %}
+    select {{ by }}
+        {%- for value in values %}
+        max(rm_mean_{{ value }}) as rm_mean_{{ value }},
+        {%- set deviation = '(rm_' ~ value ~ ' - rm_mean_' ~ value ~ ')' %}
+        case when {{ n }} >= 2 then sqrt({{ rank_metrics.sum_of_values('rm_users * ' ~ deviation ~ ' * ' ~ deviation) }} / ({{ n }} - 1)) / sqrt({{ n }}) end as rm_std_error_{{ value }},
+        {%- endfor %}
+        cast(sum(rm_users) as bigint) as n_users
+    from (
+        {%- set group = 'over (' ~ ('partition by ' ~ plan.by | join(', ') if plan.by else rank_metrics._one_partition('rm_users')) ~ ')' %}
+        select v.*
+            {%- for value in values %},
+            {{ rank_metrics.sum_of_values('rm_users * rm_' ~ value, group) }} / cast(sum(rm_users) {{ group }} as {{ double }}) as rm_mean_{{ value }}
+            {%- endfor %}
+        from rm_user_values as v
+    ) as v
+{%- endif %}
     {{ rank_metrics._group_by(plan.by) }}
 )
 {%- endmacro %}

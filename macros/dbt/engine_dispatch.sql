@@ -14,6 +14,7 @@
 {% macro renumbered_rows(plan, cut) %}{{ return(adapter.dispatch('renumbered_rows', 'rank_metrics')(plan, cut)) }}{% endmacro %}
 {% macro candidate_hits(plan, truth_rows, cut) %}{{ return(adapter.dispatch('candidate_hits', 'rank_metrics')(plan, truth_rows, cut)) }}{% endmacro %}
 {% macro lists_in_order(plan, alias) %}{{ return(adapter.dispatch('lists_in_order', 'rank_metrics')(plan, alias)) }}{% endmacro %}
+{% macro metric_rows(plan) %}{{ return(adapter.dispatch('metric_rows', 'rank_metrics')(plan)) }}{% endmacro %}
 {% macro mean(column) %}{{ return(adapter.dispatch('mean', 'rank_metrics')(column)) }}{% endmacro %}
 {% macro sum_of_values(expression, over=none, any_size=false) %}{{ return(adapter.dispatch('sum_of_values', 'rank_metrics')(expression, over, any_size)) }}{% endmacro %}
 {% macro text_id_collation_problem(relation, column, name, table, argument, number) %}{{ return(adapter.dispatch('text_id_collation_problem', 'rank_metrics')(relation, column, name, table, argument, number)) }}{% endmacro %}

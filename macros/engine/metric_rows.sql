@@ -1,0 +1,60 @@
+{#- CTE rm_metric_rows for evaluate, after rm_user_values and rm_rows (_evaluate): per group and
+    row of rm_rows, <by columns>, k, metric, value (the mean), std_error (SPEC §7: the sample
+    standard deviation over sqrt(n), NULL under two users) and n_users.
+
+    default__ takes every metric's mean and standard error at every k in one aggregate over the
+    wide rows (rm_group_means), then spreads the group's row to a row per k and metric. -#}
+{% macro default__metric_rows(plan) -%}
+{{ rank_metrics._group_means(plan, true) }},
+rm_metric_rows as (
+    select {{ rank_metrics._column_prefix(plan.by, 'g') }}r.k, r.metric,
+        {{ rank_metrics._by_slot(plan, 'g.rm_mean_') }} as value,
+        {{ rank_metrics._by_slot(plan, 'g.rm_std_error_') }} as std_error,
+        g.n_users
+    from rm_group_means as g
+    cross join rm_rows as r
+)
+{%- endmacro %}
+
+{#- Spark spreads each wide row to a row per k and metric first, so the mean and its standard
+    error are two expressions over (group, k, metric), not two for every metric and k: Spark
+    analyses, optimises and re-plans each expression of a query, and those 48 were most of what
+    evaluate cost over MAP@12 (at 10M, by hand: 1.34x -> 1.11x MAP@12, bench/README). PostgreSQL
+    and DuckDB stay wide: over 24 times the rows, PostgreSQL's tail took 120 ms against 25. -#}
+{% macro spark__metric_rows(plan) -%}
+{%- set by = rank_metrics._column_prefix(plan.by) -%}
+{%- set double = rank_metrics.type_double() -%}
+{%- set keys = plan.by + ['k', 'metric'] -%}
+rm_long_values as (
+    select {{ rank_metrics._column_prefix(plan.by, 'v') }}r.k, r.metric,
+        {{- ' v.rm_users,' if plan.hit_patterns }}
+        {{ rank_metrics._by_slot(plan, 'v.rm_') }} as rm_value
+    from rm_user_values as v
+    cross join rm_rows as r
+),
+rm_metric_rows as (
+{%- if not plan.hit_patterns %}
+    select {{ by }}k, metric,
+        {{ rank_metrics.mean('rm_value') }} as value,
+        case when count(*) >= 2 then stddev_samp(rm_value) / sqrt(cast(count(*) as {{ double }})) end as std_error,
+        cast(count(*) as bigint) as n_users
+    from rm_long_values
+{%- else %}
+    {#- each row stands for rm_users users: the mean is weighted, and the spread is summed around
+        it (a window over the few pattern rows), as stddev_samp would over the users -#}
+    {%- set n = 'cast(sum(rm_users) as ' ~ double ~ ')' %}
+    {%- set deviation = '(rm_value - rm_mean)' %}
+    select {{ by }}k, metric,
+        max(rm_mean) as value,
+        case when {{ n }} >= 2 then sqrt({{ rank_metrics.sum_of_values('rm_users * ' ~ deviation ~ ' * ' ~ deviation) }} / ({{ n }} - 1)) / sqrt({{ n }}) end as std_error,
+        cast(sum(rm_users) as bigint) as n_users
+    from (
+        {%- set group = 'over (partition by ' ~ keys | join(', ') ~ ')' %}
+        select l.*,
+            {{ rank_metrics.sum_of_values('rm_users * rm_value', group) }} / cast(sum(rm_users) {{ group }} as {{ double }}) as rm_mean
+        from rm_long_values as l
+    ) as l
+{%- endif %}
+    group by {{ keys | join(', ') }}
+)
+{%- endmacro %}
