@@ -185,7 +185,8 @@ rm_user_wide as (
     bit_or(case when rm_relevant = 1 then {{ rank_metrics.shift_left('cast(1 as bigint)', 'cast(rm_position as integer)') }} else 0 end)
 {%- endmacro %}
 
-{#- CTE rm_ideal_by_count, for plans with ideal_from_m. -#}
+{#- CTE rm_ideal_by_count, for plans with ideal_from_m whose rows are users (under hit patterns,
+    _binary_ideal_dcg writes IDCG@k out instead). -#}
 {% macro _ideal_by_count(plan) -%}
 {%- set largest_k = plan.ks | max -%}
 {%- set count_digits = (largest_k | string) | length -%}
