@@ -85,7 +85,6 @@ from rm_metric_rows
     stddev_samp would over the users. -#}
 {% macro _group_means(plan, std_errors) %}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
-{%- set double = rank_metrics.type_double() -%}
 {%- set values = [] -%}
 {%- for k in plan.ks %}{% set at = '_' ~ loop.index %}{% for metric in plan.metrics %}{% do values.append(metric ~ at) %}{% endfor %}{% endfor -%}
 rm_group_means as (
@@ -94,7 +93,7 @@ rm_group_means as (
         {%- for value in values %}
         {{ rank_metrics.mean('rm_' ~ value) }} as rm_mean_{{ value }},
         {%- if std_errors %}
-        case when count(*) >= 2 then stddev_samp(rm_{{ value }}) / sqrt(cast(count(*) as {{ double }})) end as rm_std_error_{{ value }},
+        {{ rank_metrics._std_error('rm_' ~ value) }} as rm_std_error_{{ value }},
         {%- endif %}
         {%- endfor %}
         cast(count(*) as bigint) as n_users
@@ -102,30 +101,48 @@ rm_group_means as (
 {%- elif not std_errors %}
     select {{ by }}
         {%- for value in values %}
-        {{ rank_metrics.sum_of_values('rm_users * rm_' ~ value) }} / cast(sum(rm_users) as {{ double }}) as rm_mean_{{ value }},
+        {{ rank_metrics._weighted_mean('rm_' ~ value) }} as rm_mean_{{ value }},
         {%- endfor %}
         cast(sum(rm_users) as bigint) as n_users
     from rm_user_values
 {%- else %}
-    {%- set n = 'cast(sum(rm_users) as ' ~ double ~ ')' %}
     select {{ by }}
         {%- for value in values %}
         max(rm_mean_{{ value }}) as rm_mean_{{ value }},
-        {%- set deviation = '(rm_' ~ value ~ ' - rm_mean_' ~ value ~ ')' %}
-        case when {{ n }} >= 2 then sqrt({{ rank_metrics.sum_of_values('rm_users * ' ~ deviation ~ ' * ' ~ deviation) }} / ({{ n }} - 1)) / sqrt({{ n }}) end as rm_std_error_{{ value }},
+        {{ rank_metrics._weighted_std_error('rm_' ~ value, 'rm_mean_' ~ value) }} as rm_std_error_{{ value }},
         {%- endfor %}
         cast(sum(rm_users) as bigint) as n_users
     from (
         {%- set group = 'over (' ~ ('partition by ' ~ plan.by | join(', ') if plan.by else rank_metrics._one_partition('rm_users')) ~ ')' %}
         select v.*
             {%- for value in values %},
-            {{ rank_metrics.sum_of_values('rm_users * rm_' ~ value, group) }} / cast(sum(rm_users) {{ group }} as {{ double }}) as rm_mean_{{ value }}
+            {{ rank_metrics._weighted_mean('rm_' ~ value, group) }} as rm_mean_{{ value }}
             {%- endfor %}
         from rm_user_values as v
     ) as v
 {%- endif %}
     {{ rank_metrics._group_by(plan.by) }}
 )
+{%- endmacro %}
+
+{#- The standard error of a mean over rows that are users (SPEC §7: the sample standard
+    deviation over sqrt(n), NULL under two users), an aggregate. -#}
+{% macro _std_error(value) -%}
+    case when count(*) >= 2 then stddev_samp({{ value }}) / sqrt(cast(count(*) as {{ rank_metrics.type_double() }})) end
+{%- endmacro %}
+
+{#- The mean over rows that each stand for rm_users users (hit patterns), weighted by them; an
+    aggregate, or a window when `over` is given. -#}
+{% macro _weighted_mean(value, over=none) -%}
+    {{ rank_metrics.sum_of_values('rm_users * ' ~ value, over) }} / cast(sum(rm_users){{ ' ' ~ over if over }} as {{ rank_metrics.type_double() }})
+{%- endmacro %}
+
+{#- _std_error over such rows: the spread summed around their weighted `mean` (a column), as
+    stddev_samp would over the users. -#}
+{% macro _weighted_std_error(value, mean) -%}
+    {%- set n = 'cast(sum(rm_users) as ' ~ rank_metrics.type_double() ~ ')' -%}
+    {%- set deviation = '(' ~ value ~ ' - ' ~ mean ~ ')' -%}
+    case when {{ n }} >= 2 then sqrt({{ rank_metrics.sum_of_values('rm_users * ' ~ deviation ~ ' * ' ~ deviation) }} / ({{ n }} - 1)) / sqrt({{ n }}) end
 {%- endmacro %}
 
 {#- `group by` the by columns, or, without them, one row for all users, and none when there are

@@ -23,7 +23,6 @@ rm_metric_rows as (
     and DuckDB stay wide: over 24 times the rows, PostgreSQL's tail took 120 ms against 25. -#}
 {% macro spark__metric_rows(plan) -%}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
-{%- set double = rank_metrics.type_double() -%}
 {%- set keys = plan.by + ['k', 'metric'] -%}
 rm_long_values as (
     select {{ rank_metrics._column_prefix(plan.by, 'v') }}r.k, r.metric,
@@ -36,22 +35,20 @@ rm_metric_rows as (
 {%- if not plan.hit_patterns %}
     select {{ by }}k, metric,
         {{ rank_metrics.mean('rm_value') }} as value,
-        case when count(*) >= 2 then stddev_samp(rm_value) / sqrt(cast(count(*) as {{ double }})) end as std_error,
+        {{ rank_metrics._std_error('rm_value') }} as std_error,
         cast(count(*) as bigint) as n_users
     from rm_long_values
 {%- else %}
     {#- each row stands for rm_users users: the mean is weighted, and the spread is summed around
-        it (a window over the few pattern rows), as stddev_samp would over the users -#}
-    {%- set n = 'cast(sum(rm_users) as ' ~ double ~ ')' %}
-    {%- set deviation = '(rm_value - rm_mean)' %}
+        it (a window over the few pattern rows), as stddev_samp would over the users #}
     select {{ by }}k, metric,
         max(rm_mean) as value,
-        case when {{ n }} >= 2 then sqrt({{ rank_metrics.sum_of_values('rm_users * ' ~ deviation ~ ' * ' ~ deviation) }} / ({{ n }} - 1)) / sqrt({{ n }}) end as std_error,
+        {{ rank_metrics._weighted_std_error('rm_value', 'rm_mean') }} as std_error,
         cast(sum(rm_users) as bigint) as n_users
     from (
         {%- set group = 'over (partition by ' ~ keys | join(', ') ~ ')' %}
         select l.*,
-            {{ rank_metrics.sum_of_values('rm_users * rm_value', group) }} / cast(sum(rm_users) {{ group }} as {{ double }}) as rm_mean
+            {{ rank_metrics._weighted_mean('rm_value', group) }} as rm_mean
         from rm_long_values as l
     ) as l
 {%- endif %}
