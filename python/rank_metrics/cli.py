@@ -10,6 +10,7 @@ import argparse
 import ast
 import codecs
 import contextlib
+import functools
 import os
 import re
 import select
@@ -36,10 +37,9 @@ class _Parser(argparse.ArgumentParser):
     option read from a prefix of its name (--norm was --normalization; a typo of one option could
     be read as another)."""
 
-    arguments: list[str] = []   # the command line being read, set by _main
-
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, arguments: list[str] = (), **kwargs):
         super().__init__(*args, allow_abbrev=False, **kwargs)
+        self.arguments = list(arguments)   # the command line being read, for error()
 
     def error(self, message):
         if message.startswith("the following arguments are required"):
@@ -272,12 +272,16 @@ def _add_comparison_options(command: argparse.ArgumentParser, baseline_required:
         command.add_argument("--seed", type=int, help="for --test permutation and bootstrap")
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(arguments: list[str] = ()) -> argparse.ArgumentParser:
+    """The command's parser, and its subcommands' parsers, each knowing the command line
+    `arguments` it will read (error() names what it did not read)."""
     parser = _Parser(prog="rank-metrics", description="Ranking metrics: MAP@k, NDCG, precision, recall, MRR, hit rate.",
+                     arguments=arguments,
                      epilog="Exit status: 0 done, 2 bad input, 3 --check disagreement, 4 a model significantly worse "
                             "(compare --fail-if-worse), 1 any other failure.")
     parser.add_argument("--version", action="version", version=f"rank-metrics {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    commands = parser.add_subparsers(dest="command", required=True,
+                                     parser_class=functools.partial(_Parser, arguments=arguments))
 
     for name, (function, help_text) in _COMMANDS.items():
         command = _table_command(commands, name, help_text, metrics=function.startswith("evaluate"),
@@ -512,9 +516,9 @@ def _fail(message: str, status: int) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
-    parser = _parser()
-    _Parser.arguments = _spread_k(list(sys.argv[1:] if argv is None else argv))
-    arguments, unknown = parser.parse_known_args(_Parser.arguments)
+    command_line = _spread_k(list(sys.argv[1:] if argv is None else argv))
+    parser = _parser(command_line)
+    arguments, unknown = parser.parse_known_args(command_line)
     if unknown:   # said by the command's parser, whose --help lists the flags it takes
         # file names past the two inputs: most often a glob the shell expanded (a new user's trial)
         files = not any(token.startswith("-") for token in unknown)
