@@ -5,8 +5,8 @@
     per column with the one count(*) they share about half as many. It is the same sum and the
     same division as Spark's avg, the column never being NULL. (It was written for evaluate's
     aggregate of 24 means and 24 standard deviations, 121 fields with avg: at 10M 9.2 s → 7.4 s,
-    bench/README, issue 11, third round. evaluate now averages a row per k and metric, two
-    columns; a metric at many k still takes a mean per k.) -#}
+    bench/README, issue 11, third round. On Spark evaluate now averages a row per k and metric,
+    two columns (spark__metric_rows); a metric at many k still takes a mean per k.) -#}
 {% macro default__mean(column) -%}
     avg({{ column }})
 {%- endmacro %}
