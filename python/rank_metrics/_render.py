@@ -8,9 +8,13 @@ way ``adapter.dispatch`` does: ``<engine>__name``, then the engine's parent adap
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import hashlib
 import os
+import secrets
 import stat
+import sys
 from pathlib import Path
 
 import jinja2
@@ -58,30 +62,109 @@ class _Namespace:
 
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
     """Compiled macro files kept between processes: compiling them all costs about 0.15 s, paid
-    by every command-line call and every fresh process otherwise. jinja2 compares each file's
-    checksum (and the Python version) before using what it kept, so an edited macro is compiled
-    afresh. The folder ($XDG_CACHE_HOME or ~/.cache, then rank_metrics/jinja) is made private
-    (0700), and one that another user owns or others may write to is not used: compiled code is
-    loaded from it. RANK_METRICS_NO_CACHE=1 turns the cache off; so does an unusable folder."""
-    if os.environ.get("RANK_METRICS_NO_CACHE", "") not in ("", "0"):
+    by every command-line call and every fresh process otherwise. The folder ($XDG_CACHE_HOME or
+    ~/.cache, then rank_metrics/jinja) is made private (0700), and one that is a symlink, that
+    another user owns or that others may write to is not used: what is loaded from it runs as
+    code. RANK_METRICS_NO_CACHE=1 turns the cache off; so does an unusable folder, and so does a
+    system without O_NOFOLLOW (Windows), on which the files could not be checked."""
+    if os.environ.get("RANK_METRICS_NO_CACHE", "") not in ("", "0") or not hasattr(os, "O_NOFOLLOW"):
         return None
     try:
-        parent = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rank_metrics"
+        home = _cache_home()
+        if home is None:
+            return None
+        parent = home / "rank_metrics"
         directory = parent / "jinja"
         for folder in (parent, directory):
             folder.mkdir(mode=0o700, exist_ok=True, parents=folder is parent)
-            if not _private(folder):
+            if not _trusted(folder.lstat(), stat.S_ISDIR):   # lstat: a symlink is not a folder
                 return None
-    except (OSError, RuntimeError):   # RuntimeError: no home folder to be found
+    except OSError:
         return None
-    return jinja2.FileSystemBytecodeCache(str(directory)) if os.access(directory, os.W_OK) else None
+    return _PrivateBytecodeCache(directory) if os.access(directory, os.W_OK) else None
 
 
-def _private(folder: Path) -> bool:
-    """Owned by this user, a real folder, and writable by nobody else."""
-    status = folder.lstat()
-    return (stat.S_ISDIR(status.st_mode) and status.st_uid == os.getuid()
+def _cache_home() -> Path | None:
+    """$XDG_CACHE_HOME, else ~/.cache. A relative XDG_CACHE_HOME is ignored, as the XDG spec says:
+    it would be read from the current folder, which may be a cloned repository carrying a
+    rank_metrics/jinja of someone else's code, in files git made ours. No usable home, no cache."""
+    configured = os.environ.get("XDG_CACHE_HOME", "")
+    if os.path.isabs(configured):
+        return Path(configured)
+    # HOME if set (an empty or relative one is unusable), else the password database's
+    home = os.environ["HOME"] if "HOME" in os.environ else os.path.expanduser("~")
+    return Path(home) / ".cache" if os.path.isabs(home) else None
+
+
+def _trusted(status: os.stat_result, is_kind) -> bool:
+    """Of the kind wanted, owned by this process's (effective) user, writable by nobody else."""
+    return (is_kind(status.st_mode) and status.st_uid == os.geteuid()
             and not status.st_mode & (stat.S_IWGRP | stat.S_IWOTH))
+
+
+class _PrivateBytecodeCache(jinja2.BytecodeCache):
+    """jinja2's FileSystemBytecodeCache, loading only files this user wrote. A cache file is
+    marshalled code that jinja2 runs, so a file planted by anyone else would be their code run as
+    us: one that is a symlink, not a regular file, another user's, or writable by others is
+    treated as missing (compiled afresh, and replaced)."""
+
+    def __init__(self, directory: Path):
+        self.directory = directory
+        # compiled code differs between jinja2 and Python versions; a file's name says which made it
+        # (jinja2.__version__, not importlib.metadata, whose import alone costs 30 ms)
+        self._versions = f"{getattr(jinja2, '__version__', '')}|{sys.version}"
+
+    def get_bucket(self, environment, name, filename, source):
+        # <macro file and versions>-<its source>: the name alone picks the right file (jinja2 still
+        # compares a checksum of the source kept inside it), and the first part finds a file's
+        # older versions to delete
+        file_key = _sha256(f"{name}|{filename}|{self._versions}")[:32]
+        bucket = jinja2.bccache.Bucket(environment, f"{file_key}-{_sha256(source)[:32]}",
+                                       self.get_source_checksum(source))
+        self.load_bytecode(bucket)
+        return bucket
+
+    def _path(self, key: str) -> Path:
+        return self.directory / f"{key}.cache"
+
+    def load_bytecode(self, bucket):
+        try:
+            # O_NOFOLLOW: a symlink fails to open rather than its target being read; O_NONBLOCK:
+            # a FIFO cannot hang the open
+            descriptor = os.open(self._path(bucket.key), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError:
+            return   # a miss: jinja2 compiles the file and calls dump_bytecode
+        with open(descriptor, "rb") as file:
+            # checked on the descriptor that is read, not on the path: the file cannot be swapped
+            # between the check and the read
+            if _trusted(os.fstat(descriptor), stat.S_ISREG):
+                bucket.load_bytecode(file)
+
+    def dump_bytecode(self, bucket):
+        path = self._path(bucket.key)
+        # written to a new private file beside it (O_EXCL: never one that exists, O_NOFOLLOW: nor
+        # through a symlink; 0600), then renamed over the name: a reader sees a whole file, and a
+        # symlink or another user's file at that name is replaced, not written through
+        temporary = path.with_name(f"{path.name}.{secrets.token_hex(8)}.tmp")
+        try:
+            descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        except OSError:
+            return   # the cache only saves time
+        try:
+            with open(descriptor, "wb") as file:
+                bucket.write_bytecode(file)
+            os.replace(temporary, path)
+            # the files of this macro's older sources will not be asked for again
+            for stale in self.directory.glob(f"{bucket.key.partition('-')[0]}-*.cache"):
+                if stale != path:
+                    stale.unlink(missing_ok=True)
+        except OSError:
+            with contextlib.suppress(OSError):
+                temporary.unlink()
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def namespace(engine: str = "duckdb") -> _Namespace:
