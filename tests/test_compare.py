@@ -174,7 +174,9 @@ def test_cli_compare_escapes_latex_and_markdown(tmp_path):
         rows[table_format] = next(line for line in out.splitlines() if line.startswith(("A", "| A")))
     assert rows["latex"] == (r"A\&B\$C\#D\_E\%F\{G\}H\textbackslash{}I|J & 4 & map & 0.400000 & 0.550000 & "
                              r"+0.150000 & +37.5\% & 0.2080 & 0.2080 & 5 \\")
-    assert rows["markdown"] == r"| A&B$C#D_E%F{G}H\I\|J | 4 | map | 0.400000 | 0.550000 | +0.150000 | +37.5% | 0.2080 | 0.2080 | 5 |"
+    # Markdown: & < > as entities; a backslash, | ` * _ ~ [ ] behind a backslash (a value cannot end its cell
+    # or carry markup: tests/test_report_security.py)
+    assert rows["markdown"] == r"| A&amp;B$C#D\_E%F{G}H\\I\|J | 4 | map | 0.400000 | 0.550000 | +0.150000 | +37.5% | 0.2080 | 0.2080 | 5 |"
 
 
 def test_latex_prints_a_p_value_below_the_resamples_in_text():

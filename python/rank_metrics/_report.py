@@ -48,7 +48,9 @@ def _figure(values, by: list):
             for column, value in zip(by, group):
                 rows_of = rows_of[rows_of[column] == value]
             rows_of = rows_of.sort_values("k")
-            label = " / ".join(map(str, group)) or "all users"
+            # a $ in a model's name would start matplotlib's mathtext (a name like $\x$ failed the
+            # page); escaped, it is drawn as written
+            label = " / ".join(map(str, group)).replace("$", r"\$") or "all users"
             line, = axes.plot(rows_of["k"], rows_of["value"], marker="o", label=label)
             axes.fill_between(rows_of["k"], rows_of["ci_low"].astype(float), rows_of["ci_high"].astype(float),
                               color=line.get_color(), alpha=0.18, linewidth=0)
@@ -79,13 +81,15 @@ def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test=
     buffer = io.StringIO()
     save_figure(_figure(values, by_columns), buffer, "svg")
     chart = buffer.getvalue()
-    chart = chart[chart.index("<svg"):]   # inline: no XML prologue inside HTML
-    parts = [f"<h1>{html.escape(title)}</h1>"]
+    # inline: no XML prologue inside HTML. matplotlib escapes its text (the names drawn, and
+    # the comments naming them) as XML; tests/test_report_security.py checks it with hostile names
+    chart = chart[chart.index("<svg"):]
+    parts = [f"<h1>{_escape(title)}</h1>"]
     if comparison is not None:
-        parts += [f"<h2>Against {html.escape(repr(baseline))}</h2>",
+        parts += [f"<h2>Against {_escape(repr(baseline))}</h2>",
                   _comparison_table(comparison, by_columns[0], alpha, test, correction)]
     parts += ["<h2>Each metric against k</h2>",
-              f"<p>Lines are the mean over the evaluated users; bands the {_percent(confidence or 0.95)} "
+              f"<p>Lines are the mean over the evaluated users; bands the {_escape(_percent(confidence or 0.95))} "
               "normal confidence interval (mean &plusmn; z&middot;std_error), which can reach below 0 or above 1 "
               "with few users or values near 0 or 1.</p>",
               f"<figure>{chart}</figure>",
@@ -97,7 +101,14 @@ def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test=
                                            metrics=api._metrics_argument(metrics) or list(api.METRICS), baseline=baseline,
                                            test=test, correction=correction, alpha=alpha, seed=seed,
                                            confidence=0.95 if confidence is None else confidence))]
-    return _PAGE.format(title=html.escape(title), body="\n".join(parts), version=__version__)
+    return _PAGE.format(title=_escape(title), body="\n".join(parts), version=_escape(__version__))
+
+
+def _escape(value) -> str:
+    """Any value the page did not write itself (names of models, columns, metrics, options, the
+    title) as HTML text: always escaped, quotes too, never passed through because it looks like
+    markup already (a name holding '<span' went in raw: an XSS)."""
+    return html.escape(str(value), quote=True)
 
 
 @contextlib.contextmanager
@@ -170,24 +181,25 @@ def _comparison_table(comparison, model: str, alpha: float, test: str, correctio
     resamples = None if test == "t" else RESAMPLES   # compare's default: the report passes none
     head = [model, "k", "metric", "baseline", "value", "difference", "relative", "p", "p adjusted", "users paired",
             "unpaired (model / baseline)"]
-    lines = ["<table class='comparison'><thead><tr>" + "".join(f"<th>{html.escape(cell)}</th>" for cell in head)
+    lines = ["<table class='comparison'><thead><tr>" + "".join(f"<th>{_escape(name)}</th>" for name in head)
              + "</tr></thead><tbody>"]
     for row, floor in zip(comparison.to_dict("records"), zero_floors(comparison, resamples, correction)):
         mark = ""
         if row["significant"]:
             mark = BETTER if row["difference"] > 0 else WORSE
-        cells = [row[model], row["k"], row["metric"], _number(row["baseline_value"]),
-                 _number(row["value"]) + (f" <span class='mark'>{mark}</span>" if mark else ""),
+        cells = [row[model], row["k"], row["metric"], _number(row["baseline_value"]), _number(row["value"]),
                  _number(row["difference"], signed=True),
                  "-" if _missing(row["relative_difference"]) else f"{row['relative_difference']:+.1%}",
                  *(cell(name, row[name], floor.get(name)) for name in ("p_value", "p_value_adjusted")),
                  row["n_users"],
                  f"{row['n_only_model']} / {row['n_only_baseline']}"]
-        lines.append("<tr>" + "".join(f"<td>{cell if isinstance(cell, str) and '<span' in cell else html.escape(str(cell))}</td>"
-                                      for cell in cells) + "</tr>")
+        shown = [_escape(text) for text in cells]   # every cell as text, the <0.0001 of a p-value too
+        if mark:   # the one piece of markup, ours, added after escaping
+            shown[4] += f" <span class='mark'>{mark}</span>"
+        lines.append("<tr>" + "".join(f"<td>{text}</td>" for text in shown) + "</tr>")
     lines.append("</tbody></table>")
-    lines.append(f"<p>{BETTER} / {WORSE}: significantly better / worse than the baseline (adjusted p &lt; {alpha}; "
-                 f"test {html.escape(test)}, correction {html.escape(correction)}). Users are paired when both "
+    lines.append(f"<p>{BETTER} / {WORSE}: significantly better / worse than the baseline (adjusted p &lt; {_escape(alpha)}; "
+                 f"test {_escape(test)}, correction {_escape(correction)}). Users are paired when both "
                  "models evaluate them; the others are counted, never paired with zeros. The baseline's value and "
                  "the model's are means over the paired users only, so they can differ from the values below "
                  "when the models evaluate different users.</p>")
@@ -195,10 +207,10 @@ def _comparison_table(comparison, model: str, alpha: float, test: str, correctio
 
 
 def _table(frame, columns: list, css: str) -> str:
-    lines = [f"<table class='{css}'><thead><tr>" + "".join(f"<th>{html.escape(c)}</th>" for c in columns)
+    lines = [f"<table class='{css}'><thead><tr>" + "".join(f"<th>{_escape(c)}</th>" for c in columns)
              + "</tr></thead><tbody>"]
     for row in frame[columns].to_dict("records"):
-        lines.append("<tr>" + "".join(f"<td>{html.escape(_number(row[c]) if isinstance(row[c], float) else str(row[c]))}</td>"
+        lines.append("<tr>" + "".join(f"<td>{_escape(_number(row[c]) if isinstance(row[c], float) else row[c])}</td>"
                                       for c in columns) + "</tr>")
     lines.append("</tbody></table>")
     return "\n".join(lines)
@@ -230,7 +242,7 @@ def _options_table(options: dict, report_options: dict) -> str:
              if name not in reference.Options.__dataclass_fields__ and name not in ("convention", "user", "item")
              and value is not None]
     return ("<table class='options'><tbody>" + "".join(
-        f"<tr><th>{html.escape(str(name))}</th><td>{html.escape(_option(value))}</td></tr>" for name, value in rows)
+        f"<tr><th>{_escape(name)}</th><td>{_escape(_option(value))}</td></tr>" for name, value in rows)
         + "</tbody></table>")
 
 

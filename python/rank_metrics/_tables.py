@@ -34,7 +34,8 @@ def comparison_text(result, model: str, form: str, legend: str, resamples: int |
     if form == "markdown":
         lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
         lines += ["| " + " | ".join(cells) + " |" for cells in rows]
-        return "\n".join(lines) + f"\n\n{legend}\n"
+        # the legend names the baseline, a value of the data: text too
+        return "\n".join(lines) + f"\n\n{escape(legend)}\n"
     if form == "latex":
         # the model and the metric are text, left; k and the numbers right
         lines = [r"\begin{tabular}{" + "lrl" + "r" * (len(header) - 3) + "}", r"\hline",
@@ -58,9 +59,17 @@ def _latex(text: str) -> str:
     return re.sub(r"[&%$#_{}~^\\<>]", lambda match: _LATEX_SPECIAL[match.group()], text)
 
 
+# A cell of a Markdown table holds text only: a | or a line break would end the cell or the row,
+# < and & would be raw HTML or an entity (written as entities, which every Markdown reads), and
+# backslash escapes (CommonMark's, for ASCII punctuation) keep ` * _ ~ [ ] from making code,
+# emphasis or a link; the backslash too, so that a name's \ cannot pair with the \ of a \|.
+_MARKDOWN_SPECIAL = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "\r\n": " ", "\r": " ", "\n": " ",
+                     **{character: "\\" + character for character in "\\|`*_~[]"}}
+
+
 def _markdown(text: str) -> str:
-    """A cell of a Markdown table: a | would end it."""
-    return text.replace("|", r"\|")
+    # one pass, so that a replacement is never escaped again
+    return re.sub(r"\r\n|[&<>\r\n\\|`*_~\[\]]", lambda match: _MARKDOWN_SPECIAL[match.group()], text)
 
 
 def zero_floors(result, resamples: int | None, correction: str) -> list[dict]:
