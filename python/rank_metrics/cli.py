@@ -1,7 +1,8 @@
 """The command line: `rank-metrics map-at-k PREDICTIONS TRUTH -k 12` and `rank-metrics sql`.
 
 Exit status: 0 done; 2 bad input or usage (one line on stderr); 3 --check found the SQL and
-the reference disagreeing; 1 anything else (one line; RANK_METRICS_DEBUG=1 shows the traceback).
+the reference disagreeing; 130 Ctrl-C (one line); 1 anything else (one line; RANK_METRICS_DEBUG=1
+shows the traceback).
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ import os
 import re
 import select
 import shlex
+import signal
 import sys
+import threading
 import warnings
 
 from . import __version__, _engines, api, reference
@@ -30,6 +33,7 @@ EXIT_CHECK_FAILED = 3
 EXIT_FAILED = 1
 EXIT_WORSE = 4   # compare --fail-if-worse: a model significantly worse than the baseline
 EXIT_BROKEN_PIPE = 141   # as a shell reports a process ended by SIGPIPE
+EXIT_INTERRUPTED = 130   # 128 + SIGINT, as a shell reports a process ended by Ctrl-C
 
 
 class _Parser(argparse.ArgumentParser):
@@ -217,8 +221,13 @@ On such data it returns numbers. Check the tables with a metric command (or rank
 Python) before trusting a dashboard built on it."""
 
 
-def _connection(path: str | None):
-    """The DuckDB file of --database, read-only, or None."""
+def _connection(path: str | None, *inputs: str):
+    """The DuckDB file of --database, read-only and sandboxed, or None. A DuckDB file may hold
+    views, and a view runs whatever SQL its author wrote: read_text('/etc/passwd') or glob('~/*')
+    would print this machine's files through our output. So the file is opened with external
+    access off and the configuration locked: a view reads what is in the file and nothing else.
+    The `inputs` that are files here (PREDICTIONS or TRUTH given as a path beside --database) are
+    the only files it may read, each by its exact path; a glob or a folder is refused."""
     if path is None:
         return None
     if os.path.isdir(path):
@@ -232,13 +241,62 @@ def _connection(path: str | None):
     if header[8:12] != b"DUCK":
         raise RankMetricsError(f"rank_metrics: --database: {path!r} is not a DuckDB database file (for a Parquet "
                                "or CSV file, pass it as PREDICTIONS or TRUTH without --database)")
+    for name in inputs:
+        # DuckDB lists a folder or a glob's matches itself, which the sandbox cannot allow file by
+        # file (a table name has no / unquoted: a bare name may be a table even where a folder is)
+        if "*" in name or ((os.sep in name or "/" in name) and os.path.isdir(name)):
+            raise RankMetricsError(f"rank_metrics: with --database, PREDICTIONS and TRUTH are tables of that file or "
+                                   f"single files; {name!r} is a {'glob' if '*' in name else 'folder'}, which is not "
+                                   "read beside a database file (opened with external access off, so that a view in it "
+                                   "can read nothing outside it): load it into a table, or pass both inputs as files "
+                                   "without --database")
     import duckdb
 
     try:
-        return duckdb.connect(path, read_only=True)
+        # no extension loaded or installed for the file's sake (a view could name one)
+        con = duckdb.connect(path, read_only=True, config={"autoload_known_extensions": False,
+                                                           "autoinstall_known_extensions": False,
+                                                           "allow_community_extensions": False})
     except duckdb.Error as error:
         raise RankMetricsError(f"rank_metrics: --database: cannot open {path!r} as a DuckDB file: "
                                f"{str(error).splitlines()[0]}") from None
+    # allowed_paths can be set only while external access is on, and this order leaves no query
+    # of the file's run before the lock (opening a file runs none of its views)
+    files = [os.path.abspath(name) for name in inputs if os.path.isfile(name)]
+    if files:
+        con.execute("set allowed_paths = $1", [files])
+    # set here as the engine sets it on a connection of its own: nothing can once it is locked
+    con.execute(f"set enable_progress_bar = {'true' if _engines.SHOW_PROGRESS else 'false'}")
+    con.execute("set enable_external_access = false")
+    con.execute("set lock_configuration = true")
+    return con
+
+
+# the connections of --database, closed when main() ends: while one is open, DuckDB gives the
+# same file's next connect (a test's next command) that instance, its configuration locked
+_opened = []
+
+
+def _database(arguments: argparse.Namespace):
+    """--database's connection, which may read the PREDICTIONS and TRUTH given as files."""
+    con = _connection(arguments.database, arguments.predictions, arguments.truth)
+    if con is not None:
+        _opened.append(con)
+    return con
+
+
+def _sandbox_refusal(error: Exception, database: str | None) -> RankMetricsError | None:
+    """DuckDB's refusal of a file that a view of --database reads (or an input the sandbox does
+    not allow), as one line that says why; None for any other error."""
+    found = re.search(r'Permission Error: Cannot access (file|directory) ("[^"]*")', str(error))
+    if database is None or not found:
+        return None
+    # the engine's message names the input (predictions:) but, for a view, blames its name
+    argument = re.match(r"rank_metrics: (predictions|truth): ", str(error))
+    return RankMetricsError(f"rank_metrics: {argument.group(1) + ': ' if argument else ''}DuckDB refused to read "
+                            f"{found.group(1)} {found.group(2)}: --database {database!r} is opened read-only with "
+                            "external access off, so a view in it can read nothing outside the file (and a file "
+                            "input only when PREDICTIONS or TRUTH names that one file)")
 
 
 def _table_command(commands, name: str, help_text: str, metrics: bool = True,
@@ -251,7 +309,9 @@ def _table_command(commands, name: str, help_text: str, metrics: bool = True,
     command.add_argument("truth", help=f"{files}; or, with --database, a table in it")
     _add_metric_options(command, metric)
     command.add_argument("--database", metavar="FILE.duckdb",
-                         help="a DuckDB file whose tables PREDICTIONS and TRUTH name (opened read-only)")
+                         help="a DuckDB file whose tables PREDICTIONS and TRUTH name; opened read-only with "
+                              "external access off, so a view in it can read nothing outside the file (PREDICTIONS "
+                              "or TRUTH may still name a file, one file each: no glob or folder)")
     if metrics:
         command.add_argument("--metrics", nargs="+", help="among " + ", ".join(api.METRICS))
     return command
@@ -323,7 +383,8 @@ def _parser(arguments: list[str] = ()) -> argparse.ArgumentParser:
     command.add_argument("truth", nargs="?", default="truth", help="table name (default: truth)")
     _add_metric_options(command)
     command.add_argument("--database", metavar="FILE.duckdb",
-                         help="look the tables' columns up in this DuckDB file (opened read-only)")
+                         help="look the tables' columns up in this DuckDB file; opened read-only with external "
+                              "access off, so a view in it can read nothing outside the file")
     command.add_argument("--dialect", default="duckdb", help="one of " + ", ".join(api.DIALECTS) + " (default duckdb)")
     command.add_argument("--macro", help="the query: " + ", ".join(api.MACROS)
                          + " (default map_at_k; evaluate with --metrics)")
@@ -350,9 +411,33 @@ def _show_warning(message, category, filename, lineno, file=None, line=None, sho
         show(message, category, filename, lineno, file, line)
 
 
+_interrupted = False   # whether Ctrl-C was pressed during this main()
+
+
+def _on_interrupt(signum, frame):
+    """Ctrl-C as Python's own handler takes it (a KeyboardInterrupt, which DuckDB's running query
+    also sees and stops on), and remembered: DuckDB raises an error of its own instead (2.0:
+    RuntimeError: Query interrupted; others an InterruptException), which may be wrapped again."""
+    global _interrupted
+    _interrupted = True
+    raise KeyboardInterrupt
+
+
+def _was_interrupted(error: Exception) -> bool:
+    """Whether an engine's error is Ctrl-C's (an InterruptException also where SIGINT was not ours)."""
+    duckdb = sys.modules.get("duckdb")   # not imported: none of its errors can have happened
+    return _interrupted or (duckdb is not None and isinstance(error, duckdb.InterruptException))
+
+
 def main(argv: list[str] | None = None) -> int:
+    global _interrupted
     shown_before, warnings.showwarning = warnings.showwarning, _show_warning
     _shown_warnings.clear()
+    _interrupted = False
+    # only where Python's own handler is (not under nohup's ignored SIGINT, nor a caller's handler)
+    ours = threading.current_thread() is threading.main_thread() \
+        and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    handler_before = signal.signal(signal.SIGINT, _on_interrupt) if ours else None
     try:
         return _main(argv)
     except BrokenPipeError:
@@ -364,9 +449,21 @@ def main(argv: list[str] | None = None) -> int:
     except RankMetricsError as error:   # the output itself (_write_out)
         return _fail(str(error), EXIT_BAD_INPUT)
     except KeyboardInterrupt:
-        return 130
+        return _say_interrupted()
     finally:
         warnings.showwarning = shown_before
+        if ours:
+            signal.signal(signal.SIGINT, handler_before)
+        while _opened:
+            with contextlib.suppress(Exception):
+                _opened.pop().close()
+
+
+def _say_interrupted() -> int:
+    """Ctrl-C: one line and status 130, as a shell tool ends; no traceback, whatever was running."""
+    with contextlib.suppress(OSError, ValueError):
+        print("rank-metrics: interrupted", file=sys.stderr)
+    return EXIT_INTERRUPTED
 
 
 class _OutputFailed(Exception):
@@ -508,6 +605,8 @@ _OTHER_OPTIONS = ("dialect", "macro", "metrics", "confidence", "baseline", "test
 
 
 def _fail(message: str, status: int) -> int:
+    if _interrupted:   # Ctrl-C, whatever error it became on its way up (a file "cannot be read")
+        return _say_interrupted()
     message = _as_flags(message)
     lines = [line.strip() for line in message.splitlines() if line.strip()]
     # the API's messages start "rank_metrics: "; after the command's own prefix that says it twice
@@ -541,7 +640,7 @@ def _main(argv: list[str] | None) -> int:
                                metrics=arguments.metrics, confidence=arguments.confidence,
                                baseline=arguments.baseline, test=arguments.test,
                                correction=arguments.correction, alpha=arguments.alpha,
-                               con=_connection(arguments.database), **keywords) + "\n")
+                               con=_database(arguments), **keywords) + "\n")
             return 0
         if arguments.command == "compare":
             return _compare(arguments, keywords)
@@ -560,9 +659,9 @@ def _main(argv: list[str] | None) -> int:
         else:
             keywords["k"] = arguments.k   # always a table, even for one k
         result = getattr(api, function_name)(arguments.predictions, arguments.truth, check=arguments.check,
-                                             con=_connection(arguments.database), **keywords)
+                                             con=_database(arguments), **keywords)
     except RankMetricsError as error:
-        return _fail(str(error), EXIT_BAD_INPUT)
+        return _fail(str(_sandbox_refusal(error, arguments.database) or error), EXIT_BAD_INPUT)
     except CheckFailed as error:
         return _fail(str(error), EXIT_CHECK_FAILED)
     except ModuleNotFoundError as error:
@@ -570,6 +669,11 @@ def _main(argv: list[str] | None) -> int:
     except BrokenPipeError:
         raise
     except Exception as error:   # an engine's own failure: one line, the traceback on request
+        if _was_interrupted(error):
+            raise KeyboardInterrupt from None
+        refused = _sandbox_refusal(error, arguments.database)
+        if refused is not None:   # the input's fault (a view reading outside its file), not ours
+            return _fail(str(refused), EXIT_BAD_INPUT)
         if os.environ.get("RANK_METRICS_DEBUG"):
             raise
         return _fail(f"{arguments.command} failed: {type(error).__name__}: {error} "
@@ -603,7 +707,7 @@ def _compare(arguments: argparse.Namespace, keywords: dict) -> int:
     result = api_compare(arguments.predictions, arguments.truth, metrics=arguments.metrics, baseline=arguments.baseline,
                          test=arguments.test, correction=arguments.correction, alpha=arguments.alpha,
                          seed=arguments.seed, resamples=arguments.resamples, check=arguments.check,
-                         con=_connection(arguments.database), **keywords)
+                         con=_database(arguments), **keywords)
     model = keywords["by"][0]
     worse = result[(result["significant"] == 1) & (result["difference"] < 0)]
     failed = arguments.fail_if_worse and len(worse)
@@ -653,7 +757,7 @@ def _picture(arguments: argparse.Namespace, keywords: dict) -> int:
     """rank-metrics report / plot: write the page or the chart to --output."""
     from . import _report as report
 
-    common = dict(metrics=arguments.metrics, confidence=arguments.confidence, con=_connection(arguments.database),
+    common = dict(metrics=arguments.metrics, confidence=arguments.confidence, con=_database(arguments),
                   **keywords)
     # the name is checked before anything is computed: the format follows from it
     form = os.path.splitext(arguments.output)[1].lower().lstrip(".")
