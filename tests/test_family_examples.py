@@ -3,6 +3,8 @@
 
 import json
 import math
+from decimal import Decimal
+from fractions import Fraction
 
 import pandas as pd
 import pytest
@@ -113,9 +115,11 @@ def test_unknown_or_no_metrics(metrics, message):
     assert message in str(error.value)
 
 
-@pytest.mark.parametrize("threshold, shown", [("2", "'2'"), (float("nan"), "nan"), (float("inf"), "inf"), (True, "True")])
+@pytest.mark.parametrize("threshold, shown", [("2", "'2'"), (float("nan"), "nan"), (float("inf"), "inf"), (True, "True"),
+                                               # 1/3 in SQL is 0 on PostgreSQL; (1+2j) a syntax error (issue 40)
+                                               (Fraction(1, 3), "1/3"), (1 + 2j, r"\(1\+2j\)"), (Decimal("NaN"), "NaN")])
 def test_relevance_threshold_must_be_a_finite_number(threshold, shown):
-    with pytest.raises(RankMetricsError, match=f"relevance_threshold must be a finite number; got {shown}"):
+    with pytest.raises(RankMetricsError, match=f"relevance_threshold must be a finite number \\(an int, a float or a Decimal\\); got {shown}$"):
         rank_metrics.ndcg_at_k(ranked("cxabe"), GRADED, k=3, relevance_threshold=threshold)
 
 

@@ -20,21 +20,35 @@
 {%- set baseline = rank_metrics._baseline_literal(plan, comparison.baseline) -%}
 {{ rank_metrics._one_pass(plan) }},
 {{ rank_metrics._user_metrics(plan) }},
-rm_paired as (
-    select m.{{ model }}, m.k,
-        count(*) as rm_n
+rm_paired_users as (
+    -- each user's pair, with the mean difference of the pair's model and k beside it: the spread
+    -- is summed around it, not taken by stddev_samp, whose sums in DuckDB's threads gave standard
+    -- errors that differ in the last digits from run to run
+    select m.{{ model }}, m.k
         {%- for metric in plan.metrics %}
         {%- set column = plan.metric_columns[metric] %},
-        {{ rank_metrics.mean('b.' ~ column) }} as rm_baseline_{{ loop.index }},
-        {{ rank_metrics.mean('m.' ~ column) }} as rm_value_{{ loop.index }},
-        {{ rank_metrics.mean('m.' ~ column ~ ' - b.' ~ column) }} as rm_difference_{{ loop.index }},
-        stddev_samp(m.{{ column }} - b.{{ column }}) as rm_sd_{{ loop.index }}
+        b.{{ column }} as rm_baseline_{{ loop.index }}, m.{{ column }} as rm_value_{{ loop.index }},
+        m.{{ column }} - b.{{ column }} as rm_difference_{{ loop.index }},
+        {{ rank_metrics.weighted_mean('m.' ~ column ~ ' - b.' ~ column, 1, 'over (partition by m.' ~ model ~ ', m.k)') }} as rm_mean_difference_{{ loop.index }}
         {%- endfor %}
     from rm_user_metrics as m
     inner join rm_user_metrics as b
         on b.rm_user = m.rm_user and b.k = m.k and b.{{ model }} = {{ baseline }}
     where m.{{ model }} <> {{ baseline }}
-    group by m.{{ model }}, m.k
+),
+rm_paired as (
+    select {{ model }}, k,
+        count(*) as rm_n
+        {%- for metric in plan.metrics %},
+        {{ rank_metrics.mean('rm_baseline_' ~ loop.index) }} as rm_baseline_{{ loop.index }},
+        {{ rank_metrics.mean('rm_value_' ~ loop.index) }} as rm_value_{{ loop.index }},
+        max(rm_mean_difference_{{ loop.index }}) as rm_difference_{{ loop.index }},
+        {%- set deviation = '(rm_difference_' ~ loop.index ~ ' - rm_mean_difference_' ~ loop.index ~ ')' %}
+        case when count(*) >= 2 then sqrt({{ rank_metrics.sum_of_values(deviation ~ ' * ' ~ deviation) }}
+            / cast(count(*) - 1 as {{ double }})) end as rm_sd_{{ loop.index }}
+        {%- endfor %}
+    from rm_paired_users
+    group by {{ model }}, k
 ),
 rm_evaluated as (
     select {{ model }}, k, count(*) as rm_n
@@ -97,7 +111,7 @@ rm_adjusted as (
 select {{ model }}, k, metric, baseline_value, value, difference,
     case when baseline_value <> 0 then difference / baseline_value end as relative_difference,
     std_error, t, df, p_value, p_value_adjusted,
-    case when p_value_adjusted < cast({{ comparison.alpha }} as {{ double }}) then 1 else 0 end as significant,
+    case when p_value_adjusted < cast({{ rank_metrics._number_literal(comparison.alpha, 'alpha') }} as {{ double }}) then 1 else 0 end as significant,
     cast(n_users as bigint) as n_users, cast(n_only_model as bigint) as n_only_model,
     cast(n_only_baseline as bigint) as n_only_baseline
 from rm_adjusted
@@ -122,7 +136,7 @@ from rm_adjusted
     {%- if correction not in ['holm', 'bonferroni', 'none'] -%}
         {{ exceptions.raise_compiler_error("rank_metrics: compare: correction must be one of 'holm', 'bonferroni', 'none'; got " ~ rank_metrics._shown(correction)) }}
     {%- endif -%}
-    {%- if alpha is not number or alpha is boolean or not (alpha > 0 and alpha < 1) -%}
+    {%- if alpha is not number or alpha is boolean or not rank_metrics._spells_a_number(alpha) | trim or not (alpha > 0 and alpha < 1) -%}
         {{ exceptions.raise_compiler_error("rank_metrics: compare: alpha must be a number between 0 and 1; got " ~ rank_metrics._shown(alpha)) }}
     {%- endif -%}
     {%- do comparison.update({'baseline': baseline, 'test': test, 'correction': correction, 'alpha': alpha, 'rest': rest}) -%}
@@ -140,8 +154,8 @@ from rm_adjusted
     {%- set is_text = baseline is string -%}
     {%- set is_number = baseline is number and baseline is not boolean -%}
     {%- set numeric_column = family in ['number', 'floating point'] -%}
-    {%- if numeric_column and is_text and (baseline | trim).lstrip('-').replace('.', '', 1).isdigit() -%}
-    {{- baseline | trim -}}
+    {%- if numeric_column and is_text and rank_metrics._spells_a_number(baseline | trim) | trim -%}
+    ({{- baseline | trim -}})
     {%- elif is_text and family in ['boolean', 'bool'] -%}
         {#- the texts DuckDB, PostgreSQL and Spark all cast to a boolean, as Python's compare reads them -#}
         {%- set spelt = baseline | trim | lower -%}
@@ -195,7 +209,7 @@ from rm_adjusted
 {% macro _literal(value, argument) -%}
     {%- if value is string -%}{{ rank_metrics.string_literal(value) }}
     {%- elif value is boolean -%}{{ 'true' if value else 'false' }}
-    {%- elif value is number -%}{{ value }}
+    {%- elif value is number -%}{{ rank_metrics._number_literal(value, argument) }}
     {#- a date or a time (YAML reads baseline: 2024-01-02 as a date; Python's datetime, pandas'
         Timestamp), as the cast of its text every engine reads -#}
     {%- elif value.hour is defined and value.strftime is defined -%}cast({{ rank_metrics.string_literal(value.strftime('%Y-%m-%d %H:%M:%S.%f')) }} as timestamp)

@@ -12,7 +12,7 @@
     {%- if plan.relevance_threshold is none -%}
         {{ grade }} > 0
     {%- else -%}
-        {{ grade }} >= cast({{ plan.relevance_threshold }} as {{ rank_metrics.type_double() }})
+        {{ grade }} >= cast({{ rank_metrics._number_literal(plan.relevance_threshold, 'relevance_threshold') }} as {{ rank_metrics.type_double() }})
     {%- endif -%}
 {%- endmacro %}
 

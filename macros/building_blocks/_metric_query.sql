@@ -88,16 +88,30 @@ from rm_metric_rows
 {%- set values = [] -%}
 {%- for k in plan.ks %}{% set at = '_' ~ loop.index %}{% for metric in plan.metrics %}{% do values.append(metric ~ at) %}{% endfor %}{% endfor -%}
 rm_group_means as (
-{%- if not plan.hit_patterns %}
+{%- if not plan.hit_patterns and not std_errors %}
     select {{ by }}
         {%- for value in values %}
         {{ rank_metrics.mean('rm_' ~ value) }} as rm_mean_{{ value }},
-        {%- if std_errors %}
-        {{ rank_metrics._std_error('rm_' ~ value) }} as rm_std_error_{{ value }},
-        {%- endif %}
         {%- endfor %}
         cast(count(*) as bigint) as n_users
     from rm_user_values
+{%- elif not plan.hit_patterns %}
+    {#- the spread summed around the group's mean (a window), not stddev_samp, whose sums in
+        DuckDB's threads gave standard errors that differ in the last digits from run to run #}
+    select {{ by }}
+        {%- for value in values %}
+        max(rm_mean_{{ value }}) as rm_mean_{{ value }},
+        {{ rank_metrics._std_error_around('rm_' ~ value, 'rm_mean_' ~ value) }} as rm_std_error_{{ value }},
+        {%- endfor %}
+        cast(count(*) as bigint) as n_users
+    from (
+        {%- set group = 'over (' ~ ('partition by ' ~ plan.by | join(', ') if plan.by else '') ~ ')' %}
+        select v.*
+            {%- for value in values %},
+            {{ rank_metrics.weighted_mean('rm_' ~ value, 1, group) }} as rm_mean_{{ value }}
+            {%- endfor %}
+        from rm_user_values as v
+    ) as v
 {%- elif not std_errors %}
     select {{ by }}
         {%- for value in values %}
@@ -128,13 +142,21 @@ rm_group_means as (
 {#- The standard error of a mean over rows that are users (SPEC §7: the sample standard
     deviation over sqrt(n), NULL under two users), an aggregate. -#}
 {% macro _std_error(value) -%}
-    case when count(*) >= 2 then stddev_samp({{ value }}) / sqrt(cast(count(*) as {{ rank_metrics.type_double() }})) end
+    case when count(*) >= 2 and min({{ value }}) = max({{ value }}) then cast(0 as {{ rank_metrics.type_double() }})
+        when count(*) >= 2 then stddev_samp({{ value }}) / sqrt(cast(count(*) as {{ rank_metrics.type_double() }})) end
+{%- endmacro %}
+
+{#- _std_error over rows that are users, from their `mean` (a column): the spread summed around it. -#}
+{% macro _std_error_around(value, mean) -%}
+    {%- set n = 'cast(count(*) as ' ~ rank_metrics.type_double() ~ ')' -%}
+    {%- set deviation = '(' ~ value ~ ' - ' ~ mean ~ ')' -%}
+    case when count(*) >= 2 then sqrt({{ rank_metrics.sum_of_values(deviation ~ ' * ' ~ deviation) }} / ({{ n }} - 1)) / sqrt({{ n }}) end
 {%- endmacro %}
 
 {#- The mean over rows that each stand for rm_users users (hit patterns), weighted by them; an
-    aggregate, or a window when `over` is given. -#}
+    aggregate, or a window when `over` is given (the engine's weighted_mean). -#}
 {% macro _weighted_mean(value, over=none) -%}
-    {{ rank_metrics.sum_of_values('rm_users * ' ~ value, over) }} / cast(sum(rm_users){{ ' ' ~ over if over }} as {{ rank_metrics.type_double() }})
+    {{ rank_metrics.weighted_mean(value, 'rm_users', over) }}
 {%- endmacro %}
 
 {#- _std_error over such rows: the spread summed around their weighted `mean` (a column), as

@@ -33,11 +33,11 @@
     {#- relevance=false: truth has no grade column (below) -#}
     {%- set no_grades = relevance is sameas false -%}
     {%- set relevance = none if no_grades else relevance -%}
-    {#- relevance_threshold: a finite number; relevant = grade >= it, instead of grade > 0 -#}
-    {#- (x * 0 is 0 for every finite x, NaN for NaN and ±inf) -#}
+    {#- relevance_threshold: a finite number (an int, a float or a Decimal: a Fraction would be
+        an integer division, 1/3, on PostgreSQL); relevant = grade >= it, instead of grade > 0 -#}
     {%- if relevance_threshold is not none and (relevance_threshold is not number or relevance_threshold is boolean
-            or relevance_threshold * 0 != 0) -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: relevance_threshold must be a finite number; got " ~ rank_metrics._shown(relevance_threshold)) }}
+            or not rank_metrics._spells_a_number(relevance_threshold) | trim) -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: relevance_threshold must be a finite number (an int, a float or a Decimal); got " ~ rank_metrics._shown_as_given(relevance_threshold)) }}
     {%- endif -%}
 
     {#- column names: strings, checked against the tables' columns where those are known -#}
@@ -448,9 +448,11 @@
 
     {#- confidence: of the interval around each mean (SPEC §7), strictly between 0 and 1 -#}
     {%- set confidence = 0.95 if confidence is none else confidence -%}
-    {%- if confidence is not number or confidence is boolean or not (confidence > 0 and confidence < 1) -%}
+    {%- if confidence is not number or confidence is boolean or not rank_metrics._spells_a_number(confidence) | trim
+            or not (confidence > 0 and confidence < 1) -%}
         {{ exceptions.raise_compiler_error("rank_metrics: confidence must be a number between 0 and 1 (0.95 for a 95% interval); got " ~ rank_metrics._shown(confidence)) }}
     {%- endif -%}
+    {%- set confidence = confidence | float -%}
     {%- do plan.update({'confidence': confidence, 'z': rank_metrics._normal_quantile_of_confidence(confidence) | float}) -%}
 {% endmacro %}
 

@@ -69,7 +69,7 @@
     {%- for name in by_names -%}{%- do by_columns.append(rank_metrics.quote_identifier(name)) -%}{%- endfor -%}
     select {% for column in by_columns %}rm_values.rm_group_{{ loop.index }} as {{ column }}, {% endfor -%}
         rm_values.k, rm_values.metric, rm_values.value, rm_values.n_users, rm_values.std_error,
-        rm_values.ci_low, rm_values.ci_high, {{ min_value }} as min_value,
+        rm_values.ci_low, rm_values.ci_high, {{ rank_metrics._number_literal(min_value, 'min_value') }} as min_value,
         case when rm_values.k is null then
             {%- if by_columns %} case when rm_values.rm_group_listed = 1
                 then {{ rank_metrics.string_literal('no user is evaluated for this ' ~ (by_names[0] if by_names | length == 1 else 'group of ' ~ by_names | join(', ')) ~ ' (' ~ rank_metrics._why_no_user_is_evaluated() ~ '), so there is no value to judge') }}
@@ -92,7 +92,7 @@
         {%- endif %}
     ) as rm_values
         on 1 = 1
-    where rm_values.value < {{ min_value }}{{ ' or rm_values.k is null' if not flags.EMPTY }}
+    where rm_values.value < {{ rank_metrics._number_literal(min_value, 'min_value') }}{{ ' or rm_values.k is null' if not flags.EMPTY }}
 {% endtest %}
 
 {#- Fails for each model (a value of `by`) significantly worse than the baseline at some k:
@@ -128,7 +128,7 @@
     {%- set baseline_literal = rank_metrics._literal(baseline, 'baseline') -%}
     select rm_comparison.rm_model as {{ by_column }}, k, metric, baseline_value, value,
         difference, relative_difference, std_error, t, df, p_value as p_value_two_sided,
-        p_value / 2 as p_value_one_sided, {{ alpha }} as alpha, n_users, n_only_model, n_only_baseline,
+        p_value / 2 as p_value_one_sided, {{ rank_metrics._number_literal(alpha, 'alpha') }} as alpha, n_users, n_only_model, n_only_baseline,
         case
             when rm_gate.rm_baseline_rows = 0
                 then {{ rank_metrics.string_literal('predictions has no rows with ' ~ by_name ~ ' = ' ~ rank_metrics._shown(baseline) ~ ', so nothing is compared with the baseline') }}
@@ -161,7 +161,7 @@
             on rm_compared.{{ by_column }} = rm_models.{{ by_column }}
     ) as rm_comparison
         on rm_gate.rm_baseline_rows > 0
-    where (difference < 0 and p_value / 2 < {{ alpha }})
+    where (difference < 0 and p_value / 2 < {{ rank_metrics._number_literal(alpha, 'alpha') }})
         {{- ' or rm_gate.rm_baseline_rows = 0 or rm_comparison.k is null or rm_comparison.n_users = 0' if not flags.EMPTY }}
 {% endtest %}
 

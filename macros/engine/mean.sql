@@ -1,5 +1,7 @@
 {#- The mean of a column that is never NULL (a per-user metric value), in an aggregate that takes
-    many of them at once; default__ is avg.
+    many of them at once. A mean of equal values is that value exactly (SPEC §1: a perfect model
+    scores 1.0, not the 0.9999999999999998 a sum of five 1.0 / 5 can give): where the engine's
+    sum rounds, the smallest value is taken when it is also the largest.
     Spark runs an aggregate without whole-stage code generation once its buffers pass
     spark.sql.codegen.maxFields (100): avg keeps two fields per column (sum, count), and a sum
     per column with the one count(*) they share about half as many. It is the same sum and the
@@ -8,15 +10,27 @@
     bench/README, issue 11, third round. On Spark evaluate now averages a row per k and metric,
     two columns (spark__metric_rows); a metric at many k still takes a mean per k.) -#}
 {% macro default__mean(column) -%}
-    avg({{ column }})
+    case when min({{ column }}) = max({{ column }}) then min({{ column }}) else avg({{ column }}) end
 {%- endmacro %}
 
 {% macro spark__mean(column) -%}
-    sum({{ column }}) / count(*)
+    case when min({{ column }}) = max({{ column }}) then min({{ column }}) else sum({{ column }}) / count(*) end
 {%- endmacro %}
 
 {#- DuckDB's avg, like its sum, depends on the order its threads finish (sum_of_values): the
-    exact sum over the count instead. -#}
+    exact mean, which is also exact for equal values. -#}
 {% macro duckdb__mean(column) -%}
-    {{ rank_metrics.sum_of_values(column) }} / count(*)
+    {{ rank_metrics._exact_mean(column) }}
+{%- endmacro %}
+
+{#- The mean over rows that each stand for `weight` users (hit patterns), weighted by them; an
+    aggregate, or a window when `over` is given. -#}
+{% macro default__weighted_mean(value, weight, over=none) -%}
+    {%- set window = ' ' ~ over if over else '' -%}
+    case when min({{ value }}){{ window }} = max({{ value }}){{ window }} then min({{ value }}){{ window }}
+        else {{ rank_metrics.sum_of_values(weight ~ ' * ' ~ value, over) }} / cast(sum({{ weight }}){{ window }} as {{ rank_metrics.type_double() }}) end
+{%- endmacro %}
+
+{% macro duckdb__weighted_mean(value, weight, over=none) -%}
+    {{ rank_metrics._exact_mean(value, weight, over) }}
 {%- endmacro %}

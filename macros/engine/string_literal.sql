@@ -1,9 +1,29 @@
-{#- Text as an SQL string literal, any single quote inside doubled. -#}
+{#- Text as an SQL string literal that reads the same whatever the session's settings (SPEC §4).
+    default__: any single quote inside doubled, as standard SQL reads it. -#}
 {% macro default__string_literal(text) -%}
     '{{ text | string | replace("'", "''") }}'
 {%- endmacro %}
 
-{#- Spark reads '' as two adjacent literals, not a quote: escape with backslashes instead. -#}
+{#- PostgreSQL with standard_conforming_strings off reads a backslash in '…' as an escape, so
+    'x\'' would end elsewhere than it seems (a table name broke out of its literal and dropped a
+    table, issue 40): quotes and backslashes are written as chr(), the rest as plain literals,
+    which read alike under either setting. Its text holds no NUL: that is said, not sent. -#}
+{% macro postgres__string_literal(text) -%}
+    {%- set text = text | string -%}
+    {%- if '\x00' in text -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: the text " ~ rank_metrics._shown(text) ~ " holds a NUL character (\\x00), which PostgreSQL text cannot hold") }}
+    {%- endif -%}
+    {%- if "'" in text or '\\' in text -%}{{ rank_metrics._text_as_parts(text, {"'": 39, '\\': 92}) }}
+    {%- else -%}'{{ text }}'
+    {%- endif -%}
+{%- endmacro %}
+
+{#- Spark reads '' as two adjacent literals, not a quote, and reads a backslash as an escape, or
+    not, by spark.sql.parser.escapedStringLiterals; it also replaces ${…} in the query text by
+    spark.sql.variable.substitute. So quotes, backslashes and dollars are written as chr(). -#}
 {% macro spark__string_literal(text) -%}
-    '{{ text | string | replace('\\', '\\\\') | replace("'", "\\'") }}'
+    {%- set text = text | string -%}
+    {%- if "'" in text or '\\' in text or '$' in text -%}{{ rank_metrics._text_as_parts(text, {"'": 39, '\\': 92, '$': 36}) }}
+    {%- else -%}'{{ text }}'
+    {%- endif -%}
 {%- endmacro %}

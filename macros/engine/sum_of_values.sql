@@ -5,16 +5,14 @@
     size, or 2^grade).
     default__ is sum. DuckDB adds its threads' partial sums in whatever order they finish, so the
     same query gave means that differ in the last digit from one run to the next (evaluate on the
-    example data: two results in ten runs; avg over five users likewise). There the values are
-    summed as decimal(38, 24): exactly, the exact sum rounded once to a double, so every run gives
-    the same digits. 24 places keep a value of 1e-15 (precision at a k of 10^15) to 1e-9, and
-    leave 14 digits for the sum of values that are at most 1, or a count of users each; 18
-    places had made precision at k = 2^63 - 1 a 0, and a false "nothing met" warning. A sum of 3M values took 11 ms against 2 ms as doubles. Terms of any size
-    are summed so only where the decimal holds each to within 1e-12, between 1e-6 and 1e12 (and
-    their sum, up to 10^8 terms); the decimal sum only ever sees such terms, since the engine
-    computes both branches of the case. Others (gains of grade 100 under gain='exponential',
-    grades of 1e-20) are summed as doubles, whose last digit may then differ between runs: the
-    decimal failed on the first and rounded the second to 0. -#}
+    example data: two results in ten runs; avg over five users likewise). There each value is
+    split into two integers (_exact_high, _exact_low) whose sums are exact whatever the order, and the
+    result is their sum, rounded to a double: the same digits every run, within an ulp of the
+    exact sum. (A decimal(38, 24) sum had been the way, but DuckDB's cast of a double to a
+    decimal is itself inexact: 5.0 became 4.999999999999999379, and a perfect model scored
+    0.9999999999999998, issue 40.) Terms of any size are summed so only where they are below
+    1e12 and at least 1e-6 when not 0 (gains of grade 100 under gain='exponential' would not
+    fit); others are summed as doubles, whose last digit may then differ between runs. -#}
 {% macro default__sum_of_values(expression, over=none, any_size=false) -%}
     sum({{ expression }}){{ ' ' ~ over if over }}
 {%- endmacro %}
@@ -22,12 +20,46 @@
 {% macro duckdb__sum_of_values(expression, over=none, any_size=false) -%}
     {%- set window = ' ' ~ over if over else '' -%}
     {%- if any_size -%}
-    {%- set held = 'case when abs(' ~ expression ~ ') < 1e12 then ' ~ expression ~ ' end' -%}
+    {%- set held = 'case when abs(' ~ expression ~ ') < 1e12 then ' ~ expression ~ ' else 0 end' -%}
     case when max(abs({{ expression }})){{ window }} < 1e12
             and coalesce(min(case when {{ expression }} <> 0 then abs({{ expression }}) end){{ window }}, 1) >= 1e-6
-        then cast(sum(cast({{ held }} as decimal(38, 18))){{ window }} as double)
+        then {{ rank_metrics._exact_sum(held, window) }}
         else sum({{ expression }}){{ window }} end
     {%- else -%}
-    cast(sum(cast({{ expression }} as decimal(38, 24))){{ window }} as double)
+    {{ rank_metrics._exact_sum(expression, window) }}
     {%- endif -%}
+{%- endmacro %}
+
+{#- _exact_high and _exact_low: a double x as two integers, x = (high + low / 2^62) / 2^32 exactly when 2^-41 <= |x| < 2^62
+    (or x = 0): the bits of x below 2^-94 are dropped, and only those. floor() and the scaling by
+    powers of two are exact in doubles, and an integral double casts to hugeint exactly. -#}
+{% macro _exact_high(expression) -%}
+    cast(floor(({{ expression }}) * cast(4294967296 as double)) as hugeint)
+{%- endmacro %}
+
+{% macro _exact_low(expression) -%}
+    {%- set scaled = '(' ~ expression ~ ') * cast(4294967296 as double)' -%}
+    cast(floor(({{ scaled }} - floor({{ scaled }})) * cast(4611686018427387904 as double)) as hugeint)
+{%- endmacro %}
+
+{#- DuckDB: the sum of doubles as exact integer sums, rounded to a double at the end. -#}
+{% macro _exact_sum(expression, window='') -%}
+    (cast(sum({{ rank_metrics._exact_high(expression) }}){{ window }} as double) * cast(2.3283064365386963e-10 as double)
+        + cast(sum({{ rank_metrics._exact_low(expression) }}){{ window }} as double) * cast(5.048709793414476e-29 as double))
+{%- endmacro %}
+
+{#- DuckDB: the mean of values (weighted by `weight`, a count of users, when given) as the double
+    nearest the exact mean, to within an ulp (SPEC §1): the sums of _exact_high and _exact_low are divided by the
+    count in integers, quotient and remainder, so the whole mean is one integer in units of 2^-94,
+    rounded to a double once. A mean of equal values is that value, exactly. Values up to 2^30,
+    counts up to 2^64. -#}
+{% macro _exact_mean(value, weight=none, over=none) -%}
+    {%- set window = ' ' ~ over if over else '' -%}
+    {%- set times = ' * cast(' ~ weight ~ ' as hugeint)' if weight is not none else '' -%}
+    {%- set count = 'sum(cast(' ~ weight ~ ' as hugeint))' ~ window if weight is not none else 'cast(count(*)' ~ window ~ ' as hugeint)' -%}
+    {%- set high_sum = 'sum(' ~ rank_metrics._exact_high(value) ~ times ~ ')' ~ window -%}
+    {%- set two_to_62 = 'cast(4611686018427387904 as hugeint)' -%}
+    cast(({{ high_sum }} // {{ count }}) * {{ two_to_62 }}
+            + (({{ high_sum }} % {{ count }}) * {{ two_to_62 }} + sum({{ rank_metrics._exact_low(value) }}{{ times }}){{ window }}) // {{ count }}
+        as double) * cast(5.048709793414476e-29 as double)
 {%- endmacro %}
