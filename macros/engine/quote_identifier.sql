@@ -2,11 +2,21 @@
 
 {#- DuckDB and PostgreSQL (and the default): double quotes, any double quote inside doubled. -#}
 {% macro default__quote_identifier(name) -%}
+    {{- rank_metrics._refuse_nul_in_name(name) -}}
     "{{ name | string | replace('"', '""') }}"
+{%- endmacro %}
+
+{#- No engine's identifier holds a NUL: DuckDB cut the name there, and the result's column was
+    another name than the one asked for (a raw KeyError). -#}
+{% macro _refuse_nul_in_name(name) -%}
+    {%- if '\x00' in name | string -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: the name that begins " ~ rank_metrics._shown((name | string).split('\x00')[0]) ~ " holds a NUL character (\\x00), which no SQL name can hold: rename the column or table") }}
+    {%- endif -%}
 {%- endmacro %}
 
 {#- Spark SQL quotes identifiers with backticks, any backtick inside doubled. -#}
 {% macro spark__quote_identifier(name) -%}
+    {{- rank_metrics._refuse_nul_in_name(name) -}}
     `{{ name | string | replace('`', '``') }}`
 {%- endmacro %}
 

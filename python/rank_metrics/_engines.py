@@ -16,6 +16,8 @@ import glob
 import numbers
 import os
 import re
+import stat
+import threading
 import uuid
 import weakref
 from dataclasses import dataclass
@@ -104,6 +106,15 @@ def _name_parts(name: str) -> list[str]:
 
 class Engine(abc.ABC):
     name = "default"
+    _lock = None   # the lock of a caller's connection, held from the engine's making to close()
+
+    def _hold(self, con) -> None:
+        """Serialise calls on one connection of the caller's: four threads sharing a DuckDB
+        connection got "connection is busy" (blamed on the input) and left views behind; a
+        PostgreSQL connection's savepoints would interleave. Held until close()."""
+        with _LOCKS_LOCK:
+            self._lock = _CONNECTION_LOCKS.setdefault(id(con), threading.RLock())
+        self._lock.acquire()
 
     @abc.abstractmethod
     def registered(self, value, argument: str, text_columns=()):
@@ -120,7 +131,12 @@ class Engine(abc.ABC):
         """Every row of an input, for the reference implementation."""
 
     def close(self) -> None:
-        pass
+        self._release()
+
+    def _release(self) -> None:
+        if self._lock is not None:
+            self._lock, lock = None, self._lock
+            lock.release()
 
     def first_row(self, sql: str) -> tuple | None:
         """The first row of a query, or None when it has none (the data checks' answer)."""
@@ -155,6 +171,8 @@ class DuckDBEngine(Engine):
         self._duckdb = duckdb
         self._owned = con is None
         self.con = duckdb.connect() if con is None else con
+        if con is not None:
+            self._hold(con)
         if con is None:
             # DuckDB draws a progress bar on stdout for queries longer than 2 s, even into a
             # pipe or a file (where it would corrupt a CSV): only where the CLI asks for it
@@ -176,6 +194,7 @@ class DuckDBEngine(Engine):
         # A string with a path separator is a path: no catalog lookup (a query of its own, about
         # 2% of MAP@12 on 10M rows, bench/README), since no table is named so unquoted.
         text = os.fspath(value)
+        _refuse_special_file(argument, text)
         reader = _file_reader(text)
         in_a_folder = "/" in text or os.sep in text
         if isinstance(value, str) and not in_a_folder and self._in_catalog(text):
@@ -215,6 +234,8 @@ class DuckDBEngine(Engine):
                 reader, source = _FILE_READERS[".parquet"], [_literal_pattern(match) for match in matches]
         if not matches:
             raise RankMetricsError(f"rank_metrics: {argument}: no file matches {text!r}")
+        for match in matches:
+            _refuse_special_file(argument, match)
         if reader is None and len(matches) == 1 and os.path.isdir(matches[0]):
             text, reader, matches, source = _folder_of_files(argument, matches[0])
         if reader is None:
@@ -339,6 +360,10 @@ class DuckDBEngine(Engine):
                 self.con.unregister(name)
 
     def run(self, sql: str) -> pd.DataFrame:
+        with _interrupts_as_keyboard_interrupt():
+            return self._run(sql)
+
+    def _run(self, sql: str) -> pd.DataFrame:
         # executed, not made a relation first: that binds the query twice (about 2 ms a query)
         if not self._wide_ids:
             return self.con.execute(sql).df()
@@ -363,7 +388,8 @@ class DuckDBEngine(Engine):
     def first_row(self, sql: str) -> tuple | None:
         # no DataFrame (a few ms a call, on its own); every row fetched, since a result left
         # unfinished blocks the caller's connection (con=) for its next query
-        rows = self.con.execute(sql).fetchall()
+        with _interrupts_as_keyboard_interrupt():
+            rows = self.con.execute(sql).fetchall()
         return rows[0] if rows else None
 
     def rows(self, view: View) -> list[dict]:
@@ -385,6 +411,7 @@ class DuckDBEngine(Engine):
     def close(self) -> None:
         if self._owned:
             self.con.close()
+        self._release()
 
 
 class PostgresEngine(Engine):
@@ -402,6 +429,7 @@ class PostgresEngine(Engine):
             raise RankMetricsError("rank_metrics: con: the PostgreSQL connection's transaction failed earlier and is "
                                    "aborted; call con.rollback() first")
         self.con = con
+        self._hold(con)
 
     @contextlib.contextmanager
     def registered(self, value, argument: str, text_columns=()):
@@ -429,7 +457,8 @@ class PostgresEngine(Engine):
         try:
             if savepoint:
                 cursor.execute("savepoint rank_metrics_query")
-            cursor.execute(sql)
+            with _cancelled_on_interrupt(self.con):
+                cursor.execute(sql)
             names = [column[0] for column in cursor.description]
             rows = cursor.fetchall()
             if savepoint:
@@ -437,10 +466,13 @@ class PostgresEngine(Engine):
             import pandas as pd
 
             return pd.DataFrame(rows, columns=names)
-        except Exception as error:
-            if savepoint:
+        except BaseException as error:
+            # Ctrl-C too: the savepoint stayed open in the caller's transaction
+            if savepoint and not getattr(self.con, "closed", False):
                 cursor.execute("rollback to savepoint rank_metrics_query")
                 cursor.execute("release savepoint rank_metrics_query")
+            if not isinstance(error, Exception):
+                raise
             # indeterminate_collation (psycopg2's pgcode, psycopg 3's sqlstate): PostgreSQL's message names no column
             if "42P22" in (getattr(error, "pgcode", None), getattr(error, "sqlstate", None)):
                 raise RankMetricsError(
@@ -540,6 +572,51 @@ _KEPT_VIEWS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 # its own setting)
 SHOW_PROGRESS = False
 
+# id(connection) -> its lock, for Engine._hold (a connection's id reused after it is gone only
+# shares a lock that nobody holds)
+_CONNECTION_LOCKS: dict = {}
+_LOCKS_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _interrupts_as_keyboard_interrupt():
+    """DuckDB stops a query at Ctrl-C with a RuntimeError ("Query interrupted") or, interrupted
+    by con.interrupt(), its InterruptException: raised on as the KeyboardInterrupt it is, so that no handler reads it
+    as bad input, and a command line exits 130."""
+    try:
+        yield
+    except Exception as error:
+        if type(error).__name__ == "InterruptException" or (isinstance(error, RuntimeError) and "Query interrupted" in str(error)):
+            raise KeyboardInterrupt from None
+        raise
+
+
+@contextlib.contextmanager
+def _cancelled_on_interrupt(con):
+    """A query of psycopg2's that Ctrl-C cancels on the server at once: psycopg2 waits for the
+    server in C, where Python sees the interrupt only when the query ends (about 10 s later on
+    the issue's data). Its select() wait, set for the query, cancels it and gets the server's
+    "canceling statement due to user request", raised here as the KeyboardInterrupt it was.
+    (psycopg 3 cancels by itself.)"""
+    if not _module(con).startswith("psycopg2"):
+        yield
+        return
+    import psycopg2.extensions
+    import psycopg2.extras
+
+    earlier = psycopg2.extensions.get_wait_callback()
+    if earlier is None and threading.current_thread() is threading.main_thread():
+        psycopg2.extensions.set_wait_callback(psycopg2.extras.wait_select)
+    try:
+        yield
+    except psycopg2.extensions.QueryCanceledError as error:
+        if "user request" in str(error) and earlier is None:
+            raise KeyboardInterrupt from None
+        raise
+    finally:
+        if earlier is None:
+            psycopg2.extensions.set_wait_callback(None)
+
 
 def _same_session(one, other) -> bool:
     """Whether two SparkSessions are one: the same object, or wrappers of one JVM session."""
@@ -576,6 +653,16 @@ def _suffixes(path: str) -> tuple[str, str]:
 
 def _file_reader(text: str) -> tuple[str, dict] | None:
     return _FILE_READERS.get(_suffixes(text)[0])
+
+
+def _refuse_special_file(argument: str, path: str) -> None:
+    """A FIFO, a socket or a device is no file to read: reading a FIFO waits for a writer forever."""
+    with contextlib.suppress(OSError):
+        mode = os.stat(path).st_mode
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            kind = "a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
+            raise RankMetricsError(f"rank_metrics: {argument}: {path!r} is {kind}, not a file: "
+                                   "write the rows to a Parquet or CSV file and pass that")
 
 
 def _parquet_by_content(text: str) -> tuple[str, dict] | None:

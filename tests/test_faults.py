@@ -1,0 +1,136 @@
+"""Faults (issue 40): Ctrl-C, threads sharing a connection, a FIFO as input, a NUL in a name.
+Each leaves the caller's connection as it was, with nothing of rank_metrics' behind."""
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import duckdb
+import pandas as pd
+import pytest
+
+import rank_metrics
+from engine_tables import to_postgres
+from rank_metrics import RankMetricsError
+
+USERS = 2000
+PREDICTIONS = pd.DataFrame({"user_id": [row % USERS for row in range(5 * USERS)], "item_id": range(5 * USERS),
+                            "rank": [row // USERS + 1 for row in range(5 * USERS)]})
+TRUTH = pd.DataFrame({"user_id": range(USERS), "item_id": [user + USERS * (user % 5) for user in range(USERS)]})
+# user u's one relevant item is at rank u % 5 + 1: AP@5 = 1 / (u % 5 + 1)
+WANT = sum(1 / (user % 5 + 1) for user in range(USERS)) / USERS
+
+
+def our_duckdb_views(con) -> int:
+    return con.execute("select count(*) from duckdb_views() where view_name like 'rank_metrics%'").fetchone()[0]
+
+
+def in_threads(call, threads=4, calls=5):
+    results, errors = [], []
+
+    def work():
+        try:
+            for _ in range(calls):
+                results.append(call())
+        except Exception as error:   # noqa: BLE001 (collected, asserted below)
+            errors.append(error)
+    workers = [threading.Thread(target=work) for _ in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    return results, errors
+
+
+def test_threads_sharing_a_duckdb_connection_take_turns():
+    """Four threads on one connection got "connection is busy", blamed on the input, and left views."""
+    con = duckdb.connect()
+    results, errors = in_threads(lambda: rank_metrics.map_at_k(PREDICTIONS, TRUTH, k=5, con=con))
+    assert errors == []
+    assert results == [pytest.approx(WANT, rel=1e-12)] * 20
+    assert our_duckdb_views(con) == 0
+
+
+def test_threads_sharing_a_postgres_connection_take_turns(postgres):
+    to_postgres(postgres, "fault_preds", PREDICTIONS)
+    to_postgres(postgres, "fault_truth", TRUTH)
+    results, errors = in_threads(lambda: rank_metrics.map_at_k("fault_preds", "fault_truth", k=5, con=postgres), calls=3)
+    assert errors == []
+    assert results == [pytest.approx(WANT, rel=1e-12)] * 12
+
+
+def test_an_interrupted_duckdb_query_is_a_keyboard_interrupt_and_leaves_nothing():
+    """DuckDB said "RuntimeError: Query interrupted", which the CLI reported as an error (exit 1)."""
+    con = duckdb.connect()
+    con.execute("create table preds as select i % 3000000 as user_id, i as item_id, i // 3000000 + 1 as rank "
+                "from range(30000000) t(i)")
+    con.execute("create table truth as select i as user_id, i * 7 as item_id from range(3000000) t(i)")
+    timer = threading.Timer(1.0, con.interrupt)
+    timer.start()
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        rank_metrics.evaluate("preds", "truth", k=[5, 10], con=con)
+    timer.cancel()
+    assert time.monotonic() - started < 30
+    assert our_duckdb_views(con) == 0
+    assert con.execute("select count(*) from truth").fetchone() == (3000000,)   # usable
+
+
+def test_ctrl_c_cancels_the_postgres_query_and_closes_the_savepoint(postgres_port):
+    """The server query ran on for ~10 s after Ctrl-C, and savepoint rank_metrics_query stayed open in
+    the caller's transaction."""
+    import psycopg2
+
+    con = psycopg2.connect(host="127.0.0.1", port=postgres_port, user="postgres", dbname="postgres")
+    with con.cursor() as cursor:
+        cursor.execute("drop table if exists big_preds; drop table if exists big_truth")
+        cursor.execute("create table big_preds as select i % 400000 as user_id, i as item_id, i / 400000 + 1 as rank "
+                       "from generate_series(0, 3999999) as i")
+        cursor.execute("create table big_truth as select i as user_id, i * 7 as item_id from generate_series(0, 399999) as i")
+        con.commit()
+        cursor.execute("create temporary table callers_work (x int); insert into callers_work values (1)")   # uncommitted
+    main = threading.get_ident()
+    timer = threading.Timer(1.5, lambda: signal.pthread_kill(main, signal.SIGINT))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        rank_metrics.evaluate("big_preds", "big_truth", k=[5, 10], con=con)
+    interrupted = time.monotonic()
+    timer.cancel()
+    with psycopg2.connect(host="127.0.0.1", port=postgres_port, user="postgres", dbname="postgres") as other:
+        with other.cursor() as cursor:
+            cursor.execute("select count(*) from pg_stat_activity where state = 'active' and query like '%rm_%' "
+                           "and pid <> pg_backend_pid()")
+            assert cursor.fetchone() == (0,)
+    assert time.monotonic() - interrupted < 5
+    with con.cursor() as cursor:
+        cursor.execute("select x from callers_work")   # the caller's transaction goes on
+        assert cursor.fetchall() == [(1,)]
+        with pytest.raises(psycopg2.Error, match="savepoint .*rank_metrics_query.* does not exist"):
+            cursor.execute("release savepoint rank_metrics_query")
+    con.rollback()
+    con.close()
+
+
+def test_a_fifo_is_refused_at_once(tmp_path):
+    """Reading a FIFO waits for a writer forever."""
+    fifo = tmp_path / "preds.csv"
+    os.mkfifo(fifo)
+    TRUTH.to_csv(tmp_path / "truth.csv", index=False)
+    code = ("import rank_metrics, sys\n"
+            "try:\n    rank_metrics.map_at_k(sys.argv[1], sys.argv[2], k=5)\n"
+            "except rank_metrics.RankMetricsError as error:\n    print(error)\n")
+    for path in (str(fifo), str(tmp_path / "*.csv")):
+        done = subprocess.run([sys.executable, "-c", code, path, str(tmp_path / "truth.csv")], capture_output=True,
+                              text=True, timeout=60)
+        assert done.stdout.strip() == f"rank_metrics: predictions: {str(fifo)!r} is a FIFO (named pipe), not a file: " \
+                                      "write the rows to a Parquet or CSV file and pass that", done.stderr
+
+
+def test_a_nul_in_a_column_name_is_said():
+    """It was a raw KeyError: DuckDB cut the name at the NUL."""
+    predictions = PREDICTIONS.assign(**{"model\x00x": "a"})
+    with pytest.raises(RankMetricsError, match=r"^rank_metrics: the name that begins 'model' holds a NUL character \(\\x00\)"):
+        rank_metrics.map_at_k(predictions, TRUTH, k=5, by="model\x00x")
