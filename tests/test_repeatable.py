@@ -24,8 +24,8 @@ def test_evaluate_gives_the_same_digits_every_run():
 
 
 def test_compare_gives_the_same_means_every_run():
-    """The means (baseline_value, value, difference) are exact sums; the standard error is
-    DuckDB's stddev_samp, which can still differ in its last digit at scale (README)."""
+    """The means (baseline_value, value, difference) are exact; the standard error is summed
+    around the mean difference (tests/test_exactness.py tries it at scale)."""
     def call(con):
         result = rank_metrics.compare(str(SEEDS / "compare_predictions.csv"), str(SEEDS / "compare_truth.csv"),
                                       k=4, metrics=["map", "ndcg"], by="model", baseline="b", con=con)
