@@ -1,10 +1,12 @@
 """What a newcomer meets before any metric: a fast import, a cache of compiled macros that is
-private and can be turned off, and a LICENSE."""
+private and can be turned off, a LICENSE, and an sdist that holds the package and nothing else."""
 
 import os
 import stat
 import subprocess
 import sys
+import tarfile
+import zipfile
 
 import pytest
 
@@ -115,3 +117,32 @@ def test_the_unknown_argument_message_lists_every_argument():
     internal = {"plan", "predictions", "truth", "k", "predictions_columns", "truth_columns"}
     assert listed == set(plan.arguments) - internal | {"baseline", "test", "correction", "alpha", "validate"}
     assert listed == set(OPTIONS) | {"metrics", "confidence", "baseline", "test", "correction", "alpha", "validate"}
+
+
+def _files(folder):
+    """The files under a folder of the repository, as the sdist names them (no bytecode)."""
+    return {path.relative_to(ROOT).as_posix() for path in (ROOT / folder).rglob("*")
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"}
+
+
+def test_the_sdist_holds_what_the_wheel_needs_and_nothing_else(tmp_path):
+    """The sdist's include patterns are anchored: unanchored, "macros/" also took
+    integration_tests/macros/ (and models/, seeds/ their integration_tests/ namesakes and bench's
+    files). Built as pip would (the wheel from the unpacked sdist), so the sdist is enough."""
+    subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(tmp_path), str(ROOT)],
+                   check=True, capture_output=True)
+    (sdist,) = tmp_path.glob("rank_metrics-*.tar.gz")
+    with tarfile.open(sdist) as archive:
+        names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
+    # .gitignore and PKG-INFO are hatchling's own: the one keeps caches out of a wheel built from it
+    assert {name.split("/")[0] for name in names} == {
+        ".gitignore", "PKG-INFO", "pyproject.toml", "README.md", "LICENSE", "dbt_project.yml", "macros", "python"}
+    assert {name for name in names if "/" in name} == _files("python/rank_metrics") | _files("macros")
+    unwanted = ("integration_tests/", "bench/", "tests/", ".ci/", "models/", "seeds/", "__pycache__", ".pyc")
+    assert [name for name in names if any(part in name for part in unwanted)] == []
+
+    (wheel,) = tmp_path.glob("rank_metrics-*.whl")   # built from the sdist
+    wheel_names = set(zipfile.ZipFile(wheel).namelist())
+    package = {name for name in wheel_names if not name.startswith("rank_metrics-")}
+    assert package == {name.removeprefix("python/") for name in _files("python/rank_metrics")} | {
+        "rank_metrics/_dbt/" + name for name in _files("macros") | {"dbt_project.yml"}}

@@ -230,12 +230,22 @@ def evaluate(predictions: Iterable[dict], truth: Iterable[dict], ks: Sequence[in
                 rows.append({**dict(zip(by, group)), user: u, "k": k, **values(u, k)})
             per_user.extend(rows)
             if rows:
-                per_group.append({**dict(zip(by, group)), "k": k, **{
-                    group_column: math.fsum(row[user_column] for row in rows) / len(rows)
-                    for user_column, group_column in METRICS.values()}, "n_users": len(rows), **{
-                    group_column + "_std_error": std_error([row[user_column] for row in rows])
-                    for user_column, group_column in METRICS.values()}})
+                per_group.append({**dict(zip(by, group)), "k": k, **group_means(
+                    {user_column: [row[user_column] for row in rows] for user_column, _ in METRICS.values()})})
     return per_user, per_group
+
+
+def group_means(values: dict[str, Sequence[float]]) -> dict:
+    """A group's row from its evaluated users' values (a per-user column -> its values, one per
+    user): each metric's mean and standard error (map_at_k, map_at_k_std_error, ...), n_users."""
+    row = {}
+    for user_column, group_column in METRICS.values():
+        if user_column in values:
+            column = values[user_column]
+            row[group_column] = math.fsum(column) / len(column)
+            row[group_column + "_std_error"] = std_error(column)
+            row["n_users"] = len(column)
+    return row
 
 
 def std_error(values: Sequence[float]) -> float | None:
