@@ -201,3 +201,19 @@ def test_the_sample_on_postgres_and_spark(sampled, seen, request, engine):
         expected = getattr(rank_metrics, function)(predictions, truth, k=[1, 3], by="model")
         assert result.shape == expected.shape
     assert seen == [md5_sample(predictions, truth)] * len(functions)
+
+
+@pytest.mark.parametrize("flag, check", [("--check", True), ("--check-all", "all")])
+@pytest.mark.parametrize("command", ["map-at-k", "evaluate", "compare"])
+def test_the_command_line_checks_a_sample_or_everyone(sampled, seen, tmp_path, flag, check, command):
+    """--check is the sampled check; --check-all checks every user (compare's pairs too)."""
+    from test_cli import run
+
+    predictions, truth = example()
+    predictions.to_csv(tmp_path / "p.csv", index=False)
+    truth.to_csv(tmp_path / "t.csv", index=False)
+    extra = ["--baseline", "a"] if command == "compare" else []
+    code, _, err = run(command, str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "3", "--by", "model", *extra, flag)
+    assert code == 0, err
+    everyone = set(predictions.user_id) | set(truth.user_id)
+    assert seen and all(users == (everyone if check == "all" else md5_sample(predictions, truth)) for users in seen)

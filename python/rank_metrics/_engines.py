@@ -130,6 +130,14 @@ class Engine(abc.ABC):
     def rows(self, view: View) -> list[dict]:
         """Every row of an input, for the reference implementation."""
 
+    def rows_of_query(self, sql: str, columns: list[dict]) -> list[dict]:
+        """rows() of a query whose columns are an input's (check=True's sample of its users)."""
+        return self.rows(View(quoted=f"({sql}) as rm_rows", columns=columns, handle=self._handle(sql)))
+
+    def _handle(self, sql: str):
+        """The engine's own object for a query's rows, where rows() reads one."""
+        return None
+
     def close(self) -> None:
         self._release()
 
@@ -385,6 +393,9 @@ class DuckDBEngine(Engine):
             frame[column] = pd.Series([None if text is None else number(text) for text in frame[column]], dtype=object)
         return frame
 
+    def _handle(self, sql: str):
+        return self.con.sql(sql)
+
     def first_row(self, sql: str) -> tuple | None:
         # no DataFrame (a few ms a call, on its own); every row fetched, since a result left
         # unfinished blocks the caller's connection (con=) for its next query
@@ -553,6 +564,9 @@ class SparkEngine(Engine):
 
     def rows(self, view: View) -> list[dict]:
         return [row.asDict() for row in view.handle.collect()]
+
+    def _handle(self, sql: str):
+        return self.session.sql(sql)
 
 
 def _spark_columns(frame) -> list[dict]:

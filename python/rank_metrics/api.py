@@ -16,7 +16,7 @@ import shlex
 from typing import TYPE_CHECKING, Sequence
 
 from . import reference
-from ._engines import View, _file_reader, _module, _name_parts, _quote as engine_quote, as_read, engine_for
+from ._engines import _file_reader, _module, _name_parts, _quote as engine_quote, as_read, engine_for
 from ._optional import load
 from ._render import namespace as _render_namespace
 from ._render import render
@@ -373,8 +373,6 @@ def _hashable(value, null_last: bool = True, nested: bool = False):
 # of a sample of _CHECK_SAMPLE_USERS. check='all' checks every user whatever the size.
 _CHECK_ALL_ROWS = 100_000
 _CHECK_SAMPLE_USERS = 1_000
-# the type an id is cast to for its md5, on each engine that runs the check
-_TEXT_TYPE = {"duckdb": "varchar", "postgres": "text", "spark": "string"}
 
 
 def _check_argument(check):
@@ -382,24 +380,6 @@ def _check_argument(check):
     if check is None or check is False or check is True or check == "all":
         return check or False
     raise RankMetricsError(f"rank_metrics: check must be True, False or 'all'; got {check!r}")
-
-
-def _sample_of_users(engine, tables: dict, plan: dict, size: int) -> str:
-    """The query of a check's sample: `size` users of either table (a user only one table has is
-    sampled too), the first in the order of the md5 of their id's text: the same users at every
-    run, with no seed to keep. A query, not values: each table is filtered by it in the engine,
-    which compares the ids as the metric's join does."""
-    return (f"select rank_metrics_user from (select {plan['user']} as rank_metrics_user from {tables['predictions']} "
-            f"union select {plan['truth_user']} from {tables['truth']}) as rank_metrics_users "
-            f"order by md5(cast(rank_metrics_user as {_TEXT_TYPE[engine.name]})) limit {size}")
-
-
-def _rows_of_query(engine, sql: str, columns: list[dict]) -> list[dict]:
-    """engine.rows() of a query: its rows read as an input's are (the same Python types)."""
-    if engine.name == "postgres":   # read by name: a subquery with an alias is one
-        return engine.rows(View(quoted=f"({sql}) as rank_metrics_rows", columns=columns))
-    handle = engine.con.sql(sql) if engine.name == "duckdb" else engine.session.sql(sql)
-    return engine.rows(View(quoted="", columns=columns, handle=handle))
 
 
 def _means_of_users(per_user: pd.DataFrame, by: list[str], value_columns: list[str]) -> list[dict]:
@@ -420,7 +400,7 @@ def _check(result: pd.DataFrame, macro: str, arguments: dict, plan: dict, engine
     or score, relevance, truth_by) and whose shapes say each table's (long, or list-shaped).
 
     Past _CHECK_ALL_ROWS rows (unless check='all'), the reference reads the rows of a sample of
-    users only (_sample_of_users) and is compared with the SQL's per-user values of those users;
+    users only (macros/building_blocks/_check_sample.sql) and is compared with the SQL's per-user values of those users;
     an aggregate is then compared with the reference's means of the SQL's per-user values of
     every user (evaluate_users' SQL), which a wrong mean, user count or standard error fails."""
     columns, shapes = dict(plan["names"]), plan["shapes"]
@@ -429,10 +409,11 @@ def _check(result: pd.DataFrame, macro: str, arguments: dict, plan: dict, engine
         name: arguments[name] for name in reference.Options.__dataclass_fields__ if name in arguments})
     sample = None
     if check != "all":
-        (rows,) = engine.first_row(f"select (select count(*) from {tables['predictions']}) "
-                                   f"+ (select count(*) from {tables['truth']})")
+        (rows,) = engine.first_row(render("_check_row_count", engine.name, predictions=tables["predictions"],
+                                          truth=tables["truth"]))
         if rows > _CHECK_ALL_ROWS:
-            sample = _sample_of_users(engine, tables, plan, _CHECK_SAMPLE_USERS)
+            sample = render("_check_sample", engine.name, predictions=tables["predictions"], truth=tables["truth"],
+                            user=plan["user"], truth_user=plan["truth_user"], size=_CHECK_SAMPLE_USERS)
             sampled = {_key(_hashable(user)) for user in engine.run(sample).iloc[:, 0].tolist()}
     # the reference reads one user and one item column name in both tables: truth's are renamed
     # to them, and list-shaped tables are read as the long rows they stand for
@@ -443,15 +424,15 @@ def _check(result: pd.DataFrame, macro: str, arguments: dict, plan: dict, engine
         # a list-shaped table's groups are those of its rows, empty lists included
         groups = [tuple(row[column] for column in columns["by"]) for row in given_rows]
     else:
-        truth_given = _rows_of_query(engine, f"select * from {tables['truth']} where {plan['truth_user']} in ({sample})",
-                                     truth_view.columns)
-        given_rows = _rows_of_query(engine, f"select * from {tables['predictions']} where {plan['user']} in ({sample})",
-                                    predictions_view.columns)
+        truth_given = engine.rows_of_query(render("_check_rows_of_sample", engine.name, relation=tables["truth"],
+                                                  user=plan["truth_user"], sample=sample), truth_view.columns)
+        given_rows = engine.rows_of_query(render("_check_rows_of_sample", engine.name, relation=tables["predictions"],
+                                                 user=plan["user"], sample=sample), predictions_view.columns)
         # every group of predictions, sampled users or not: users='truth' evaluates a user in each
         by = [column for column in predictions_view.columns if column["name"] in columns["by"]]
-        groups = [tuple(row[column] for column in columns["by"]) for row in _rows_of_query(
-            engine, f"select distinct {', '.join(engine_quote(column['name'], engine.name) for column in by)} "
-                    f"from {tables['predictions']}", by)] if by else []
+        groups = [tuple(row[column] for column in columns["by"]) for row in engine.rows_of_query(
+            render("_check_groups", engine.name, predictions=tables["predictions"],
+                   by=[engine_quote(column["name"], engine.name) for column in by]), by)] if by else []
     truth_rows = [{renamed.get(name, name): value for name, value in row.items()
                    if name not in (columns["user"], columns["item"]) or name in renamed}
                   for row in _long_rows(truth_given, truth_item, shapes["truth"], None)]
@@ -492,6 +473,9 @@ def _compare(macro: str, keys: list, expected: dict, got: dict) -> None:
     for key, want in expected.items():
         if want is None and (got[key] is None or math.isnan(got[key])):   # no std_error under 2 users
             continue
+        if isinstance(want, reference.Exact) and got[key] != want:   # equal values: their mean, bit for bit
+            raise CheckFailed(f"rank_metrics: check: {macro} for {dict(zip(keys, key))}: SQL {got[key]!r}, "
+                              f"reference {float(want)!r} exactly (the mean of equal values is that value, SPEC §1)")
         if want is None or not math.isclose(got[key], want, rel_tol=1e-9, abs_tol=1e-12):
             raise CheckFailed(f"rank_metrics: check: {macro} for {dict(zip(keys, key))}: "
                               f"SQL {got[key]!r}, reference {want!r}")

@@ -352,7 +352,10 @@ def _parser(arguments: list[str] = ()) -> argparse.ArgumentParser:
         command.add_argument("--format", choices=("table", "csv", "json"), default="table",
                              help="table (default: rounded for reading), or csv or json with every digit")
         command.add_argument("--check", action="store_true",
-                             help="also run the reference implementation and fail if it disagrees")
+                             help="also run the reference implementation and fail if it disagrees (every user up to "
+                                  "100,000 rows in the two inputs, past that a repeatable sample of 1,000 users)")
+        command.add_argument("--check-all", action="store_const", const="all", dest="check",
+                             help="--check on every user, however large the inputs")
 
     command = _table_command(commands, "compare", "each model (--by) against --baseline: paired tests per k and metric")
     _add_comparison_options(command, baseline_required=True)
@@ -361,7 +364,10 @@ def _parser(arguments: list[str] = ()) -> argparse.ArgumentParser:
     command.add_argument("--format", choices=("table", "markdown", "latex", "csv", "json"), default="table",
                          help="table (default), markdown or latex for a document, csv or json with every digit")
     command.add_argument("--check", action="store_true",
-                         help="also check the pairs and differences against the reference implementation")
+                         help="also check the pairs and differences against the reference implementation (a sample "
+                              "of 1,000 users past 100,000 rows)")
+    command.add_argument("--check-all", action="store_const", const="all", dest="check",
+                         help="--check on every user, however large the inputs")
     command.add_argument("--fail-if-worse", action="store_true",
                          help=f"exit with status {EXIT_WORSE} when a model is significantly worse than the baseline "
                               "(a row marked ▼): a release gate for CI outside dbt")

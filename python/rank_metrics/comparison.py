@@ -49,6 +49,7 @@ def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", corr
     if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not 0 < alpha < 1:
         raise RankMetricsError(f"rank_metrics: compare: alpha must be a number between 0 and 1; got {alpha!r}")
     stats.check_resampling(seed, resamples)
+    check = api._check_argument(check)
     model = _model_column(by)
     # a UUID is named by its text in SQL, as in a dbt gate's YAML
     baseline = str(baseline) if isinstance(baseline, uuid.UUID) else baseline
@@ -72,7 +73,7 @@ def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", corr
     else:
         result = _resampled(predictions, truth, arguments, model, baseline, test, seed, resamples, con)
     if check:
-        _check(result, predictions, truth, arguments, model, baseline, con)
+        _check(result, predictions, truth, arguments, model, baseline, con, check)
     _warn_if_unpaired(result, model, baseline)
     return _finished(result, model, correction, alpha)
 
@@ -222,13 +223,13 @@ def _finished(result, model, correction, alpha):
     return result[[model, *COLUMNS]].astype(dict.fromkeys(NUMBERS, "float64")).reset_index(drop=True)
 
 
-def _check(result, predictions, truth, arguments, model, baseline, con):
+def _check(result, predictions, truth, arguments, model, baseline, con, check):
     """The differences, their standard errors and the counts against the reference's users."""
     from . import reference
     from .errors import CheckFailed
 
     users = api.evaluate_users(predictions, truth, arguments["k"], metrics=arguments["metrics"], con=con,
-                               check=True, **{name: arguments[name] for name in api.OPTIONS})
+                               check=check, **{name: arguments[name] for name in api.OPTIONS})
     user = arguments["user"]
     baseline = _as_group_value(baseline, sorted(set(users[model])))
     for row in result.to_dict("records"):

@@ -235,6 +235,11 @@ def evaluate(predictions: Iterable[dict], truth: Iterable[dict], ks: Sequence[in
     return per_user, per_group
 
 
+class Exact(float):
+    """A reference value that is exact, which the SQL must give bit for bit (SPEC §1): the mean of
+    equal values is that value, and their standard error 0."""
+
+
 def group_means(values: dict[str, Sequence[float]]) -> dict:
     """A group's row from its evaluated users' values (a per-user column -> its values, one per
     user): each metric's mean and standard error (map_at_k, map_at_k_std_error, ...), n_users."""
@@ -242,8 +247,9 @@ def group_means(values: dict[str, Sequence[float]]) -> dict:
     for user_column, group_column in METRICS.values():
         if user_column in values:
             column = values[user_column]
-            row[group_column] = math.fsum(column) / len(column)
-            row[group_column + "_std_error"] = std_error(column)
+            equal = min(column) == max(column)
+            row[group_column] = Exact(column[0]) if equal else math.fsum(column) / len(column)
+            row[group_column + "_std_error"] = Exact(0.0) if equal and len(column) >= 2 else std_error(column)
             row["n_users"] = len(column)
     return row
 
