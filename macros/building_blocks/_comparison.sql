@@ -154,7 +154,7 @@ from rm_adjusted
     {%- set is_text = baseline is string -%}
     {%- set is_number = baseline is number and baseline is not boolean -%}
     {%- set numeric_column = family in ['number', 'floating point'] -%}
-    {%- if numeric_column and is_text and rank_metrics._spells_a_number(baseline | trim) | trim -%}
+    {%- if numeric_column and is_text and rank_metrics._spells_a_number(baseline | trim, exponent=false) | trim -%}
     ({{- baseline | trim -}})
     {%- elif is_text and family in ['boolean', 'bool'] -%}
         {#- the texts DuckDB, PostgreSQL and Spark all cast to a boolean, as Python's compare reads them -#}

@@ -2,15 +2,18 @@
     read the same whatever the session's settings (SPEC §4), or as validated numbers. -#}
 
 {#- 'true' when text spells a finite decimal number as SQL reads one: an optional minus, digits
-    with at most one point, an optional exponent. Nothing else ('--1' would be a comment, '1/3'
+    with at most one point, an optional exponent (none when `exponent` is false: a text baseline
+    is the plain spelling Python's resampled tests read too). Nothing else ('--1' would be a comment, '1/3'
     an integer division on PostgreSQL, '(1+2j)' a syntax error, 'NaN' no number). -#}
-{% macro _spells_a_number(text) -%}
+{% macro _spells_a_number(text, exponent=true) -%}
     {%- set text = text | string -%}
+    {%- if not exponent and 'e' in text.lower() -%}{{- '' -}}{%- else -%}
     {%- set mantissa, _, exponent = text.lower().partition('e') -%}
     {%- set digits = mantissa[1:] if mantissa.startswith('-') else mantissa -%}
     {%- set exponent_digits = exponent[1:] if exponent[:1] in ['-', '+'] else exponent -%}
     {{- 'true' if digits.replace('.', '', 1).isdigit() and digits.isascii()
                   and ('e' not in text.lower() or (exponent_digits.isdigit() and exponent_digits.isascii())) else '' -}}
+    {%- endif -%}
 {%- endmacro %}
 
 {#- A number the caller gave, as an SQL literal in parentheses (a minus after another operator
