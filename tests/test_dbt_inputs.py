@@ -161,16 +161,6 @@ def test_an_order_column_named_as_the_other_kind_warns(dbt_project):
     assert compile_warnings(dbt_project, model.replace("ORDER", "rank='rank'")) == []
 
 
-def test_an_unsupported_adapter_fails_at_compile_time(dbt_project):
-    ok, text = compile_inline(dbt_project, "{% do rank_metrics._supported_adapter('snowflake') %}select 1")
-    assert not ok
-    assert ("rank_metrics: the dbt adapter 'snowflake' is not supported; supported adapters: duckdb, postgres, "
-            "redshift, spark, databricks") in text
-    assert "rank-metrics sql --dialect snowflake|bigquery|trino" in text
-    for supported in ("duckdb", "postgres", "redshift", "spark", "databricks"):
-        assert compile_inline(dbt_project, f"{{% do rank_metrics._supported_adapter('{supported}') %}}select 1")[0]
-
-
 def test_docs_show_the_public_macros(dbt_project):
     import json
 

@@ -182,7 +182,7 @@ rm_user_wide as (
 {#- A user's relevant hits as one 64-bit word, bit p for a hit at position p (an aggregate over
     rm_hits; every hit is within the largest k, at most 61). -#}
 {% macro _hit_bits() -%}
-    bit_or(case when rm_relevant = 1 then {{ rank_metrics.shift_left('cast(1 as bigint)', 'cast(rm_position as integer)') }} else 0 end)
+    {{ rank_metrics.bit_or('case when rm_relevant = 1 then ' ~ rank_metrics.shift_left('cast(1 as bigint)', 'cast(rm_position as integer)') ~ ' else 0 end') }}
 {%- endmacro %}
 
 {#- CTE rm_ideal_by_count, for plans with ideal_from_m whose rows are users (under hit patterns,

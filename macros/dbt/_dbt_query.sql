@@ -1,10 +1,9 @@
 {#- dbt-only: what Python does before rendering, done the dbt way, for every public macro.
-    Checks the adapter, looks up the columns of relations (so rank/score, relevance and
+    Looks up the columns of relations (so rank/score, relevance and
     truth_by resolve and missing columns are named), runs the data checks (input_problems) when
     the model itself runs, and returns the keyword arguments of the SQL macro (each entry point
     dispatches its own: dbt reads dispatch names from the source, so they must be literals). -#}
 {% macro _dbt_arguments(predictions, truth, k, options, by_position=[]) %}
-    {%- do rank_metrics._supported_adapter(adapter.type()) -%}
     {#- the entry points pass what came by position after k (Jinja's varargs), which dbt would
         otherwise refuse in words of its own: "takes not more than 3 argument(s)" -#}
     {%- if by_position | length > 0 -%}
@@ -138,6 +137,12 @@
                 {%- do columns.append({'name': row['column_name'], 'data_type': row['data_type']}) -%}
             {%- endfor -%}
         {%- endif -%}
+        {#- each as the SQL names it (on Snowflake, CUSTOMER_ID is customer_id) -#}
+        {%- set named = [] -%}
+        {%- for column in columns -%}
+            {%- do named.append({'name': rank_metrics.column_as_named(column.name) | trim, 'data_type': column.data_type}) -%}
+        {%- endfor -%}
+        {%- set columns = named -%}
         {#- the adapters return no column for a relation that does not exist: say that, rather
             than name a missing column among none -#}
         {%- if columns | length == 0 -%}
@@ -148,18 +153,6 @@
     {%- endif -%}
     {{ return(none) }}
 {% endmacro %}
-
-{#- The adapters whose SQL the macros are tested on (redshift renders as postgres, databricks
-    as spark); any other fails here, at compile time, rather than run SQL wrong for it. -#}
-{% macro _supported_adapter(adapter_type) %}
-    {%- set supported = ['duckdb', 'postgres', 'redshift', 'spark', 'databricks'] -%}
-    {%- if adapter_type not in supported -%}
-        {%- do exceptions.raise_compiler_error("rank_metrics: the dbt adapter '" ~ adapter_type ~ "' is not supported; supported adapters: "
-            ~ supported | join(', ') ~ " (redshift with postgres' SQL, databricks with spark's). For another warehouse, "
-            ~ "generate its SQL with `rank-metrics sql --dialect snowflake|bigquery|trino ...` and use it in a model") -%}
-    {%- endif -%}
-{% endmacro %}
-
 
 {#- The SQL of a metric, refused on dbt-spark when the model is a view whose text is longer than
     the 32,700 characters Spark's Hive metastore keeps for a view: Spark's own error is a

@@ -21,3 +21,5 @@
 {% macro text_id_collation_problem(relation, column, name, table, argument, number) %}{{ return(adapter.dispatch('text_id_collation_problem', 'rank_metrics')(relation, column, name, table, argument, number)) }}{% endmacro %}
 {% macro text_in_byte_order(expression) %}{{ return(adapter.dispatch('text_in_byte_order', 'rank_metrics')(expression)) }}{% endmacro %}
 {% macro not_a_finite_number(expression, data_type) %}{{ return(adapter.dispatch('not_a_finite_number', 'rank_metrics')(expression, data_type)) }}{% endmacro %}
+{% macro column_as_named(stored) %}{{ return(adapter.dispatch('column_as_named', 'rank_metrics')(stored)) }}{% endmacro %}
+{% macro bit_or(value) %}{{ return(adapter.dispatch('bit_or', 'rank_metrics')(value)) }}{% endmacro %}

@@ -47,7 +47,7 @@
 {% macro default__ranks_are_positions_in_one_word(rank, whole_rank, cut) -%}
     {%- set head = {} -%}{%- do rank_metrics._list_head(head, rank, whole_rank, cut) -%}
     {%- set one = 'cast(1 as bigint)' -%}
-    case when bit_or({{ head.only | replace('{}', rank_metrics.shift_left(one, 'cast(greatest(' ~ whole_rank ~ ', 0) as integer)')) }})
+    case when {{ rank_metrics.bit_or(head.only | replace('{}', rank_metrics.shift_left(one, 'cast(greatest(' ~ whole_rank ~ ', 0) as integer)'))) }}
             = {{ rank_metrics.shift_left(one, 'cast(' ~ head.rows ~ ' + 1 as integer)') }} - 2{{ head.long_enough }}
         then 1 else 0 end
 {%- endmacro %}
@@ -86,10 +86,10 @@
     {%- set j = head.rows -%}
     {%- set one = 'cast(1 as bigint)' -%}
     case when {{ j }} <= 122{{ head.long_enough }}
-        and bit_or({{ head.only | replace('{}', rank_metrics.shift_left(one, 'cast(least(greatest(' ~ whole_rank ~ ', 0), 62) as integer)')) }})
+        and {{ rank_metrics.bit_or(head.only | replace('{}', rank_metrics.shift_left(one, 'cast(least(greatest(' ~ whole_rank ~ ', 0), 62) as integer)'))) }}
             = {{ rank_metrics.shift_left(one, 'cast(least(' ~ j ~ ', 61) + 1 as integer)') }} - 2
               + case when {{ j }} > 61 then {{ rank_metrics.shift_left(one, '62') }} else 0 end
-        and bit_or({{ head.only | replace('{}', rank_metrics.shift_left(one, 'cast(least(greatest(' ~ rank ~ ', 61) - 61, 62) as integer)')) }})
+        and {{ rank_metrics.bit_or(head.only | replace('{}', rank_metrics.shift_left(one, 'cast(least(greatest(' ~ rank ~ ', 61) - 61, 62) as integer)'))) }}
             = {{ rank_metrics.shift_left(one, 'cast(least(greatest(' ~ j ~ ' - 61, 0), 61) + 1 as integer)') }} - 1
         then 1 else 0 end
 {%- endmacro %}

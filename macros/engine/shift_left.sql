@@ -7,3 +7,25 @@
 {% macro spark__shift_left(value, bits) -%}
     shiftleft({{ value }}, {{ bits }})
 {%- endmacro %}
+
+{#- Snowflake and Trino have the function, not the operator. -#}
+{% macro snowflake__shift_left(value, bits) -%}
+    bitshiftleft({{ value }}, {{ bits }})
+{%- endmacro %}
+
+{% macro trino__shift_left(value, bits) -%}
+    bitwise_left_shift({{ value }}, {{ bits }})
+{%- endmacro %}
+
+{#- The bitwise or of an integer column's values, an aggregate. -#}
+{% macro default__bit_or(value) -%}
+    bit_or({{ value }})
+{%- endmacro %}
+
+{% macro snowflake__bit_or(value) -%}
+    bitor_agg({{ value }})
+{%- endmacro %}
+
+{% macro trino__bit_or(value) -%}
+    bitwise_or_agg({{ value }})
+{%- endmacro %}

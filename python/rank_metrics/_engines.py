@@ -106,12 +106,16 @@ def _name_parts(name: str) -> list[str]:
 
 class Engine(abc.ABC):
     name = "default"
-    _lock = None   # the lock of a caller's connection, held from the engine's making to close()
+    _lock = None   # the lock of a caller's connection, held from hold() to close()
 
-    def _hold(self, con) -> None:
+    def hold(self) -> None:
         """Serialise calls on one connection of the caller's: four threads sharing a DuckDB
         connection got "connection is busy" (blamed on the input) and left views behind; a
-        PostgreSQL connection's savepoints would interleave. Held until close()."""
+        PostgreSQL connection's savepoints would interleave. Held until close(), which the caller
+        must reach (a try/finally): a lock left held would stop every other thread."""
+        con = getattr(self, "con", None)
+        if con is None or (self.name == "duckdb" and self._owned) or self._lock is not None:
+            return
         with _LOCKS_LOCK:
             self._lock = _CONNECTION_LOCKS.setdefault(id(con), threading.RLock())
         self._lock.acquire()
@@ -179,8 +183,6 @@ class DuckDBEngine(Engine):
         self._duckdb = duckdb
         self._owned = con is None
         self.con = duckdb.connect() if con is None else con
-        if con is not None:
-            self._hold(con)
         if con is None:
             # DuckDB draws a progress bar on stdout for queries longer than 2 s, even into a
             # pipe or a file (where it would corrupt a CSV): only where the CLI asks for it
@@ -440,7 +442,6 @@ class PostgresEngine(Engine):
             raise RankMetricsError("rank_metrics: con: the PostgreSQL connection's transaction failed earlier and is "
                                    "aborted; call con.rollback() first")
         self.con = con
-        self._hold(con)
 
     @contextlib.contextmanager
     def registered(self, value, argument: str, text_columns=()):
@@ -586,7 +587,7 @@ _KEPT_VIEWS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 # its own setting)
 SHOW_PROGRESS = False
 
-# id(connection) -> its lock, for Engine._hold (a connection's id reused after it is gone only
+# id(connection) -> its lock, for Engine.hold (a connection's id reused after it is gone only
 # shares a lock that nobody holds)
 _CONNECTION_LOCKS: dict = {}
 _LOCKS_LOCK = threading.Lock()

@@ -106,6 +106,7 @@ def _prepared(predictions, truth, con, arguments):
         text_predictions = [arguments["user"], arguments["item"]]
         text_truth = [arguments.get("truth_user") or arguments["user"], arguments.get("truth_item") or arguments["item"]]
     try:
+        engine.hold()   # released by engine.close(), in the finally below
         with contextlib.ExitStack() as stack:
             predictions_view = stack.enter_context(engine.registered(predictions, "predictions", text_predictions))
             # and a CSV file's ids are read as text when predictions' ids are text (a Parquet
