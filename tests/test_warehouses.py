@@ -101,3 +101,35 @@ def test_every_dialect_transpiled_back_to_duckdb_gives_the_reference_numbers(dia
     got = con.execute(back).df()
     want, key, value = expected(macro)
     assert rows_by_key(got, key, value) == pytest.approx(want, rel=1e-9)
+
+
+@pytest.mark.parametrize("macro", ["map_at_k", "evaluate", "average_precision_at_k"])
+def test_a_snowflake_connection_is_an_engine(macro):
+    """con= a Snowflake connector connection (fakesnow's): tables created the ordinary way, named
+    in lower case, their upper-case columns read as Snowflake's own SQL reads them, the reference
+    agreeing (check=True), the numbers DuckDB's."""
+    import fakesnow
+    import snowflake.connector
+
+    predictions, truth = seeds()
+    with fakesnow.patch():
+        con = snowflake.connector.connect(database="analytics", schema="public")
+        cursor = con.cursor()
+        cursor.execute("create database if not exists analytics")
+        cursor.execute("create schema if not exists analytics.public")
+        cursor.execute("create or replace table recs (case_id varchar, user_id integer, item_id varchar, rank integer)")
+        cursor.execute("create or replace table purchases (case_id varchar, user_id integer, item_id varchar)")
+        cursor.executemany("insert into recs values (%s, %s, %s, %s)", predictions.values.tolist())
+        cursor.executemany("insert into purchases values (%s, %s, %s)", truth.values.tolist())
+        function = getattr(rank_metrics, macro)
+        got = function("recs", "analytics.public.purchases", con=con, check=True, **ARGUMENTS)
+        with pytest.raises(rank_metrics.RankMetricsError, match="predictions: cannot read table 'nope' on the Snowflake connection"):
+            function("nope", "purchases", con=con, **ARGUMENTS)
+        con.close()
+    want = function(predictions, truth, **ARGUMENTS)
+    assert list(got.columns) == list(want.columns)
+    key = [column for column in want.columns if column in ("case_id", "user_id", "k", "metric")]
+    got, want = got.sort_values(key).reset_index(drop=True), want.sort_values(key).reset_index(drop=True)
+    assert got[key].astype(str).values.tolist() == want[key].astype(str).values.tolist()
+    value = want.columns[len(key)]
+    assert got[value].tolist() == pytest.approx(want[value].tolist(), rel=1e-12)

@@ -69,7 +69,7 @@ def is_spark_dataframe(value) -> bool:
 
 
 def _table_name(value, argument: str, engine: str) -> str:
-    """A table name on PostgreSQL or Spark, where the other inputs' engine decides: a frame of
+    """A table name on PostgreSQL, Snowflake or Spark, where the other inputs' engine decides: a frame of
     another library is named with its kind and the way to make it one (a pandas truth beside a
     Spark DataFrame said only 'expected a table name; got DataFrame')."""
     if isinstance(value, str) and not value:
@@ -78,7 +78,8 @@ def _table_name(value, argument: str, engine: str) -> str:
         kind = f"{_module(value).split('.')[0]} {type(value).__name__}" if _module(value) else type(value).__name__
         fix = ("make it a Spark DataFrame (spark.createDataFrame) or pass both inputs as the same kind of frame"
                if engine == "spark" else "write it to a table on the server, or use DuckDB (no con) for frames")
-        raise RankMetricsError(f"rank_metrics: {argument}: the inputs run on {'Spark' if engine == 'spark' else 'PostgreSQL'} "
+        where = {"spark": "Spark", "snowflake": "Snowflake"}.get(engine, "PostgreSQL")
+        raise RankMetricsError(f"rank_metrics: {argument}: the inputs run on {where} "
                                f"(con, or the other input), which reads a table name there; got a {kind}: {fix}")
     return value
 
@@ -499,6 +500,62 @@ class PostgresEngine(Engine):
         return self.run(render("relation_rows", self.name, relation=view.quoted, columns=view.columns)).to_dict("records")
 
 
+class SnowflakeEngine(Engine):
+    """A Snowflake connector connection (snowflake.connector.connect; fakesnow's in the tests);
+    inputs are table names, as a user's own Snowflake SQL writes them: `recs`, `analytics.recs`,
+    a part in double quotes matched exactly. Columns come back named as the dbt package names
+    them: a plain upper-case column (CUSTOMER_ID) is customer_id."""
+
+    name = "snowflake"
+
+    def __init__(self, con):
+        self.con = con
+
+    def _named(self, stored: str) -> str:
+        return render("column_as_named", self.name, stored=stored)
+
+    @contextlib.contextmanager
+    def registered(self, value, argument: str, text_columns=()):
+        parts = _name_parts(_table_name(value, argument, self.name))
+        if len(parts) > 3 or not all(parts):
+            raise RankMetricsError(f"rank_metrics: {argument}: expected 'table', 'schema.table' or 'database.schema.table' "
+                                   f"(a part in SQL's double quotes may hold a dot); got {value!r}")
+        quoted = ".".join(_quote(part, self.name) for part in parts)
+        cursor = self.con.cursor()
+        try:   # the columns, from a query that reads no row
+            cursor.execute(render("relation_rows", self.name, relation=quoted, columns=None) + " limit 0")
+            described = cursor.description
+        except Exception as error:   # the connector's ProgrammingError: no such table
+            raise RankMetricsError(f"rank_metrics: {argument}: cannot read table {value!r} on the Snowflake connection: "
+                                   f"{_one_line(error)}") from None
+        finally:
+            cursor.close()
+        from snowflake.connector.constants import FIELD_ID_TO_NAME
+
+        # the connector's type names as dbt-snowflake spells a column's type (NUMBER(38,0), FLOAT, VARCHAR)
+        spelt = {"FIXED": lambda column: f"NUMBER({column[4] or 38},{column[5] or 0})", "REAL": lambda column: "FLOAT",
+                 "TEXT": lambda column: "VARCHAR"}
+        columns = []
+        for column in described:
+            kind = FIELD_ID_TO_NAME.get(column[1], "TEXT")
+            columns.append({"name": self._named(column[0]), "data_type": spelt.get(kind, lambda _: kind)(column)})
+        yield View(quoted=quoted, columns=columns)
+
+    def run(self, sql: str) -> pd.DataFrame:
+        import pandas as pd
+
+        cursor = self.con.cursor()
+        try:
+            cursor.execute(sql)
+            names = [self._named(column[0]) for column in cursor.description]
+            return pd.DataFrame(cursor.fetchall(), columns=names)
+        finally:
+            cursor.close()
+
+    def rows(self, view: View) -> list[dict]:
+        return self.run(render("relation_rows", self.name, relation=view.quoted, columns=None)).to_dict("records")
+
+
 class SparkEngine(Engine):
     """A SparkSession; inputs are Spark DataFrames or table names, seen through temp views."""
 
@@ -655,8 +712,11 @@ def engine_for(con, *inputs) -> Engine:
         return SparkEngine(con)
     if module.startswith("psycopg"):
         return PostgresEngine(con)
+    if (module.startswith("snowflake.connector") or module.startswith("fakesnow")) and hasattr(con, "cursor"):
+        return SnowflakeEngine(con)
     raise RankMetricsError("rank_metrics: con must be a DuckDB connection, a PostgreSQL connection "
-                           f"(psycopg2 or psycopg) or a SparkSession; got {type(con).__name__}")
+                           f"(psycopg2 or psycopg), a Snowflake connection (snowflake.connector) or a SparkSession; "
+                           f"got {type(con).__name__}")
 
 
 def _suffixes(path: str) -> tuple[str, str]:
