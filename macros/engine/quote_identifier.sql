@@ -30,9 +30,11 @@
     {{ rank_metrics._folded_identifier(name, 'upper', '"') }}
 {%- endmacro %}
 
-{#- BigQuery's column names are case-insensitive; backticks in its dialect (sqlglot writes them). -#}
+{#- BigQuery's column names are case-insensitive, and quoted in backticks ("…" is a string there). A
+    backtick inside is written \` (BigQuery has no doubled quote). -#}
 {% macro bigquery__quote_identifier(name) -%}
-    {{ rank_metrics._folded_identifier(name, 'lower', '"') }}
+    {{- rank_metrics._refuse_nul_in_name(name) -}}
+    {{ rank_metrics._folded_identifier(name | string | replace('\\', '\\\\') | replace('`', '\\`'), 'lower', '`', doubled=false) }}
 {%- endmacro %}
 
 {#- Trino and Redshift fold every name to lower case, quoted or not. -#}
@@ -51,7 +53,7 @@
 
 {#- A plain lower-case name unquoted, a plain keyword quoted in the stored case, anything else
     quoted exactly as given (the quote character inside doubled). -#}
-{% macro _folded_identifier(name, stored_case, quote) -%}
+{% macro _folded_identifier(name, stored_case, quote, doubled=true) -%}
     {%- set text = name | string -%}
     {%- set plain = text | length > 0 and text[0] in 'abcdefghijklmnopqrstuvwxyz_'
                     and text | reject('in', 'abcdefghijklmnopqrstuvwxyz0123456789_') | list | length == 0 -%}
@@ -59,7 +61,7 @@
         {{ text }}
     {%- else -%}
         {%- set stored = (text | upper if stored_case == 'upper' else text) if plain else text -%}
-        {{ quote }}{{ stored | replace(quote, quote ~ quote) }}{{ quote }}
+        {{ quote }}{{ stored | replace(quote, quote ~ quote) if doubled else stored }}{{ quote }}
     {%- endif -%}
 {%- endmacro %}
 

@@ -27,3 +27,10 @@
     {%- else -%}'{{ text }}'
     {%- endif -%}
 {%- endmacro %}
+
+{#- BigQuery reads a backslash in '…' as an escape, always, and has no doubled quote: backslashes
+    and quotes are escaped with one, and line breaks and tabs written as escapes (a '…' literal
+    may not span lines). -#}
+{% macro bigquery__string_literal(text) -%}
+    '{{ text | string | replace('\\', '\\\\') | replace("'", "\\'") | replace('\n', '\\n') | replace('\r', '\\r') | replace('\t', '\\t') }}'
+{%- endmacro %}

@@ -7,3 +7,8 @@
 {% macro postgres__type_double() -%}
     double precision
 {%- endmacro %}
+
+{#- BigQuery's floating point type is FLOAT64 (no DOUBLE). -#}
+{% macro bigquery__type_double() -%}
+    float64
+{%- endmacro %}

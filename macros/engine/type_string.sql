@@ -7,3 +7,7 @@
 {% macro spark__type_string() -%}
     string
 {%- endmacro %}
+
+{% macro bigquery__type_string() -%}
+    string
+{%- endmacro %}

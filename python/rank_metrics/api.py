@@ -853,6 +853,6 @@ DIALECTS = {
     "databricks": ("databricks", "spark"),
     "redshift": ("redshift", "postgres"),
     "snowflake": ("snowflake", None),
-    "bigquery": ("bigquery", "duckdb"),
-    "trino": ("trino", "duckdb"),
+    "bigquery": ("bigquery", None),
+    "trino": ("trino", None),
 }
