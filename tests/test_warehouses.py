@@ -133,3 +133,23 @@ def test_a_snowflake_connection_is_an_engine(macro):
     assert got[key].astype(str).values.tolist() == want[key].astype(str).values.tolist()
     value = want.columns[len(key)]
     assert got[value].tolist() == pytest.approx(want[value].tolist(), rel=1e-12)
+
+
+ENGINES = ["duckdb", "postgres", "spark", "redshift", "databricks", "snowflake", "bigquery", "trino"]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_each_engines_profile_says_what_its_variants_do(engine):
+    """macros/engine/engine_profile.sql is the one place that says what an engine has: its
+    bit_count is what the bit_count variant renders, its parent is what dispatch tries next."""
+    from rank_metrics import _render
+
+    names = _render.namespace(engine)
+    profile = lambda key: str(names.engine_profile(key)).strip()
+    assert (profile("bit_count") == "true") == bool(str(names.bit_count("x")).strip())
+    assert names._prefixes == [engine, *([profile("parent")] if profile("parent") else []), "default"]
+    assert profile("parent") == {"redshift": "postgres", "databricks": "spark"}.get(engine, "")
+    assert profile("identifier_case") in ("", "lower", "upper")
+    assert str(names.column_as_named("CUSTOMER_ID")).strip() == ("customer_id" if engine == "snowflake" else "CUSTOMER_ID")
+    with pytest.raises(rank_metrics.RankMetricsError, match="engine_profile has no key colour"):
+        names.engine_profile("colour")

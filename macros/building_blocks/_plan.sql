@@ -319,7 +319,7 @@
     {%- for name in truth_by + [truth_user] -%}{%- do truth_keep.append(rank_metrics.quote_identifier(name)) -%}{%- endfor -%}
     {%- set ideal_from_m = (relevance is none or plan.gain == 'binary') and plan.truth_scope == 'all'
                            and relevance_threshold is none and plan.ks | max <= 1000 -%}
-    {%- set bits_counted = plan.ks | max <= 61 and (rank_metrics.bit_count('0') | trim) != '' -%}
+    {%- set bits_counted = plan.ks | max <= 61 and (rank_metrics.engine_profile('bit_count') | trim) != '' -%}
     {#- hits_as_bits: AP's running count of hits comes from a 64-bit word of the hit positions
         (every hit is within the largest k), where the engine counts bits -#}
     {#- ideal_from_m: every item that adds gain adds 1 when truth has no grades or gains are binary,

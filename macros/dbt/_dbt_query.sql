@@ -127,7 +127,7 @@
             `describe` cannot read that) -#}
         {%- set table = relation.incorporate(limit=none, event_time_filter=none) -%}
         {%- set columns = adapter.get_columns_in_relation(table) -%}
-        {%- if adapter.type() == 'postgres' and (columns | length == 0 or columns | selectattr('data_type', 'equalto', 'ARRAY') | list) -%}
+        {%- if rank_metrics.engine_profile('catalog_columns') | trim and (columns | length == 0 or columns | selectattr('data_type', 'equalto', 'ARRAY') | list) -%}
             {#- dbt-postgres reads information_schema, which has no materialized view and calls
                 every array ARRAY: the catalog has every kind of relation, and an array's items'
                 type (text[] against bigint truth was the database's own error) -#}
@@ -159,9 +159,9 @@
     metastore truncation message after a minute of retries (six metrics at four k under some
     options pass it). A table keeps no text. -#}
 {% macro _fits_its_view(sql) %}
-    {%- set limit = 32700 -%}
-    {%- if execute and adapter.type() == 'spark' and model is defined and model is mapping
-          and (model.get('config') or {}).get('materialized') == 'view' and sql | length > limit -%}
+    {%- set limit = rank_metrics.engine_profile('view_text_limit') | trim -%}
+    {%- if execute and limit and model is defined and model is mapping
+          and (model.get('config') or {}).get('materialized') == 'view' and sql | length > limit | int -%}
         {%- do exceptions.raise_compiler_error("rank_metrics: this model's SQL is " ~ sql | length ~ " characters long, and Spark's Hive "
             ~ "metastore keeps at most " ~ limit ~ " of a view's text: materialize the model as a table "
             ~ "({{ config(materialized='table') }}), or ask for fewer metrics or k") -%}

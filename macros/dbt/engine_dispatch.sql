@@ -23,3 +23,4 @@
 {% macro not_a_finite_number(expression, data_type) %}{{ return(adapter.dispatch('not_a_finite_number', 'rank_metrics')(expression, data_type)) }}{% endmacro %}
 {% macro column_as_named(stored) %}{{ return(adapter.dispatch('column_as_named', 'rank_metrics')(stored)) }}{% endmacro %}
 {% macro bit_or(value) %}{{ return(adapter.dispatch('bit_or', 'rank_metrics')(value)) }}{% endmacro %}
+{% macro engine_profile(key) %}{{ return(adapter.dispatch('engine_profile', 'rank_metrics')(key)) }}{% endmacro %}

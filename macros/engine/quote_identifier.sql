@@ -71,18 +71,14 @@
 all alter and any array as asc assert_rows_modified at between both by case cast check collate column connect constraint contains create cross cube current current_date current_time current_timestamp current_user default define delete desc describe distinct drop else end enum escape except exclude exists extract false fetch following for foreign from full grant group grouping groups hash having ignore ilike in increment inner insert intersect interval into is join lateral leading left level like limit localtime localtimestamp lookup merge minus natural new no not null nulls of on or order outer over partition preceding primary proto qualify range rank recursive references regexp respect revoke right rlike rollup row rows sample select set some start struct table tablesample then to trailing treat trigger true try_cast unbounded union unique unnest update user using values when where window with within
 {%- endmacro %}
 
-{#- A column's name as the SQL names it, from the name the warehouse stores. default__: as stored. -#}
+{#- A column's name as the SQL names it, from the name the engine stores. Where unquoted names are
+    stored in upper case (engine_profile's identifier_case: Snowflake), a plain upper-case column
+    (CUSTOMER_ID, as a seed or an unquoted `create table` makes it) is customer_id to the user's
+    own SQL, and to the package's, which writes it unquoted (_folded_identifier) for the engine to
+    fold back. A name stored in another case was quoted when made, and stays as it is. -#}
 {% macro default__column_as_named(stored) -%}
-    {{ stored }}
-{%- endmacro %}
-
-{#- Snowflake stores an unquoted name in upper case: a plain upper-case column (CUSTOMER_ID, as a
-    seed or an unquoted `create table` makes it) is customer_id to the user's own SQL, and to the
-    package's, which writes it unquoted (snowflake__quote_identifier) for Snowflake to fold back.
-    A name stored in another case was quoted when made, and stays as it is. -#}
-{% macro snowflake__column_as_named(stored) -%}
     {%- set text = stored | string -%}
     {%- set plain = text | length > 0 and text[0] in 'ABCDEFGHIJKLMNOPQRSTUVWXYZ_'
                     and text | reject('in', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_') | list | length == 0 -%}
-    {{ text | lower if plain else text }}
+    {{ text | lower if plain and rank_metrics.engine_profile('identifier_case') | trim == 'upper' else text }}
 {%- endmacro %}

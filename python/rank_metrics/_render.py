@@ -2,8 +2,9 @@
 
 The files under ``macros/`` (except ``macros/dbt/``, which only dbt can run) are loaded as jinja2
 templates. Their macros are reached through a ``rank_metrics`` namespace that resolves a name the
-way ``adapter.dispatch`` does: ``<engine>__name``, then the engine's parent adapter's
-(dbt-redshift inherits dbt-postgres, dbt-databricks dbt-spark), then ``default__name``.
+way ``adapter.dispatch`` does: ``<engine>__name``, then the engine's parent adapter's (its
+engine_profile's parent: dbt-redshift inherits dbt-postgres, dbt-databricks dbt-spark), then
+``default__name``.
 """
 
 from __future__ import annotations
@@ -22,9 +23,6 @@ import jinja2
 from .errors import RankMetricsError
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
-
-# dbt adapters whose dispatch falls back to another adapter's variants before default__
-PARENT_ENGINES = {"redshift": "postgres", "databricks": "spark"}
 
 
 def dbt_project_dir() -> Path:
@@ -50,8 +48,15 @@ class _Namespace:
     """``rank_metrics.<name>`` inside the macros, with dbt's dispatch order for one engine."""
 
     def __init__(self, engine: str):
-        self._prefixes = [engine] + ([PARENT_ENGINES[engine]] if engine in PARENT_ENGINES else []) + ["default"]
+        self._prefixes = [engine, "default"]   # and the engine's parent, once its profile is read
         self._macros: dict[str, jinja2.runtime.Macro] = {}
+
+    def _read_parent(self) -> None:
+        """The parent adapter of the engine's profile (macros/engine/engine_profile.sql), tried
+        after the engine's own variants, as dbt's dispatch does."""
+        parent = str(self.engine_profile("parent")).strip()
+        if parent:
+            self._prefixes = [self._prefixes[0], parent, "default"]
 
     def __getattr__(self, name):
         for candidate in [f"{prefix}__{name}" for prefix in self._prefixes] + [name]:
@@ -195,6 +200,7 @@ def _loaded_namespace(engine: str) -> _Namespace:
         for name, value in context.vars.items():
             if isinstance(value, jinja2.runtime.Macro):
                 names._macros[name] = value
+    names._read_parent()
     return names
 
 
