@@ -153,3 +153,58 @@ def test_each_engines_profile_says_what_its_variants_do(engine):
     assert str(names.column_as_named("CUSTOMER_ID")).strip() == ("customer_id" if engine == "snowflake" else "CUSTOMER_ID")
     with pytest.raises(rank_metrics.RankMetricsError, match="engine_profile has no key colour"):
         names.engine_profile("colour")
+
+
+@pytest.mark.parametrize("dialect", [dialect for dialect in DIALECTS if dialect not in ("duckdb", "postgres", "spark")])
+def test_every_option_in_every_dialect_gives_the_hand_computed_values(dialect):
+    """The option grid (tests/test_options_grid.py: every option and convention on a hand-computed
+    input), as each warehouse's SQL, parsed in its dialect with errors raised and run transpiled
+    back to DuckDB."""
+    from test_options_grid import EXPECTED, SEEDS, VARIANTS
+
+    con = duckdb.connect()
+    con.execute("create macro bitwise_left_shift(value, shift) as value << shift")
+    for name in ("options_predictions", "options_truth"):
+        frame = pd.read_csv(SEEDS / f"{name}.csv")
+        con.register(f"{name}_frame", frame)
+        con.execute(f"create table {name} as select * from {name}_frame")
+    for variant, options in VARIANTS.items():
+        text = rank_metrics.sql("options_predictions", "options_truth", k=[3, 5], dialect=dialect,
+                                macro="average_precision_at_k", relevance=options.get("relevance"),
+                                **{name: value for name, value in options.items() if name != "relevance"})
+        back = sqlglot.transpile(text, read=dialect, write="duckdb", error_level=sqlglot.ErrorLevel.RAISE)[0]
+        got = con.execute(back).df().rename(columns=str.lower).sort_values(["user_id", "k"])
+        want = EXPECTED[EXPECTED.variant == variant].sort_values(["user_id", "k"])
+        assert list(zip(got.user_id, got.k)) == list(zip(want.user_id, want.k)), variant
+        assert list(got.average_precision) == pytest.approx(list(want.average_precision), abs=1e-6), variant
+
+
+# functions Redshift has, of those the package's SQL may call; Redshift has no bit_count, bit
+# strings, arrays (string_to_array, unnest, array_agg) or generate_series, which PostgreSQL's
+# variants use and Redshift's profile and variants leave out
+REDSHIFT_FUNCTIONS = {"ABS", "AVG", "BIT_OR", "CAST", "CHR", "COALESCE", "CONCAT", "COUNT", "EXISTS", "EXP", "FLOOR",
+                      "GREATEST", "LEAST", "LENGTH", "LN", "LOG", "MAX", "MIN", "NULLIF", "POWER", "REPLACE", "ROUND",
+                      "ROW_NUMBER", "SIGN", "SQRT", "STDDEV_SAMP", "SUBSTRING", "SUM", "TRIM", "LOWER", "UPPER", "DIV"}
+
+
+@pytest.mark.parametrize("macro", ["map_at_k", "evaluate", "evaluate_users", "average_precision_at_k", "compare"])
+def test_redshift_sql_calls_only_what_redshift_has(macro):
+    """No Redshift here: its SQL is parsed in sqlglot's redshift dialect (errors raised), and every
+    function it calls must be one Redshift has, over the option grid."""
+    from test_options_grid import VARIANTS
+
+    extra = dict(by="model", baseline="a") if macro == "compare" else {}
+    for variant, options in VARIANTS.items():
+        for k in ([5, 12], [70]):
+            text = rank_metrics.sql("recs", "purchases", k=k, dialect="redshift", macro=macro, **options, **extra)
+            tree = sqlglot.parse_one(text, read="redshift", error_level=sqlglot.ErrorLevel.RAISE)
+            called = {node.sql_name() if not isinstance(node, sqlglot.exp.Anonymous) else node.name.upper()
+                      for node in tree.find_all(sqlglot.exp.Func)}
+            # sqlglot's names: BIT_OR is its BITWISE_OR_AGG; AND and OR are functions to it
+            assert called - REDSHIFT_FUNCTIONS - {"BITWISE_OR_AGG", "AND", "OR", "CASE", "IF"} == set(), (variant, k)
+            assert not list(tree.find_all(sqlglot.exp.Unnest)), (variant, k)
+
+
+def test_list_inputs_on_redshift_are_refused_in_words():
+    with pytest.raises(rank_metrics.RankMetricsError, match="list-shaped inputs are not supported on Redshift"):
+        rank_metrics.sql("recs", "purchases", k=5, dialect="redshift", predictions_shape="list", item_separator=" ")
