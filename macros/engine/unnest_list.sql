@@ -60,3 +60,23 @@
 {% macro redshift__unnest_list(relation, keep, item, separator, position) -%}
     {{ exceptions.raise_compiler_error("rank_metrics: list-shaped inputs are not supported on Redshift (its arrays are SUPER values, unnested with PartiQL); give it a row per item (long form)") }}
 {%- endmacro %}
+
+{#- BigQuery: unnest ... with offset (from 0); split takes the separator as it is. -#}
+{% macro bigquery__unnest_list(relation, keep, item, separator, position) -%}
+    {%- set items = 'split(rm_l.' ~ item ~ ', ' ~ rank_metrics.string_literal(separator) ~ ')' if separator is not none else 'rm_l.' ~ item -%}
+    (select {{ rank_metrics._column_prefix(keep, 'rm_l') }}rm_item as {{ item }}
+        {%- if position is not none %}, rm_position + 1 as {{ position }}{% endif %}
+    from {{ relation }} as rm_l
+    cross join unnest({{ items }}) as rm_item with offset as rm_position
+    {{- " where rm_item <> ''" if separator is not none }})
+{%- endmacro %}
+
+{#- Trino: unnest ... with ordinality, its own; split takes the separator as it is. -#}
+{% macro trino__unnest_list(relation, keep, item, separator, position) -%}
+    {%- set items = 'split(rm_l.' ~ item ~ ', ' ~ rank_metrics.string_literal(separator) ~ ')' if separator is not none else 'rm_l.' ~ item -%}
+    (select {{ rank_metrics._column_prefix(keep, 'rm_l') }}rm_u.rm_item as {{ item }}
+        {%- if position is not none %}, rm_u.rm_position as {{ position }}{% endif %}
+    from {{ relation }} as rm_l
+    cross join unnest({{ items }}) with ordinality as rm_u(rm_item, rm_position)
+    {{- " where rm_u.rm_item <> ''" if separator is not none }})
+{%- endmacro %}

@@ -852,7 +852,7 @@ DIALECTS = {
     "spark": ("spark", None),
     "databricks": ("databricks", "spark"),
     "redshift": ("redshift", "postgres"),
-    "snowflake": ("snowflake", None),
+    "snowflake": ("snowflake", "duckdb"),
     "bigquery": ("bigquery", None),
     "trino": ("trino", None),
 }
