@@ -31,6 +31,7 @@ system:
 
 # the peers the conformance tests run (tests/test_peers.py) live in the bench's venv
 test: venv system bench/.venv/.installed
+	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
 # The benchmark compares against peers (ranx, recommenders, pyspark) whose dependencies pin

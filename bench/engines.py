@@ -233,7 +233,8 @@ def postgres_lines(size: str):
         con.autocommit = True
         with con.cursor() as cursor:
             cursor.execute("set work_mem = '256MB'")
-            for table, path, columns in (("predictions", generate.predictions_path("r12", size), "user_id bigint, item_id bigint, rank bigint"),
+            for table, path, columns in (("predictions", generate.predictions_path("r12", size),
+                                          "user_id bigint, item_id bigint, rank bigint"),
                                          ("truth", generate.truth_path("r12", size), "user_id bigint, item_id bigint")):
                 cursor.execute(f"create table {table} ({columns})")
                 csv = Path(tempfile.mkdtemp()) / f"{table}.csv"

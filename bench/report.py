@@ -31,7 +31,8 @@ def table(results: dict) -> str:
         lines.append("Machine: " + ", ".join(f"{key} {value}" for key, value in machine.items()) + ".")
         lines.append("")
     for variant in sorted(key for key in results if not key.startswith("_")):
-        lines += [f"Variant `{variant}` (MAP@12 unless the line says otherwise; median of the runs, each in a fresh process; × bound: against the line 'floor + a pass per list and per truth user'):", "",
+        lines += [f"Variant `{variant}` (MAP@12 unless the line says otherwise; median of the runs, each in a fresh process; "
+                  "× bound: against the line 'floor + a pass per list and per truth user'):", "",
                   "| rows | implementation | median s | peak MB | × floor | × bound | notes |",
                   "| ---: | --- | ---: | ---: | ---: | ---: | --- |"]
         for size in sorted(results[variant], key=generate.SIZES.get):

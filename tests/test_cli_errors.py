@@ -427,7 +427,8 @@ def test_messages_speak_the_command_lines_language(tmp_path):
          "report: only the baseline 'a' has evaluated users"),
         (["map-at-k", p, lz, "-k", "3"], "is BIGINT in predictions but VARCHAR in truth; make them match (a CSV file's "
                                          "column types are its reader's guess from the values"),
-        (["map-at-k", p, t, t, "-k", "3"], "unrecognized arguments: " + t + f"; more than two file names ({p}, {t}, {t}): a glob in quotes"),
+        (["map-at-k", p, t, t, "-k", "3"],
+         "unrecognized arguments: " + t + f"; more than two file names ({p}, {t}, {t}): a glob in quotes"),
     ]
     for arguments, message in expected:
         code, out, err = run(*arguments)

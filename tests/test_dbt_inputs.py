@@ -16,7 +16,8 @@ from test_dbt import compile_inline
     ("k=3, metrics=['ndcg']",
      "rank_metrics: average_precision_at_k takes no metrics (metrics is an argument of evaluate, evaluate_users, compare); "
      "got metrics=['ndcg']"),
-    ("k=3, normalisation='m'", "rank_metrics: unknown argument 'normalisation' (did you mean 'normalization'?); the arguments after (predictions, truth, k) "
+    ("k=3, normalisation='m'", "rank_metrics: unknown argument 'normalisation' (did you mean 'normalization'?); "
+                               "the arguments after (predictions, truth, k) "
                                "are user, item,"),
     ("k=3, relevance_threshold=2", "rank_metrics: relevance_threshold 2 applies to grades, but no grade column of truth is read"),
     # a gate's YAML `relevance: none` is the text 'none'
@@ -32,7 +33,8 @@ def test_argument_and_column_checks_fail_the_model(dbt_project, arguments, messa
 
 def test_arguments_after_k_by_position_are_refused_in_our_words(dbt_project):
     # dbt's own words were "macro 'dbt_macro__map_at_k' takes not more than 3 argument(s)"
-    ok, text = compile_inline(dbt_project, "{{ rank_metrics.map_at_k(ref('spec_predictions'), ref('spec_truth'), 3, 'user_id', 'item_id') }}")
+    ok, text = compile_inline(dbt_project,
+                              "{{ rank_metrics.map_at_k(ref('spec_predictions'), ref('spec_truth'), 3, 'user_id', 'item_id') }}")
     assert not ok
     assert ("rank_metrics: only predictions, truth and k are given by position; every other argument by name "
             "(user='user_id', rank='rank', by='model', …): 2 more by position: 'user_id', 'item_id'") in text
@@ -43,7 +45,8 @@ BAD_DATA = "{rank_metrics_examples: false, rank_metrics_bad_data: true}"
 
 def messages(result):
     texts = [str(result.exception), str(getattr(result.exception, "__context__", ""))]
-    texts += [str(getattr(node, "message", "")) for node in (result.result.results if result.result and hasattr(result.result, "results") else [])]
+    nodes = result.result.results if result.result and hasattr(result.result, "results") else []
+    texts += [str(getattr(node, "message", "")) for node in nodes]
     return " ".join(texts)
 
 
@@ -59,7 +62,8 @@ def test_parse_compile_and_docs_never_run_the_data_checks(dbt_project, command):
 def test_the_data_checks_fail_the_run(dbt_project):
     result = dbt_project.invoke("run", "-s", "bad_data_duplicates", "--vars", BAD_DATA)
     assert not result.success
-    assert "rank_metrics: duplicates: user u1 has item a more than once in predictions, which duplicates='error' refuses" in messages(result)
+    assert ("rank_metrics: duplicates: user u1 has item a more than once in predictions, which duplicates='error' refuses"
+            in messages(result))
 
 
 def test_a_relation_beside_an_ephemeral_input_is_checked(dbt_project):

@@ -518,7 +518,8 @@ def test_postgres_list_items_are_typed_and_case_blind_ids_refused(postgres):
                                                             r"bigint in truth; cast one"):
         rank_metrics.map_at_k("text_lists", "big_truth", k=3, con=postgres)
     with pytest.raises(rank_metrics.RankMetricsError, match=r"column item_id \(argument item\) of predictions is citext, whose "
-                                                            r"values the engine finds equal when they differ in case or accents .* cast it to plain text \(text\)"):
+                                                            r"values the engine finds equal when they differ in case or accents "
+                                                            r".* cast it to plain text \(text\)"):
         rank_metrics.map_at_k("ci_predictions", "ci_truth", k=3, con=postgres)
     # truth's column under a name of its own is named by its own argument (found in review)
     with pytest.raises(rank_metrics.RankMetricsError, match=r"column bought \(argument truth_item\) of truth is citext"):
@@ -1002,7 +1003,8 @@ def test_postgres_text_ids_of_two_collations_are_named(postgres):
     IndeterminateCollation came through raw."""
     with postgres.cursor() as cursor:
         cursor.execute("drop table if exists c_predictions, posix_truth;"
-                       "create table c_predictions (user_id int, item_id text collate \"C\", rank int); insert into c_predictions values (1, 'a', 1);"
+                       "create table c_predictions (user_id int, item_id text collate \"C\", rank int); "
+                       "insert into c_predictions values (1, 'a', 1);"
                        "create table posix_truth (user_id int, item_id text collate \"POSIX\"); insert into posix_truth values (1, 'a')")
     postgres.commit()
     with pytest.raises(rank_metrics.RankMetricsError, match=r"^rank_metrics: PostgreSQL cannot compare the text ids of predictions "

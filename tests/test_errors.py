@@ -175,10 +175,12 @@ def test_empty_predictions_under_users_predictions(predictions, truth):
 
 def test_duplicates_error_names_user_and_item(predictions, truth):
     repeated = pd.concat([predictions, predictions.iloc[[1]].assign(rank=3)])
-    with pytest.raises(RankMetricsError, match="^rank_metrics: duplicates: user 1 has item b more than once in predictions, which duplicates='error' refuses$"):
+    with pytest.raises(RankMetricsError, match="^rank_metrics: duplicates: user 1 has item b more than once in predictions, "
+                                               "which duplicates='error' refuses$"):
         rank_metrics.map_at_k(repeated, truth, k=3, duplicates="error")
     # the convention that set it is named (a user of trec_eval's convention did not see why)
-    with pytest.raises(RankMetricsError, match=r"user 1 has item b more than once in predictions, which duplicates='error' \(set by convention='trec_eval'\) refuses$"):
+    with pytest.raises(RankMetricsError, match=r"user 1 has item b more than once in predictions, "
+                                               r"which duplicates='error' \(set by convention='trec_eval'\) refuses$"):
         rank_metrics.map_at_k(repeated, truth, k=3, convention="trec_eval")
     # and its group: two models may list the same item for a user, once each
     models = pd.concat([predictions.assign(model="a"), repeated.assign(model="b", day=7)])
@@ -649,7 +651,8 @@ def test_a_txt_file_of_spaces_is_read_as_columns(tmp_path):
     got = rank_metrics.evaluate_users(str(tmp_path / "run.txt"), str(tmp_path / "qrels.txt"), k=2, metrics=["map", "precision"],
                                       user="column0", item="column2", score="column4", relevance="column3",
                                       convention="trec_eval", check=True)
-    assert got[["column0", "average_precision", "precision"]].values.tolist() == [["301", 0.5, 0.5], ["302", 1.0, 0.5]]   # text ids under the trec_eval convention
+    # text ids under the trec_eval convention
+    assert got[["column0", "average_precision", "precision"]].values.tolist() == [["301", 0.5, 0.5], ["302", 1.0, 0.5]]
 
 
 def test_numeric_ids_under_the_trec_eval_convention_warn_of_its_text_order():
@@ -933,7 +936,8 @@ def test_an_object_column_of_several_types_is_an_error():
                               truth.assign(item_id=["a", "1", "1"], model=["b", 1, "b"]), k=2, by="model", truth_by="model")
     # a categorical is read as an enum of its categories' text (a new user's trial: MAP 1.0 for 0.0)
     categorical = predictions.assign(item_id=pd.Categorical([1, "a", 2]))
-    with pytest.raises(RankMetricsError, match=r"predictions: column 'item_id' holds values of several types \(int such as 1, str such as 'a'\)"):
+    with pytest.raises(RankMetricsError,
+                       match=r"predictions: column 'item_id' holds values of several types \(int such as 1, str such as 'a'\)"):
         rank_metrics.map_at_k(categorical, truth.astype({"item_id": str}), k=2)
     tidy = predictions.assign(item_id=["a", "1", "1"])
     assert rank_metrics.map_at_k(tidy.astype({"item_id": "category"}), truth.astype({"item_id": str}), k=2) == 1.0

@@ -119,7 +119,8 @@ def test_unknown_or_no_metrics(metrics, message):
                                                # 1/3 in SQL is 0 on PostgreSQL; (1+2j) a syntax error (issue 40)
                                                (Fraction(1, 3), "1/3"), (1 + 2j, r"\(1\+2j\)"), (Decimal("NaN"), "NaN")])
 def test_relevance_threshold_must_be_a_finite_number(threshold, shown):
-    with pytest.raises(RankMetricsError, match=f"relevance_threshold must be a finite number \\(an int, a float or a Decimal\\); got {shown}$"):
+    with pytest.raises(RankMetricsError,
+                       match=f"relevance_threshold must be a finite number \\(an int, a float or a Decimal\\); got {shown}$"):
         rank_metrics.ndcg_at_k(ranked("cxabe"), GRADED, k=3, relevance_threshold=threshold)
 
 

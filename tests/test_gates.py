@@ -125,7 +125,8 @@ def test_no_significant_regression_fails_when_nothing_is_compared(dbt_project):
     ("metric='map', min_value=0.3, baseline='b'", "rank_metrics: metric_at_least takes no baseline (no_significant_regression takes it)"),
     # a misspelt or misplaced argument is named before the missing one it leaves (a new user's report)
     ("metrics=['ndcg'], min_value=0.3", "rank_metrics: metric_at_least takes no metrics (a gate judges one metric: metric)"),
-    ("metric='map', min_val=0.3", "rank_metrics: metric_at_least: unknown argument 'min_val' (did you mean 'min_value'?); its arguments are truth, k, "
+    ("metric='map', min_val=0.3", "rank_metrics: metric_at_least: unknown argument 'min_val' (did you mean 'min_value'?); "
+                                  "its arguments are truth, k, "
                                   "metric, min_value, by and the options of the metric macros (user, item, rank,"),
 ])
 def test_metric_at_least_names_its_own_arguments(dbt_project, arguments, message):

@@ -329,7 +329,8 @@ def test_truth_user_of_another_type_is_named_with_both_columns():
     predictions = pd.DataFrame({"customer_id": [1], "article_id": ["a"], "rank": [1]})
     truth = pd.DataFrame({"buyer": ["1"], "article": ["a"]})
     with pytest.raises(rank_metrics.RankMetricsError,
-                       match=r"column customer_id \(argument user\) is BIGINT in predictions but its truth column buyer is VARCHAR in truth"):
+                       match=r"column customer_id \(argument user\) is BIGINT in predictions "
+                             r"but its truth column buyer is VARCHAR in truth"):
         rank_metrics.map_at_k(predictions, truth, k=2, user="customer_id", item="article_id",
                               truth_user="buyer", truth_item="article")
 
@@ -733,9 +734,10 @@ def test_relevance_false_says_truth_has_no_grades():
 def test_check_matches_date_groups(function):
     """check=True failed for every by column of dates: DuckDB's result gives a DATE as a pandas
     Timestamp, the reference's rows as a date, and the two never met."""
-    predictions = pd.DataFrame({"day": [date(2026, 1, 1), date(2026, 1, 2)], "user_id": [1, 1], "item_id": [1, 1],
+    # read by name by DuckDB's replacement scan in the queries below
+    predictions = pd.DataFrame({"day": [date(2026, 1, 1), date(2026, 1, 2)], "user_id": [1, 1], "item_id": [1, 1],  # noqa: F841
                                 "rank": [1, 1]})
-    truth = pd.DataFrame({"day": [date(2026, 1, 1), date(2026, 1, 2)], "user_id": [1, 1], "item_id": [1, 2]})
+    truth = pd.DataFrame({"day": [date(2026, 1, 1), date(2026, 1, 2)], "user_id": [1, 1], "item_id": [1, 2]})  # noqa: F841
     con = duckdb.connect()
     con.execute("create table p as select cast(day as date) as day, user_id, item_id, rank from predictions")
     con.execute("create table t as select cast(day as date) as day, user_id, item_id from truth")

@@ -272,7 +272,8 @@ def test_kaggle_sql_for_snowflake_flattens_and_casts_the_split_items_to_text():
 
     text = rank_metrics.sql("recs", "purchases", dialect="snowflake", macro="evaluate", **KAGGLE_SQL)
     assert ("CAST(rm_u.rm_item AS VARCHAR) AS prediction" in text
-            and "CROSS JOIN TABLE(FLATTEN(INPUT => SPLIT(rm_l.prediction, ' '))) AS rm_u(seq, key, path, rm_position, rm_item, this)" in text
+            and "CROSS JOIN TABLE(FLATTEN(INPUT => SPLIT(rm_l.prediction, ' '))) "
+                "AS rm_u(seq, key, path, rm_position, rm_item, this)" in text
             and "CAST(rm_u.rm_item AS VARCHAR) <> ''" in text)
     sqlglot.parse(text, read="snowflake")
 

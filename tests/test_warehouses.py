@@ -18,7 +18,8 @@ ARGUMENTS = dict(k=[2, 5], rank="rank", by="case_id", truth_by=["case_id"])
 
 
 def seeds():
-    read = lambda name: pd.read_csv(INTEGRATION / "seeds" / f"{name}.csv", dtype={"item_id": str, "case_id": str})
+    def read(name):
+        return pd.read_csv(INTEGRATION / "seeds" / f"{name}.csv", dtype={"item_id": str, "case_id": str})
     return read("spec_predictions"), read("spec_truth")
 
 
@@ -145,7 +146,8 @@ def test_each_engines_profile_says_what_its_variants_do(engine):
     from rank_metrics import _render
 
     names = _render.namespace(engine)
-    profile = lambda key: str(names.engine_profile(key)).strip()
+    def profile(key):
+        return str(names.engine_profile(key)).strip()
     assert (profile("bit_count") == "true") == bool(str(names.bit_count("x")).strip())
     assert names._prefixes == [engine, *([profile("parent")] if profile("parent") else []), "default"]
     assert profile("parent") == {"redshift": "postgres", "databricks": "spark"}.get(engine, "")
