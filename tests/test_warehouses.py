@@ -61,23 +61,31 @@ def test_a_name_that_would_be_sql_is_still_quoted(dialect):
     assert evil in [identifier.name for identifier in parsed[0].find_all(sqlglot.exp.Identifier)]
 
 
+def snowflake_tables(predictions, truth):
+    """A connection (inside fakesnow.patch()) to analytics.public, holding recs and purchases
+    created the ordinary way: unquoted names, stored in upper case."""
+    import snowflake.connector
+
+    con = snowflake.connector.connect(database="analytics", schema="public")
+    cursor = con.cursor()
+    cursor.execute("create database if not exists analytics")
+    cursor.execute("create schema if not exists analytics.public")
+    cursor.execute("create or replace table recs (case_id varchar, user_id integer, item_id varchar, rank integer)")
+    cursor.execute("create or replace table purchases (case_id varchar, user_id integer, item_id varchar)")
+    cursor.executemany("insert into recs values (%s, %s, %s, %s)", predictions.values.tolist())
+    cursor.executemany("insert into purchases values (%s, %s, %s)", truth.values.tolist())
+    return con
+
+
 @pytest.mark.parametrize("macro", ["map_at_k", "evaluate"])
 def test_snowflake_sql_runs_on_a_snowflake_emulator(macro):
     import fakesnow
-    import snowflake.connector
 
     predictions, truth = seeds()
     text = rank_metrics.sql("recs", "purchases", dialect="snowflake", macro=macro, **ARGUMENTS)
     with fakesnow.patch():
-        con = snowflake.connector.connect(database="analytics", schema="public")
+        con = snowflake_tables(predictions, truth)
         cursor = con.cursor()
-        cursor.execute("create database if not exists analytics")
-        cursor.execute("create schema if not exists analytics.public")
-        # tables created the ordinary way: unquoted names
-        cursor.execute("create table recs (case_id varchar, user_id integer, item_id varchar, rank integer)")
-        cursor.execute("create table purchases (case_id varchar, user_id integer, item_id varchar)")
-        cursor.executemany("insert into recs values (%s, %s, %s, %s)", predictions.values.tolist())
-        cursor.executemany("insert into purchases values (%s, %s, %s)", truth.values.tolist())
         cursor.execute(text)
         got = pd.DataFrame(cursor.fetchall(), columns=[column[0] for column in cursor.description])
         con.close()
@@ -110,18 +118,10 @@ def test_a_snowflake_connection_is_an_engine(macro):
     in lower case, their upper-case columns read as Snowflake's own SQL reads them, the reference
     agreeing (check=True), the numbers DuckDB's."""
     import fakesnow
-    import snowflake.connector
 
     predictions, truth = seeds()
     with fakesnow.patch():
-        con = snowflake.connector.connect(database="analytics", schema="public")
-        cursor = con.cursor()
-        cursor.execute("create database if not exists analytics")
-        cursor.execute("create schema if not exists analytics.public")
-        cursor.execute("create or replace table recs (case_id varchar, user_id integer, item_id varchar, rank integer)")
-        cursor.execute("create or replace table purchases (case_id varchar, user_id integer, item_id varchar)")
-        cursor.executemany("insert into recs values (%s, %s, %s, %s)", predictions.values.tolist())
-        cursor.executemany("insert into purchases values (%s, %s, %s)", truth.values.tolist())
+        con = snowflake_tables(predictions, truth)
         function = getattr(rank_metrics, macro)
         got = function("recs", "analytics.public.purchases", con=con, check=True, **ARGUMENTS)
         with pytest.raises(rank_metrics.RankMetricsError, match="predictions: cannot read table 'nope' on the Snowflake connection"):

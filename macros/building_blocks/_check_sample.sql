@@ -16,7 +16,7 @@ select rm_user from (
     union
     select {{ truth_user }} from {{ truth }}
 ) as rm_users
-order by md5(cast(rm_user as {{ rank_metrics.type_string() }}))
+order by md5(cast(rm_user as {{ rank_metrics.type_string() }})), rm_user
 limit {{ size | int }}
 {%- endmacro %}
 

@@ -95,23 +95,6 @@ rm_group_means as (
         {%- endfor %}
         cast(count(*) as bigint) as n_users
     from rm_user_values
-{%- elif not plan.hit_patterns %}
-    {#- the spread summed around the group's mean (a window), not stddev_samp, whose sums in
-        DuckDB's threads gave standard errors that differ in the last digits from run to run #}
-    select {{ by }}
-        {%- for value in values %}
-        max(rm_mean_{{ value }}) as rm_mean_{{ value }},
-        {{ rank_metrics._std_error_around('rm_' ~ value, 'rm_mean_' ~ value) }} as rm_std_error_{{ value }},
-        {%- endfor %}
-        cast(count(*) as bigint) as n_users
-    from (
-        {%- set group = 'over (' ~ ('partition by ' ~ plan.by | join(', ') if plan.by else '') ~ ')' %}
-        select v.*
-            {%- for value in values %},
-            {{ rank_metrics.weighted_mean('rm_' ~ value, 1, group) }} as rm_mean_{{ value }}
-            {%- endfor %}
-        from rm_user_values as v
-    ) as v
 {%- elif not std_errors %}
     select {{ by }}
         {%- for value in values %}
@@ -120,17 +103,22 @@ rm_group_means as (
         cast(sum(rm_users) as bigint) as n_users
     from rm_user_values
 {%- else %}
+    {#- the spread summed around the group's mean (a window over pattern rows, or users, each of
+        weight 1), not stddev_samp, whose sums in DuckDB's threads gave standard errors that
+        differ in the last digits from run to run -#}
+    {%- set weight = 'rm_users' if plan.hit_patterns else '1' %}
     select {{ by }}
         {%- for value in values %}
         max(rm_mean_{{ value }}) as rm_mean_{{ value }},
-        {{ rank_metrics._weighted_std_error('rm_' ~ value, 'rm_mean_' ~ value) }} as rm_std_error_{{ value }},
+        {{ rank_metrics._weighted_std_error('rm_' ~ value, 'rm_mean_' ~ value, weight) }} as rm_std_error_{{ value }},
         {%- endfor %}
-        cast(sum(rm_users) as bigint) as n_users
+        cast(sum({{ weight }}) as bigint) as n_users
     from (
-        {%- set group = 'over (' ~ ('partition by ' ~ plan.by | join(', ') if plan.by else rank_metrics._one_partition('rm_users')) ~ ')' %}
+        {%- set whole = rank_metrics._one_partition('rm_users') if plan.hit_patterns else '' %}
+        {%- set group = 'over (' ~ ('partition by ' ~ plan.by | join(', ') if plan.by else whole) ~ ')' %}
         select v.*
             {%- for value in values %},
-            {{ rank_metrics._weighted_mean('rm_' ~ value, group) }} as rm_mean_{{ value }}
+            {{ rank_metrics._weighted_mean('rm_' ~ value, group, weight) }} as rm_mean_{{ value }}
             {%- endfor %}
         from rm_user_values as v
     ) as v
@@ -146,25 +134,19 @@ rm_group_means as (
         when count(*) >= 2 then stddev_samp({{ value }}) / sqrt(cast(count(*) as {{ rank_metrics.type_double() }})) end
 {%- endmacro %}
 
-{#- _std_error over rows that are users, from their `mean` (a column): the spread summed around it. -#}
-{% macro _std_error_around(value, mean) -%}
-    {%- set n = 'cast(count(*) as ' ~ rank_metrics.type_double() ~ ')' -%}
-    {%- set deviation = '(' ~ value ~ ' - ' ~ mean ~ ')' -%}
-    case when count(*) >= 2 then sqrt({{ rank_metrics.sum_of_values(deviation ~ ' * ' ~ deviation) }} / ({{ n }} - 1)) / sqrt({{ n }}) end
-{%- endmacro %}
 
 {#- The mean over rows that each stand for rm_users users (hit patterns), weighted by them; an
     aggregate, or a window when `over` is given (the engine's weighted_mean). -#}
-{% macro _weighted_mean(value, over=none) -%}
-    {{ rank_metrics.weighted_mean(value, 'rm_users', over) }}
+{% macro _weighted_mean(value, over=none, weight='rm_users') -%}
+    {{ rank_metrics.weighted_mean(value, weight, over) }}
 {%- endmacro %}
 
 {#- _std_error over such rows: the spread summed around their weighted `mean` (a column), as
     stddev_samp would over the users. -#}
-{% macro _weighted_std_error(value, mean) -%}
-    {%- set n = 'cast(sum(rm_users) as ' ~ rank_metrics.type_double() ~ ')' -%}
+{% macro _weighted_std_error(value, mean, weight='rm_users') -%}
+    {%- set n = 'cast(sum(' ~ weight ~ ') as ' ~ rank_metrics.type_double() ~ ')' -%}
     {%- set deviation = '(' ~ value ~ ' - ' ~ mean ~ ')' -%}
-    case when {{ n }} >= 2 then sqrt({{ rank_metrics.sum_of_values('rm_users * ' ~ deviation ~ ' * ' ~ deviation) }} / ({{ n }} - 1)) / sqrt({{ n }}) end
+    case when {{ n }} >= 2 then sqrt({{ rank_metrics.sum_of_values(weight ~ ' * ' ~ deviation ~ ' * ' ~ deviation) }} / ({{ n }} - 1)) / sqrt({{ n }}) end
 {%- endmacro %}
 
 {#- `group by` the by columns, or, without them, one row for all users, and none when there are

@@ -3,6 +3,11 @@
 select * from {{ relation }}
 {%- endmacro %}
 
+{#- No row of an input, for its columns' names and types (a Snowflake connection's description). -#}
+{% macro relation_no_rows(relation) %}
+select * from {{ relation }} limit 0
+{%- endmacro %}
+
 {#- PostgreSQL: an array of an enum type comes to Python as its text ('{red,green}'), which the
     reference read as one item; as text[] it is a list. A real (float4) comes as its shortest
     decimal (0.1), where the SQL computes with the stored 0.100000001490116: graded NDCG was

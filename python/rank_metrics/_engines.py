@@ -84,6 +84,15 @@ def _table_name(value, argument: str, engine: str) -> str:
     return value
 
 
+def _table_parts(value, argument: str, engine: str, expected: str, most: int) -> list[str]:
+    """A table name's parts, at most `most` of them, none empty."""
+    parts = _name_parts(_table_name(value, argument, engine))
+    if len(parts) > most or not all(parts):
+        raise RankMetricsError(f"rank_metrics: {argument}: expected {expected} (a part in SQL's double quotes may hold "
+                               f"a dot); got {value!r}")
+    return parts
+
+
 def _name_parts(name: str) -> list[str]:
     """'schema.table' as its parts, each matched as written. A part may be in SQL's double
     quotes, as a PostgreSQL user writes it ('"Shop"."Recs"', '"a.b"' for a table whose name holds
@@ -446,10 +455,7 @@ class PostgresEngine(Engine):
 
     @contextlib.contextmanager
     def registered(self, value, argument: str, text_columns=()):
-        parts = _name_parts(_table_name(value, argument, self.name))
-        if len(parts) > 2 or not all(parts):
-            raise RankMetricsError(f"rank_metrics: {argument}: expected 'table' or 'schema.table' (a part in SQL's "
-                                   f"double quotes may hold a dot); got {value!r}")
+        parts = _table_parts(value, argument, self.name, "'table' or 'schema.table'", 2)
         schema, table = (None, parts[0]) if len(parts) == 1 else parts
         columns = self.run(render("relation_columns", self.name, schema=schema, table=table))
         if columns.empty:
@@ -516,14 +522,11 @@ class SnowflakeEngine(Engine):
 
     @contextlib.contextmanager
     def registered(self, value, argument: str, text_columns=()):
-        parts = _name_parts(_table_name(value, argument, self.name))
-        if len(parts) > 3 or not all(parts):
-            raise RankMetricsError(f"rank_metrics: {argument}: expected 'table', 'schema.table' or 'database.schema.table' "
-                                   f"(a part in SQL's double quotes may hold a dot); got {value!r}")
+        parts = _table_parts(value, argument, self.name, "'table', 'schema.table' or 'database.schema.table'", 3)
         quoted = ".".join(_quote(part, self.name) for part in parts)
         cursor = self.con.cursor()
         try:   # the columns, from a query that reads no row
-            cursor.execute(render("relation_rows", self.name, relation=quoted, columns=None) + " limit 0")
+            cursor.execute(render("relation_no_rows", self.name, relation=quoted))
             described = cursor.description
         except Exception as error:   # the connector's ProgrammingError: no such table
             raise RankMetricsError(f"rank_metrics: {argument}: cannot read table {value!r} on the Snowflake connection: "
