@@ -210,3 +210,25 @@ def test_redshift_sql_calls_only_what_redshift_has(macro):
 def test_list_inputs_on_redshift_are_refused_in_words():
     with pytest.raises(rank_metrics.RankMetricsError, match="list-shaped inputs are not supported on Redshift"):
         rank_metrics.sql("recs", "purchases", k=5, dialect="redshift", predictions_shape="list", item_separator=" ")
+
+
+@pytest.mark.parametrize("name", ["o'brien\\r", "\\'; select 1; --", "<script>x</script>"])
+def test_a_baseline_with_quotes_and_backslashes_on_snowflake(name):
+    """Snowflake reads a backslash in '…' as an escape: a baseline spelt o'brien\\r met no model
+    (its \\r read as a carriage return) until quotes and backslashes were written as chr()."""
+    import fakesnow
+
+    predictions = pd.DataFrame({"model": ["a"] * 2 + [name] * 2, "user_id": [1, 2] * 2, "item_id": [10, 20, 10, 99],
+                                "rank": [1, 1, 1, 1]})
+    truth = pd.DataFrame({"user_id": [1, 2], "item_id": [10, 20]})
+    want = rank_metrics.compare(predictions, truth, k=1, by="model", baseline=name, metrics="map")
+    with fakesnow.patch():
+        con = snowflake_tables(*seeds())
+        cursor = con.cursor()
+        cursor.execute("create or replace table odd (model varchar, user_id integer, item_id integer, rank integer)")
+        cursor.executemany("insert into odd values (%s, %s, %s, %s)", predictions.values.tolist())
+        cursor.execute("create or replace table odd_truth (user_id integer, item_id integer)")
+        cursor.executemany("insert into odd_truth values (%s, %s)", truth.values.tolist())
+        got = rank_metrics.compare("odd", "odd_truth", k=1, by="model", baseline=name, metrics="map", con=con)
+        con.close()
+    assert got.model.tolist() == ["a"] and got.difference.tolist() == pytest.approx(want.difference.tolist()) == [0.5]
