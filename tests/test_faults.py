@@ -134,3 +134,12 @@ def test_a_nul_in_a_column_name_is_said():
     predictions = PREDICTIONS.assign(**{"model\x00x": "a"})
     with pytest.raises(RankMetricsError, match=r"^rank_metrics: the name that begins 'model' holds a NUL character \(\\x00\)"):
         rank_metrics.map_at_k(predictions, TRUTH, k=5, by="model\x00x")
+
+
+def test_a_parquet_file_named_csv_is_said(tmp_path):
+    """It was "cannot read …: not possible to automatically detect the CSV … (do its lines have
+    different numbers of fields?)"."""
+    PREDICTIONS.to_parquet(tmp_path / "preds.csv")
+    with pytest.raises(RankMetricsError, match=r"^rank_metrics: predictions: '.*preds\.csv' is named as a text file but "
+                                               r"holds Parquet: rename it to end in \.parquet$"):
+        rank_metrics.map_at_k(str(tmp_path / "preds.csv"), TRUTH, k=5)

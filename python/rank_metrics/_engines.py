@@ -300,6 +300,11 @@ class DuckDBEngine(Engine):
                                        "it has a header line but no rows")
             _warn_of_spaced_values(argument, text, relation.columns, first_rows[0])
         except duckdb.Error as error:
+            # a file whose name says CSV but whose bytes are Parquet's is said as such, not as
+            # ragged lines (a stranger's trial)
+            if reader_name == "read_csv" and all(_parquet_by_content(match) for match in matches):
+                raise RankMetricsError(f"rank_metrics: {argument}: {text!r} is named as a text file but holds Parquet: "
+                                       "rename it to end in .parquet") from None
             hint = (" (do its lines have different numbers of fields?)"
                     if "not possible to automatically detect the CSV" in str(error) else "")
             raise RankMetricsError(f"rank_metrics: {argument}: cannot read {text!r}: {_one_line(error)}{hint}") from None
