@@ -173,10 +173,11 @@ def test_an_engine_failure_is_one_line_with_status_1(monkeypatch):
 
 
 def test_a_missing_optional_package_names_the_extra(monkeypatch):
-    monkeypatch.setitem(sys.modules, "sqlglot", None)   # makes `import sqlglot` fail
-    code, _, err = run("sql", "-k", "12", "--dialect", "snowflake")
+    monkeypatch.setitem(sys.modules, "scipy.stats", None)   # makes `import scipy.stats` fail
+    code, _, err = run("compare", RECOMMENDATIONS, PURCHASES, "-k", "12", "--by", "model", "--baseline", "popularity",
+                       *COLUMNS, "--metrics", "map")
     assert code == 2
-    assert "needs the sqlglot package, which is not installed: pip install 'rank-metrics[warehouses]'" in one_line_error(err)
+    assert "needs the scipy package, which is not installed: pip install 'rank-metrics[stats]'" in one_line_error(err)
 
 
 @pytest.mark.parametrize("arguments", [

@@ -264,18 +264,33 @@ def kaggle_expected():
     return {(row["k"], row["metric"]): row["value"] for row in frame.to_dict("records")}
 
 
-def test_kaggle_sql_for_snowflake_flattens_and_casts_the_split_items_to_text():
-    """The portable unnest ... with ordinality, written by sqlglot as Snowflake's FLATTEN; its
-    values are variants, cast back to text. (fakesnow cannot run this: with an alias column list
-    its FLATTEN keeps the JSON quotes of a cast value, '"a"', where Snowflake gives 'a'.)"""
+def test_kaggle_sql_for_snowflake_flattens_and_runs_on_a_snowflake_emulator():
+    """Snowflake has no unnest: its variant FLATTENs the split text and takes each item back with
+    split_part at FLATTEN's index, so an item stays text (a FLATTEN value is a VARIANT, whose
+    cast to text fakesnow spells as JSON, '"a"'). The SQL parses as Snowflake's and runs on
+    fakesnow with the reference's numbers."""
+    import fakesnow
+    import snowflake.connector
     import sqlglot
 
     text = rank_metrics.sql("recs", "purchases", dialect="snowflake", macro="evaluate", **KAGGLE_SQL)
-    assert ("CAST(rm_u.rm_item AS VARCHAR) AS prediction" in text
-            and "CROSS JOIN TABLE(FLATTEN(INPUT => SPLIT(rm_l.prediction, ' '))) "
-                "AS rm_u(seq, key, path, rm_position, rm_item, this)" in text
-            and "CAST(rm_u.rm_item AS VARCHAR) <> ''" in text)
-    sqlglot.parse(text, read="snowflake")
+    flat = " ".join(text.lower().split())
+    assert "cross join table(flatten(input => split(rm_l.prediction, ' '))) as rm_u(" in flat
+    assert "split_part(rm_l.prediction, ' ', rm_u.rm_position + 1) as prediction" in flat
+    assert "unnest" not in flat
+    sqlglot.parse(text, read="snowflake", error_level=sqlglot.ErrorLevel.RAISE)
+    with fakesnow.patch():
+        con = snowflake.connector.connect(database="analytics", schema="public")
+        cursor = con.cursor()
+        cursor.execute("create or replace table recs (customer_id varchar, prediction varchar)")
+        cursor.executemany("insert into recs values (%s, %s)", KAGGLE_ROWS)
+        cursor.execute("create or replace table purchases (buyer varchar, article_id varchar)")
+        cursor.executemany("insert into purchases values (%s, %s)", TRUTH.astype(str).values.tolist())
+        cursor.execute(text)
+        names = [column[0].lower() for column in cursor.description]
+        got = {(row["k"], row["metric"]): row["value"] for row in (dict(zip(names, values)) for values in cursor.fetchall())}
+        con.close()
+    assert got == pytest.approx(kaggle_expected(), rel=1e-9)
 
 
 @pytest.mark.parametrize("dialect", ["duckdb", "postgres", "bigquery", "trino"])

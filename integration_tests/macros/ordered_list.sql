@@ -8,3 +8,5 @@
 
 {#- collect_list keeps no order: sort (order, value) pairs, then keep the values -#}
 {% macro spark__ordered_list(value, order) %}transform(sort_array(collect_list(struct({{ order }}, {{ value }}))), pair -> pair.{{ value }}){% endmacro %}
+
+{% macro snowflake__ordered_list(value, order) %}array_agg({{ value }}) within group (order by {{ order }}){% endmacro %}

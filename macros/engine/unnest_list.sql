@@ -1,15 +1,14 @@
 {#- A list-shaped table (one row per user, the items in a list column, or in a text column
     separated by `separator`) as rows: the kept columns, the item under its own name and, when
     `position` is given, the item's place in the list (1, 2, 3, ...) under that name. Blank
-    items of a separated text are dropped (positions then have a gap, which SPEC §1 numbering
-    closes). All names arrive quoted. -#}
+    items of a separated text are dropped (positions then have a gap, closed when ranks are
+    numbered 1, 2, 3, ... in list order). All names arrive quoted. -#}
 
-{#- The portable form, unnest ... with ordinality, which sqlglot writes as each warehouse's own
-    (Snowflake FLATTEN, BigQuery UNNEST ... WITH OFFSET, Trino as is). Those count from 0: the
-    order is what counts, since SPEC §1 numbers positions from it. -#}
+{#- The standard form, unnest ... with ordinality: for an engine the package has no variant
+    for. Positions only order the items: ranks are numbered 1, 2, 3, ... from that order. -#}
 {% macro default__unnest_list(relation, keep, item, separator, position) -%}
     {%- set items = 'string_split(rm_l.' ~ item ~ ', ' ~ rank_metrics.string_literal(separator) ~ ')' if separator is not none else 'rm_l.' ~ item -%}
-    {#- split text is text: the cast makes Snowflake's FLATTEN values (variants) text again -#}
+    {#- split text is text, whatever the engine's unnest makes of it -#}
     {%- set value = 'cast(rm_u.rm_item as ' ~ rank_metrics.type_string() ~ ')' if separator is not none else 'rm_u.rm_item' -%}
     (select {{ rank_metrics._column_prefix(keep, 'rm_l') }}{{ value }} as {{ item }}
         {%- if position is not none %}, rm_u.rm_position as {{ position }}{% endif %}
@@ -79,4 +78,18 @@
     from {{ relation }} as rm_l
     cross join unnest({{ items }}) with ordinality as rm_u(rm_item, rm_position)
     {{- " where rm_u.rm_item <> ''" if separator is not none }})
+{%- endmacro %}
+
+{#- Snowflake has no unnest: FLATTEN, whose index counts from 0 and whose values are VARIANTs.
+    Split text is taken back as text by split_part at the same place, so an item stays the
+    text it was (a VARIANT cast to text would be Snowflake's JSON spelling on some engines);
+    the items of an ARRAY column stay VARIANTs, which Snowflake compares with the truth's ids. -#}
+{% macro snowflake__unnest_list(relation, keep, item, separator, position) -%}
+    {%- set items = 'split(rm_l.' ~ item ~ ', ' ~ rank_metrics.string_literal(separator) ~ ')' if separator is not none else 'rm_l.' ~ item -%}
+    {%- set value = 'split_part(rm_l.' ~ item ~ ', ' ~ rank_metrics.string_literal(separator) ~ ', rm_u.rm_position + 1)' if separator is not none else 'rm_u.rm_item' -%}
+    (select {{ rank_metrics._column_prefix(keep, 'rm_l') }}{{ value }} as {{ item }}
+        {%- if position is not none %}, rm_u.rm_position + 1 as {{ position }}{% endif %}
+    from {{ relation }} as rm_l
+    cross join table(flatten(input => {{ items }})) as rm_u(rm_seq, rm_key, rm_path, rm_position, rm_item, rm_this)
+    {{- " where " ~ value ~ " <> ''" if separator is not none }})
 {%- endmacro %}

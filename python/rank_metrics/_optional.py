@@ -7,7 +7,7 @@ import importlib
 from .errors import RankMetricsError
 
 # module -> the extra of rank-metrics that installs it
-EXTRAS = {"sqlglot": "warehouses", "polars": "polars", "pyarrow": "arrow", "psycopg2": "postgres",
+EXTRAS = {"polars": "polars", "pyarrow": "arrow", "psycopg2": "postgres",
           "pyspark": "spark", "dbt": "dbt", "scipy": "stats", "matplotlib": "plot"}
 
 

@@ -7,7 +7,6 @@ import contextvars
 import datetime
 import functools
 import inspect
-import logging
 import math
 import numbers
 import os
@@ -17,7 +16,6 @@ from typing import TYPE_CHECKING, Sequence
 
 from . import reference
 from ._engines import _file_reader, _module, _name_parts, _quote as engine_quote, as_read, engine_for
-from ._optional import load
 from ._render import namespace as _render_namespace
 from ._render import render
 from .errors import CheckFailed, RankMetricsError, warn
@@ -776,9 +774,9 @@ def sql(predictions, truth, k, *, con=None, dialect=None, macro="map_at_k", metr
         confidence=None, baseline=None, test=None, correction=None, alpha=None, **options) -> str:
     """The macro SQL for tables named `predictions` and `truth` ('table' or 'schema.table').
 
-    duckdb, postgres and spark get their own dispatch variants; redshift and databricks render
-    with their parent adapter's (postgres, spark) and every other dialect with the default
-    variants, then sqlglot writes them in that dialect. The dialect defaults to con's engine's,
+    Each dialect is rendered through its own dispatch variants, then its parent's (redshift:
+    postgres, databricks: spark), then the default ones, as the dbt package renders it on that
+    adapter: what is printed is what dbt runs. The dialect defaults to con's engine's,
     else duckdb. A name's parts may be in SQL's double quotes ('"my.table"', '"Shop"."Recs"').
     With `con` (a connection holding the tables) their columns are looked up, as in map_at_k; without it, name rank or score
     (default: a column `rank`), relevance and truth_by explicitly where they apply.
@@ -811,7 +809,6 @@ def sql(predictions, truth, k, *, con=None, dialect=None, macro="map_at_k", metr
                  correction=correction, alpha=alpha)
     arguments = dict(_metric_arguments(k, options, own=("dialect", "macro", *given)),
                      **{name: value for name, value in given.items() if value is not None})
-    render_as, source_dialect = DIALECTS[dialect]
     if engine is not None:
         with engine.registered(predictions, "predictions") as predictions_view, \
                 engine.registered(truth, "truth") as truth_view:
@@ -820,21 +817,8 @@ def sql(predictions, truth, k, *, con=None, dialect=None, macro="map_at_k", metr
     else:
         tables = {}
     for argument, name in (("predictions", predictions), ("truth", truth)):
-        tables[argument] = ".".join(render("quote_identifier", render_as, name=part) for part in _name_parts(name))
-    text = render(macro, render_as, **tables, **arguments)
-    if source_dialect is None:
-        return text
-    sqlglot = load("sqlglot", f"dialect={dialect!r}")
-    # sqlglot logs what it cannot say in the target dialect: BigQuery has no NULLS LAST in a
-    # window, which changes nothing here (no window of the macros orders by a column that can
-    # be NULL); anything else fails the tests that run every dialect's SQL
-    logger = logging.getLogger("sqlglot")
-    level = logger.level
-    logger.setLevel(logging.ERROR)
-    try:
-        return sqlglot.transpile(text, read=source_dialect, write=dialect, pretty=True)[0]
-    finally:
-        logger.setLevel(level)
+        tables[argument] = ".".join(render("quote_identifier", dialect, name=part) for part in _name_parts(name))
+    return render(macro, dialect, **tables, **arguments)
 
 
 # the public macros whose SQL sql() prints
@@ -844,15 +828,5 @@ MACROS = [function for function, _, _ in METRICS.values()] + ["average_precision
 # other spellings of the dialects' names, as sqlglot and the warehouses write them
 DIALECT_NAMES = {"postgresql": "postgres", "sparksql": "spark", "spark2": "spark"}
 
-# dialect -> (the engine whose macro variants render it, the sqlglot dialect that rendering is
-# in when sqlglot must rewrite it, or None when the rendering runs as it is)
-DIALECTS = {
-    "duckdb": ("duckdb", None),
-    "postgres": ("postgres", None),
-    "spark": ("spark", None),
-    "databricks": ("databricks", "spark"),
-    "redshift": ("redshift", "postgres"),
-    "snowflake": ("snowflake", "duckdb"),
-    "bigquery": ("bigquery", None),
-    "trino": ("trino", None),
-}
+# the engines whose SQL sql() prints, each rendered through its own variants
+DIALECTS = ["duckdb", "postgres", "spark", "databricks", "redshift", "snowflake", "bigquery", "trino"]
