@@ -22,7 +22,7 @@ less again), then `--runs` times, the median kept. Lines per engine:
                 RankingMetrics.meanAveragePrecisionAt(12), ndcgAt(12) and precisionAt(12) from the
                 same cached DataFrames (checked against convention='spark'), each metric against
                 its own method
-Results go to bench/results/engines.json and the README table between the engines markers.
+Results go to bench/results/engines.json and bench/README.md's table between the engines markers.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ sys.path.insert(0, str(BENCH.parent / "tests"))
 import generate  # noqa: E402
 
 RESULTS = BENCH / "results" / "engines.json"
-README = BENCH.parent / "README.md"
+README = BENCH / "README.md"
 START, END = "<!-- engines:start -->", "<!-- engines:end -->"
 K, FAMILY_KS = 12, [5, 10, 20, 50]
 

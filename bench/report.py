@@ -1,7 +1,7 @@
-"""Turns bench/results/results.json into the README's results table and a PNG chart.
+"""Turns bench/results/results.json into bench/README.md's results table and a PNG chart.
 
     python bench/report.py      # writes bench/results/results.md, bench/results/seconds.png,
-                                # and the README section between the bench markers
+                                # and bench/README.md's section between the bench markers
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ RESULTS = BENCH / "results" / "results.json"
 FLOOR, BOUND = list(implementations.IMPLEMENTATIONS)[:2]
 TABLE = BENCH / "results" / "results.md"
 CHART = BENCH / "results" / "seconds.png"
-README = BENCH.parent / "README.md"
+README = BENCH / "README.md"
 START, END = "<!-- bench:start -->", "<!-- bench:end -->"
 
 
@@ -96,7 +96,7 @@ def main() -> None:
     if START in readme and END in readme:
         before, rest = readme.split(START, 1)
         _, after = rest.split(END, 1)
-        README.write_text(f"{before}{START}\n{text}\n![seconds against rows](bench/results/seconds.png)\n{END}{after}")
+        README.write_text(f"{before}{START}\n{text}\n![seconds against rows](results/seconds.png)\n{END}{after}")
     print(text)
 
 
