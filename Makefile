@@ -14,7 +14,7 @@ APT_INSTALL := apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get inst
 
 venv: $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml dbt_project.yml
 	$(PYTHON) -m venv $(VENV)
 	PIP_DISABLE_PIP_VERSION_CHECK=1 $(BIN)/pip install --quiet -e '.[dev]'
 	touch $@
@@ -38,7 +38,7 @@ test: venv system bench/.venv/.installed
 # other versions (recommenders wants pandas < 3), so it has a venv of its own.
 BENCH_BIN := bench/.venv/bin
 
-bench/.venv/.installed: pyproject.toml
+bench/.venv/.installed: pyproject.toml dbt_project.yml
 	$(PYTHON) -m venv bench/.venv
 	PIP_DISABLE_PIP_VERSION_CHECK=1 $(BENCH_BIN)/pip install --quiet -e '.[dbt,spark,arrow,polars,postgres]' 'dbt-spark[session]>=1.11,<1.12' ranx recommenders matplotlib psutil
 	touch $@

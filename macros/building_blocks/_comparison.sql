@@ -18,7 +18,9 @@
 {%- set model = plan.by[0] -%}
 {%- set double = rank_metrics.type_double() -%}
 {%- set baseline = rank_metrics._baseline_literal(plan, comparison.baseline) -%}
-{{ rank_metrics._one_pass(plan) }},
+{{ rank_metrics._query_header('compare', plan, {'baseline': comparison.baseline, 'test': comparison.test,
+                                               'correction': comparison.correction, 'alpha': comparison.alpha}) }}
+{{- rank_metrics._one_pass(plan) }},
 {{ rank_metrics._user_metrics(plan) }},
 rm_paired_users as (
     -- each user's pair, with the mean difference of the pair's model and k beside it: the spread

@@ -11,7 +11,8 @@
 {%- set plan = {} -%}
 {%- do rank_metrics._plan(plan, predictions, truth, k, **dict(options, metrics=[metric])) -%}
 {%- do plan.update({'hit_patterns': plan.patterns_suffice}) -%}
-{{ rank_metrics._one_pass(plan) }},
+{{ rank_metrics._query_header(metric ~ '_at_k', plan) }}
+{{- rank_metrics._one_pass(plan) }},
 {{ rank_metrics._user_values(plan) }},
 {{ rank_metrics._group_means(plan, false) }},
 {{ rank_metrics._ks(plan) }}
@@ -23,12 +24,13 @@ cross join rm_ks as ks
 {%- endmacro %}
 
 {#- Every requested metric per evaluated user and k. -#}
-{% macro _evaluate_users(predictions, truth, k, options) %}
+{% macro _evaluate_users(predictions, truth, k, options, macro='evaluate_users') %}
 {%- do rank_metrics._macro_arguments('evaluate_users', options) -%}
 {%- set plan = {} -%}
 {%- do rank_metrics._plan(plan, predictions, truth, k, **options) -%}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
-{{ rank_metrics._one_pass(plan) }},
+{{ rank_metrics._query_header(macro, plan) }}
+{{- rank_metrics._one_pass(plan) }},
 {{ rank_metrics._user_metrics(plan) }}
 select {{ by }}rm_user as {{ plan.user }}, k,
     {%- for metric in plan.metrics %} {{ plan.metric_columns[metric] }},{% endfor %} n_relevant, n_hits
@@ -46,7 +48,8 @@ from rm_user_metrics
 {%- do plan.update({'hit_patterns': plan.patterns_suffice}) -%}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
 {%- set double = rank_metrics.type_double() -%}
-{{ rank_metrics._one_pass(plan) }},
+{{ rank_metrics._query_header('evaluate', plan, {'confidence': options.get('confidence')}) }}
+{{- rank_metrics._one_pass(plan) }},
 {{ rank_metrics._user_values(plan) }},
 rm_rows as (
     -- a row per k and metric, in the order asked, numbered (rm_slot: a number is quicker to pick

@@ -21,5 +21,5 @@
 
 {% macro default__average_precision_at_k(predictions, truth, k) -%}
     {%- do rank_metrics._macro_arguments('average_precision_at_k', kwargs) -%}
-    {{ rank_metrics._evaluate_users(predictions, truth, k, dict(kwargs, metrics=['map'])) }}
+    {{ rank_metrics._evaluate_users(predictions, truth, k, dict(kwargs, metrics=['map']), 'average_precision_at_k') }}
 {%- endmacro %}
