@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 DBT := cd integration_tests && DBT_SEND_ANONYMOUS_USAGE_STATS=false DBT_PROFILES_DIR=. ../$(BIN)/dbt
 
-.PHONY: venv system demo test bench bench-engines bench-report bench-smoke clean
+.PHONY: venv system demo test docs bench bench-engines bench-report bench-smoke clean
 
 # Debian packages the engine tests need: PostgreSQL (the tests start a throwaway cluster), a
 # Java runtime for Spark, and Chromium (tests/test_report.py opens the HTML report in it). Installed only when missing; needs root, as on CI.
@@ -33,6 +33,11 @@ system:
 test: venv system bench/.venv/.installed
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
+
+# macros/dbt/macros.yml's generated entries (the metrics', from the registry; the internal
+# macros') and docs/reference.md; tests/test_docs.py fails when they are out of date
+docs: venv
+	$(BIN)/python docs/make_reference.py
 
 # The benchmark compares against peers (ranx, recommenders, pyspark) whose dependencies pin
 # other versions (recommenders wants pandas < 3), so it has a venv of its own.

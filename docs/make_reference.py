@@ -1,4 +1,4 @@
-"""Writes docs/reference.md from macros/dbt/macros.yml, and macros.yml's entries for the internal macros.
+"""Writes docs/reference.md from macros/dbt/macros.yml, and macros.yml's entries for the metrics and the internal macros.
 
     .venv/bin/python docs/make_reference.py            # writes both
     .venv/bin/python docs/make_reference.py --check    # writes nothing; exits 1 when either is out of date
@@ -8,7 +8,10 @@ macros.yml documents the public macros (macros/dbt/entry_points.sql) and the rel
 and an example (`example_call`: a macro call without its {{ }}, which this script adds back, since
 dbt renders meta as Jinja; or a gate's `example_yaml`). Each becomes a card of docs/reference.md. Every other macro defined under macros/
 is internal: its entry, hidden from `dbt docs`, is written at the end of macros.yml, below the
-line INTERNAL_MARK, so that a new or renamed macro needs no entry written by hand.
+line INTERNAL_MARK, so that a new or renamed macro needs no entry written by hand. The entries
+of the metric macros (map_at_k, ndcg_at_k, ...) are written between the METRIC marks from the
+metric registry (macros/metrics/_registry.sql), their arguments those of average_precision_at_k
+(a YAML alias of its list): adding a metric to the registry needs no entry written by hand.
 tests/test_docs.py runs the same functions and compares their output with the committed files.
 """
 
@@ -26,6 +29,8 @@ MACROS_YML = ROOT / "macros" / "dbt" / "macros.yml"
 REFERENCE = ROOT / "docs" / "reference.md"
 INTERNAL_MARK = ("  # Internal macros, hidden from dbt docs: written by docs/make_reference.py from the macros\n"
                  "  # defined under macros/ (run it after adding, renaming or removing one; do not edit below).\n")
+METRIC_START = "  # Metric macros: written by docs/make_reference.py from macros/metrics/_registry.sql (do not edit).\n"
+METRIC_END = "  # End of the metric macros.\n"
 # a macro or a generic test (dbt names the test's macro test_<name>)
 DEFINITION = re.compile(r"{%-?\s*(macro|test)\s+(\w+)\s*\(")
 # arguments each card lists itself, first, whether or not they are common to every card
@@ -58,6 +63,31 @@ def with_internal_entries(text: str, root: Path = ROOT) -> str:
              for name, path in sorted(defined_macros(root).items(), key=lambda item: (item[1], item[0]))
              if name not in shown]
     return head + INTERNAL_MARK + "\n".join(lines) + "\n"
+
+
+ONE_ROW_PER_GROUP = " One row per group of by and k; renders one SELECT, every argument after k a keyword argument."
+
+
+def with_metric_entries(text: str) -> str:
+    """macros.yml's text with the metric macros' entries written again from the registry."""
+    from rank_metrics._render import metric_registry
+
+    head, rest = text.split(METRIC_START, 1) if METRIC_START in text else text.split("  # METRIC ENTRIES\n", 1)
+    tail = rest.split(METRIC_END, 1)[1] if METRIC_END in rest else rest
+    lines = []
+    for entry in metric_registry().values():
+        columns = [("<by columns>", "The by columns, each under its own name, in the order given (none without by)."),
+                   ("k", "The cutoff: a row per k given, ascending in Python and on the command line (the SQL sets no order)."),
+                   (entry["group_column"], f"The mean of {entry['label']} over the evaluated users ({entry['user_column']} per user)."),
+                   ("n_users", "How many users the mean is over: the evaluated users (users=).")]
+        lines += [f"  - name: {entry['macro']}",
+                  f"    description: {json.dumps(entry['description'] + ONE_ROW_PER_GROUP)}",
+                  "    meta:", "      output_columns:"]
+        for name, description in columns:
+            lines += [f"        - name: {json.dumps(name)}", f"          description: {json.dumps(description)}"]
+        lines += ["      example_call: |"] + [f"        {line}" for line in entry["example"].splitlines()]
+        lines += ["    arguments: *metric_arguments"]
+    return head + METRIC_START + "\n".join(lines) + "\n" + METRIC_END + tail
 
 
 def _cell(text) -> str:
@@ -151,7 +181,7 @@ def reference(text: str) -> str:
 def main(argv: list[str]) -> int:
     check = "--check" in argv
     text = MACROS_YML.read_text()
-    new_text = with_internal_entries(text)
+    new_text = with_internal_entries(with_metric_entries(text))
     new_reference = reference(new_text)
     stale = [path for path, content in ((MACROS_YML, new_text), (REFERENCE, new_reference))
              if not path.exists() or path.read_text() != content]

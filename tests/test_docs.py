@@ -129,6 +129,8 @@ def test_no_page_cites_a_document_the_repository_lacks():
 
 def test_the_reference_is_what_macros_yml_says():
     text = MACROS_YML.read_text()
+    assert make_reference.with_metric_entries(text) == text, \
+        "macros.yml's metric entries are not the registry's: run .venv/bin/python docs/make_reference.py"
     assert make_reference.with_internal_entries(text) == text, \
         "macros.yml's internal entries are out of date: run .venv/bin/python docs/make_reference.py"
     assert make_reference.reference(text) == (ROOT / "docs" / "reference.md").read_text(), \
@@ -163,6 +165,8 @@ def test_every_macro_is_documented_or_hidden_from_dbt_docs():
         if shown:
             assert entry.get("arguments") and all(argument.get("description") for argument in entry["arguments"]), entry["name"]
     public = set(re.findall(r"{% macro ([a-z]\w*)\(", (ROOT / "macros" / "dbt" / "entry_points.sql").read_text()))
+    public |= {name for path in (ROOT / "macros" / "metrics").glob("*.sql")
+               for name in re.findall(r"{% macro ([a-z]\w*)\(", path.read_text()) if "__" not in name}
     gates = {"test_" + name for name in re.findall(r"{% test (\w+)\(", (ROOT / "macros" / "dbt" / "gates.sql").read_text())}
     shown = {entry["name"] for entry in entries if entry.get("docs", {}).get("show", True)}
     assert shown == public | gates

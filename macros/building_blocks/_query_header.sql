@@ -46,7 +46,7 @@
         {%- do parts.append('hits counted row by row') -%}
     {%- endif -%}
     {%- do parts.append('means over users with the same hit pattern counted once' if plan.hit_patterns else 'means over users') -%}
-    {%- if 'ndcg' in plan.metrics -%}
+    {%- if 'dcg' in plan.sums -%}
         {%- do parts.append('ideal DCG from the count of relevant items' if plan.ideal_from_m else 'ideal DCG from the ranked grades') -%}
     {%- endif -%}
     {{- parts | join('; ') -}}

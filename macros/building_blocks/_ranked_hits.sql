@@ -150,7 +150,7 @@ rm_listed_items as (
 {%- endif %}
 rm_hits as (
     {#- AP's running count of relevant hits: a window, unless _user_sums reads it off a bitmask -#}
-    {%- set running_count = 'map' in plan.metrics and not plan.hits_as_bits %}
+    {%- set running_count = 'precision_sum' in plan.sums and not plan.hits_as_bits %}
     {%- if plan.relevance_threshold is none %}
     -- every row met truth with a grade > 0, so every hit is relevant
     select {{ by }}rm_user, rm_position, rm_grade, 1 as rm_relevant

@@ -18,12 +18,12 @@
 {%- else -%}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
 {%- set double = rank_metrics.type_double() -%}
-{%- set wants = plan.metrics -%}
+{%- set sums = plan.sums -%}
 {#- the ideal DCG is keyed like m(u): by truth's user, or by the list under truth_scope='listed' -#}
 {%- set ideal_keys = plan.by if plan.truth_scope == 'listed' else plan.truth_by -%}
 {%- set largest_k = plan.ks | max -%}
 rm_user_sums as (
-    {%- set bits = 'map' in wants and plan.hits_as_bits %}
+    {%- set bits = 'precision_sum' in sums and plan.hits_as_bits %}
     {%- if bits %}
     select {{ rank_metrics._sums_of_parts('s', plan.ks, ['rm_precision_sum']) }}
     from (
@@ -36,14 +36,14 @@ rm_user_sums as (
     select {{ by }}rm_user
         {%- for k in plan.ks %},
         count(case when rm_position <= {{ k }} and rm_relevant = 1 then 1 end) as rm_hits_{{ loop.index }}
-        {%- if 'map' in wants and not bits %},
+        {%- if 'precision_sum' in sums and not bits %},
         {{ rank_metrics.sum_of_values('case when rm_position <= ' ~ k ~ ' and rm_relevant = 1 then cast(rm_hits_so_far as ' ~ double ~ ') / rm_position else 0 end') }} as rm_precision_sum_{{ loop.index }}
         {%- endif %}
-        {%- if 'ndcg' in wants %},
+        {%- if 'dcg' in sums %},
         {{ rank_metrics.sum_of_values('case when rm_position <= ' ~ k ~ ' then ' ~ rank_metrics._gain(plan, 'rm_grade') ~ ' / ' ~ rank_metrics._discount('rm_position') ~ ' else 0 end', any_size=true) }} as rm_dcg_{{ loop.index }}
         {%- endif %}
         {%- endfor %}
-        {%- if 'mrr' in wants %},
+        {%- if 'first_hit' in sums %},
         min(case when rm_relevant = 1 then rm_position end) as rm_first_hit
         {%- endif %}
         {%- if bits %},
@@ -56,9 +56,9 @@ rm_user_sums as (
     ) as s
     {%- endif %}
 ),
-{%- if 'ndcg' in wants and plan.ideal_from_m %}
+{%- if 'dcg' in sums and plan.ideal_from_m %}
 {{ rank_metrics._ideal_by_count(plan) }},
-{%- elif 'ndcg' in wants %}
+{%- elif 'dcg' in sums %}
 rm_ideal_items as (
     -- the items that add gain, with their gains: all of the user's truth, or the listed truth
     select {{ rank_metrics._column_prefix(ideal_keys) }}rm_user, rm_item, {{ rank_metrics._gain(plan, 'max(rm_grade)') }} as rm_gain
@@ -87,15 +87,15 @@ rm_user_wide as (
     select {{ rank_metrics._column_prefix(plan.by, 'u') }}u.rm_user, u.rm_n_relevant
         {%- for k in plan.ks %},
         coalesce(s.rm_hits_{{ loop.index }}, 0) as rm_n_hits_{{ loop.index }}
-        {%- if 'map' in wants %},
+        {%- if 'precision_sum' in sums %},
         coalesce(s.rm_precision_sum_{{ loop.index }}, 0) as rm_precision_sum_{{ loop.index }}
         {%- endif %}
-        {%- if 'ndcg' in wants %},
+        {%- if 'dcg' in sums %},
         coalesce(s.rm_dcg_{{ loop.index }}, 0) as rm_dcg_{{ loop.index }},
         coalesce(i.rm_idcg_{{ loop.index }}, 0) as rm_idcg_{{ loop.index }}
         {%- endif %}
         {%- endfor %}
-        {%- if 'mrr' in wants %},
+        {%- if 'first_hit' in sums %},
         s.rm_first_hit
         {%- endif %}
         {%- if plan.needs_list_length %},
@@ -104,10 +104,10 @@ rm_user_wide as (
     from rm_users as u
     left join rm_user_sums as s
         on {{ rank_metrics._equal_prefix(plan.by, 'u', 's') }}u.rm_user = s.rm_user
-    {%- if 'ndcg' in wants and plan.ideal_from_m %}
+    {%- if 'dcg' in sums and plan.ideal_from_m %}
     left join rm_ideal_by_count as i
         on i.rm_count = least(u.rm_n_relevant, {{ largest_k }})
-    {%- elif 'ndcg' in wants %}
+    {%- elif 'dcg' in sums %}
     left join rm_ideal as i
         on {{ rank_metrics._equal_prefix(ideal_keys, 'u', 'i') }}u.rm_user = i.rm_user
     {%- endif %}
@@ -127,7 +127,7 @@ rm_user_wide as (
     window and a join, two more stages to plan (bench/README). -#}
 {% macro _pattern_sums(plan) %}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
-{%- set wants = plan.metrics -%}
+{%- set sums = plan.sums -%}
 {%- set bits = 's.rm_hit_bits' -%}
 {%- set list_length = 'coalesce(p.rm_list_length, 0)' -%}
 rm_user_bits as (
@@ -153,21 +153,21 @@ rm_patterns as (
         {%- if plan.needs_list_length %}, {{ list_length }}{% endif %}
 ),
 rm_user_wide as (
-    select {{ rank_metrics._sums_of_parts('w', plan.ks, (['rm_precision_sum'] if 'map' in wants else [])
-                                                        + (['rm_dcg', 'rm_idcg'] if 'ndcg' in wants else [])) }}
+    select {{ rank_metrics._sums_of_parts('w', plan.ks, (['rm_precision_sum'] if 'precision_sum' in sums else [])
+                                                        + (['rm_dcg', 'rm_idcg'] if 'dcg' in sums else [])) }}
     from (
     select {{ rank_metrics._column_prefix(plan.by, 's') }}s.rm_users, s.rm_n_relevant
         {%- for k in plan.ks %},
         {{ rank_metrics.bit_count(bits ~ ' & ' ~ (2 ** (k + 1) - 2)) }} as rm_n_hits_{{ loop.index }}
-        {%- if 'map' in wants %},
+        {%- if 'precision_sum' in sums %},
         {{ rank_metrics._precision_sum_from_bits(bits, k, 0 if loop.first else loop.previtem) }} as rm_precision_sum_{{ rank_metrics._part(plan.ks, loop.index) }}
         {%- endif %}
-        {%- if 'ndcg' in wants %},
+        {%- if 'dcg' in sums %},
         {{ rank_metrics._binary_dcg_from_bits(bits, k, 0 if loop.first else loop.previtem) }} as rm_dcg_{{ rank_metrics._part(plan.ks, loop.index) }},
         {{ rank_metrics._binary_ideal_dcg('s.rm_n_relevant', k, 0 if loop.first else loop.previtem) }} as rm_idcg_{{ rank_metrics._part(plan.ks, loop.index) }}
         {%- endif %}
         {%- endfor %}
-        {%- if 'mrr' in wants %},
+        {%- if 'first_hit' in sums %},
         {#- the lowest bit alone, less one, is as many ones as the first hit's position -#}
         case when {{ bits }} <> 0 then {{ rank_metrics.bit_count('(' ~ bits ~ ' & -' ~ bits ~ ') - 1') }} end as rm_first_hit
         {%- endif %}
@@ -272,9 +272,9 @@ rm_user_values as (
     and k, a row each: <by columns>, rm_user, k, one column per metric, n_relevant, n_hits. -#}
 {% macro _user_metrics(plan) %}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
-{%- set wants = plan.metrics -%}
+{%- set sums = plan.sums -%}
 {#- the sums that differ by k, besides hits: AP's precision sum, DCG and the ideal DCG -#}
-{%- set by_k = (['rm_precision_sum'] if 'map' in wants else []) + (['rm_dcg', 'rm_idcg'] if 'ndcg' in wants else []) -%}
+{%- set by_k = (['rm_precision_sum'] if 'precision_sum' in sums else []) + (['rm_dcg', 'rm_idcg'] if 'dcg' in sums else []) -%}
 {{ rank_metrics._ks(plan) }},
 rm_user_k as (
     -- the wide row spread to a row per k
@@ -282,7 +282,7 @@ rm_user_k as (
         {%- for column in by_k %}
         case {%- for k in plan.ks %} when ks.k = {{ k }} then u.{{ column }}_{{ loop.index }}{% endfor %} end as {{ column }},
         {%- endfor %}
-        {%- if 'mrr' in wants %}
+        {%- if 'first_hit' in sums %}
         u.rm_first_hit,
         {%- endif %}
         {%- if plan.needs_list_length %}
@@ -294,7 +294,7 @@ rm_user_k as (
 ),
 rm_user_metrics as (
     select {{ by }}rm_user, k,
-        {%- for metric in wants %}
+        {%- for metric in plan.metrics %}
         {{ rank_metrics._per_user(plan, metric) }} as {{ plan.metric_columns[metric] }},
         {%- endfor %}
         cast(rm_n_relevant as bigint) as n_relevant,
@@ -310,17 +310,4 @@ rm_ks as (
     select cast({{ k }} as bigint) as k{{ ' union all' if not loop.last }}
     {%- endfor %}
 )
-{%- endmacro %}
-
-
-{#- One metric's per-user expression, from its own file. Named literally, not looked up by name:
-    dbt finds the macros a generic test needs by reading their calls. -#}
-{% macro _per_user(plan, metric, k='k', at='') -%}
-    {%- if metric == 'map' -%}{{ rank_metrics._per_user_map(plan, k, at) }}
-    {%- elif metric == 'ndcg' -%}{{ rank_metrics._per_user_ndcg(plan, k, at) }}
-    {%- elif metric == 'precision' -%}{{ rank_metrics._per_user_precision(plan, k, at) }}
-    {%- elif metric == 'recall' -%}{{ rank_metrics._per_user_recall(plan, k, at) }}
-    {%- elif metric == 'mrr' -%}{{ rank_metrics._per_user_mrr(plan, k, at) }}
-    {%- elif metric == 'hit_rate' -%}{{ rank_metrics._per_user_hit_rate(plan, k, at) }}
-    {%- endif -%}
 {%- endmacro %}

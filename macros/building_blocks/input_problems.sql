@@ -126,7 +126,7 @@ rm_problems as (
     where problem is not null
 {#- 2^grade - 1 is a double only up to grade 1023, and a sum of such gains needs room: past
     1000, DCG would be inf (NDCG NaN) or an engine's overflow error -#}
-{%- if 'ndcg' in plan.metrics and plan.gain == 'exponential' and plan.relevance is not none and 'truth' in checked %}
+{%- if 'dcg' in plan.sums and plan.gain == 'exponential' and plan.relevance is not none and 'truth' in checked %}
 union all
 select 160 as rm_check, 'relevance' as argument,
     {{ rank_metrics.string_literal('truth has grade ') }} || cast(rm_largest as {{ text }})

@@ -1,33 +1,10 @@
-{#- The package's public dbt macros: each renders one SELECT (SPEC §3, §6). Every argument
+{#- The package's public dbt macros beside the metrics' own (map_at_k, ndcg_at_k, ... in
+    macros/metrics/<metric>.sql, one file a metric): each renders one SELECT. Every argument
     after (predictions, truth, k) is a keyword argument: user, item, rank, score, relevance, by,
     truth_by, normalization, users, duplicates, tie_break, convention, gain, gain_from,
     precision_denominator, recall_denominator, truth_scope, relevance_threshold, metrics
     (evaluate, evaluate_users) and validate (true: run the data checks when the model runs).
     macros/dbt/macros.yml documents them for `dbt docs`. -#}
-{% macro map_at_k(predictions, truth, k) %}
-    {{ return(rank_metrics._fits_its_view(adapter.dispatch('map_at_k', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs, varargs)))) }}
-{% endmacro %}
-
-{% macro ndcg_at_k(predictions, truth, k) %}
-    {{ return(rank_metrics._fits_its_view(adapter.dispatch('ndcg_at_k', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs, varargs)))) }}
-{% endmacro %}
-
-{% macro precision_at_k(predictions, truth, k) %}
-    {{ return(rank_metrics._fits_its_view(adapter.dispatch('precision_at_k', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs, varargs)))) }}
-{% endmacro %}
-
-{% macro recall_at_k(predictions, truth, k) %}
-    {{ return(rank_metrics._fits_its_view(adapter.dispatch('recall_at_k', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs, varargs)))) }}
-{% endmacro %}
-
-{% macro mrr_at_k(predictions, truth, k) %}
-    {{ return(rank_metrics._fits_its_view(adapter.dispatch('mrr_at_k', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs, varargs)))) }}
-{% endmacro %}
-
-{% macro hit_rate_at_k(predictions, truth, k) %}
-    {{ return(rank_metrics._fits_its_view(adapter.dispatch('hit_rate_at_k', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs, varargs)))) }}
-{% endmacro %}
-
 {% macro average_precision_at_k(predictions, truth, k) %}
     {{ return(rank_metrics._fits_its_view(adapter.dispatch('average_precision_at_k', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs, varargs)))) }}
 {% endmacro %}
@@ -39,7 +16,6 @@
 {% macro evaluate_users(predictions, truth, k) %}
     {{ return(rank_metrics._fits_its_view(adapter.dispatch('evaluate_users', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs, varargs)))) }}
 {% endmacro %}
-
 
 {% macro compare(predictions, truth, k) %}
     {{ return(rank_metrics._fits_its_view(adapter.dispatch('compare', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs, varargs)))) }}

@@ -23,3 +23,8 @@
     {%- do rank_metrics._macro_arguments('average_precision_at_k', kwargs) -%}
     {{ rank_metrics._evaluate_users(predictions, truth, k, dict(kwargs, metrics=['map']), 'average_precision_at_k') }}
 {%- endmacro %}
+
+{#- The public dbt macro (macros/dbt/entry_points.sql says how entry points read their arguments). -#}
+{% macro map_at_k(predictions, truth, k) %}
+    {{ return(rank_metrics._fits_its_view(adapter.dispatch('map_at_k', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs, varargs)))) }}
+{% endmacro %}

@@ -9,3 +9,8 @@
 {% macro default__recall_at_k(predictions, truth, k) -%}
     {{ rank_metrics._metric_at_k('recall', predictions, truth, k, kwargs) }}
 {%- endmacro %}
+
+{#- The public dbt macro (macros/dbt/entry_points.sql says how entry points read their arguments). -#}
+{% macro recall_at_k(predictions, truth, k) %}
+    {{ return(rank_metrics._fits_its_view(adapter.dispatch('recall_at_k', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs, varargs)))) }}
+{% endmacro %}

@@ -5,13 +5,15 @@ runs them in DuckDB, and checks them against an independent reference implementa
 """
 
 from ._version import __version__
-from .api import (average_precision_at_k, evaluate, evaluate_users, hit_rate_at_k, map_at_k,
-                  mrr_at_k, ndcg_at_k, precision_at_k, recall_at_k, sql)
+from .api import METRIC_FUNCTIONS, average_precision_at_k, evaluate, evaluate_users, sql
 from .comparison import compare
 from .errors import CheckFailed, RankMetricsError, RankMetricsWarning
 from .lists import apk, mapk
 from ._report import plot, report
 
-__all__ = ["__version__", "apk", "mapk", "map_at_k", "average_precision_at_k", "ndcg_at_k",
-           "precision_at_k", "recall_at_k", "mrr_at_k", "hit_rate_at_k", "evaluate", "evaluate_users", "compare", "plot", "report", "sql",
-           "RankMetricsError", "RankMetricsWarning", "CheckFailed"]
+# a function per metric of the registry (macros/metrics/_registry.sql): map_at_k, ndcg_at_k,
+# precision_at_k, recall_at_k, mrr_at_k, hit_rate_at_k
+globals().update(METRIC_FUNCTIONS)
+
+__all__ = ["__version__", "apk", "mapk", *METRIC_FUNCTIONS, "average_precision_at_k", "evaluate", "evaluate_users", "compare",
+           "plot", "report", "sql", "RankMetricsError", "RankMetricsWarning", "CheckFailed"]

@@ -204,6 +204,22 @@ def _loaded_namespace(engine: str) -> _Namespace:
     return names
 
 
+@functools.lru_cache(maxsize=None)
+def metric_registry() -> dict[str, dict]:
+    """The metric registry (macros/metrics/_registry.sql): metric name -> its macro, group
+    column, user column, label, sums and description, in the order results list them. Read
+    from that one file alone, so that importing the package loads no other macro."""
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(dbt_project_dir() / "macros")),
+                             extensions=["jinja2.ext.do"], undefined=jinja2.StrictUndefined)
+    template = env.get_template("metrics/_registry.sql")
+    context = template.new_context()
+    for _ in template.root_render_func(context):
+        pass
+    registry: dict[str, dict] = {}
+    context.vars["_metric_registry"](registry)
+    return registry
+
+
 def render(macro: str, engine: str = "duckdb", **arguments) -> str:
     """The SQL of one public macro (map_at_k, average_precision_at_k, input_problems)."""
     try:

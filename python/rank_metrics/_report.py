@@ -10,7 +10,7 @@ import html
 import io
 import math
 
-from . import _engines, api, reference
+from . import _inputs, api, reference
 from ._optional import load
 from ._tables import BETTER, WORSE, cell, zero_floors
 from ._version import __version__
@@ -68,8 +68,8 @@ def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test=
     against k per group with its confidence band, the users evaluated and left out, and the
     options in force. Returns the HTML text."""
     # the page reads its inputs several times: a one-shot Arrow reader would be empty after the first
-    predictions = _engines.read_once(predictions, "predictions")
-    truth = _engines.read_once(truth, "truth")
+    predictions = _inputs.read_once(predictions, "predictions")
+    truth = _inputs.read_once(truth, "truth")
     values = api.evaluate(predictions, truth, k, metrics=metrics, confidence=confidence, con=con, by=by, **options)
     by_columns = api._as_list(by)
     comparison = None
@@ -138,7 +138,7 @@ def _users(predictions, truth, k, by, con, options) -> list[dict]:
     def evaluated(users):
         with _said_already():
             try:
-                frame = api.evaluate_users(predictions, truth, first_k, metrics=["hit_rate"], con=con, by=by or None,
+                frame = api.evaluate_users(predictions, truth, first_k, metrics=[api.HITS_ONLY_METRIC], con=con, by=by or None,
                                            users=users, **chosen)
             except RankMetricsError as error:
                 # the page's own sets of a table with no rows are empty, not the caller's error (the

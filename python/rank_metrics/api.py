@@ -15,9 +15,10 @@ import shlex
 from typing import TYPE_CHECKING, Sequence
 
 from . import reference
-from ._engines import _file_reader, _module, _name_parts, _quote as engine_quote, as_read, engine_for
+from ._engines import _name_parts, _quote as engine_quote, engine_for
+from ._inputs import _file_reader, _module, as_read
 from ._render import namespace as _render_namespace
-from ._render import render
+from ._render import metric_registry, render
 from .errors import CheckFailed, RankMetricsError, warn
 
 if TYPE_CHECKING:   # pandas is imported where a result is made, so `import rank_metrics` stays fast
@@ -266,15 +267,10 @@ def _long_rows(rows: list[dict], item: str, shape: dict, position: str | None) -
     return long_rows
 
 
-# metric name -> (its public function and macro, its column per group, its column per user)
-METRICS = {
-    "map": ("map_at_k", "map_at_k", "average_precision"),
-    "ndcg": ("ndcg_at_k", "ndcg_at_k", "ndcg"),
-    "precision": ("precision_at_k", "precision_at_k", "precision"),
-    "recall": ("recall_at_k", "recall_at_k", "recall"),
-    "mrr": ("mrr_at_k", "mrr_at_k", "reciprocal_rank"),
-    "hit_rate": ("hit_rate_at_k", "hit_rate_at_k", "hit"),
-}
+# metric name -> (its public function and macro, its column per group, its column per user),
+# from the metric registry (macros/metrics/_registry.sql)
+METRICS = {metric: (entry["macro"], entry["group_column"], entry["user_column"])
+           for metric, entry in metric_registry().items()}
 
 
 def _expected_and_got(result: pd.DataFrame, macro: str, columns: dict, user_rows, group_rows):
@@ -477,7 +473,7 @@ def _compare(macro: str, keys: list, expected: dict, got: dict, exact: bool = Fa
             continue
         if exact and isinstance(want, reference.Exact) and got[key] != want:   # equal values: their mean, bit for bit
             raise CheckFailed(f"rank_metrics: check: {macro} for {dict(zip(keys, key))}: SQL {got[key]!r}, "
-                              f"reference {float(want)!r} exactly (the mean of equal values is that value, SPEC §1)")
+                              f"reference {float(want)!r} exactly (the mean of equal values is that value: docs/definitions.md)")
         if want is None or not math.isclose(got[key], want, rel_tol=1e-9, abs_tol=1e-12):
             raise CheckFailed(f"rank_metrics: check: {macro} for {dict(zip(keys, key))}: "
                               f"SQL {got[key]!r}, reference {want!r}")
@@ -692,7 +688,7 @@ def _signature(*extra: str) -> inspect.Signature:
 _OPTIONS_DOC = """
     predictions, truth: a pandas or polars DataFrame, a pyarrow Table, a DuckDB relation, a
     Parquet/CSV path or glob, a table name in `con`, or a Spark DataFrame. k: an integer, or any
-    iterable of them. The keyword arguments are those of the dbt macros (SPEC §1, §6; README
+    iterable of them. The keyword arguments are those of the dbt macros (docs/definitions.md; README
     "Options"); con: a DuckDB or PostgreSQL connection or a SparkSession; check=True also runs
     the reference implementation and raises CheckFailed where the numbers differ: on every user
     up to 100,000 rows in the two tables, past that on a repeatable sample of 1,000 users (and
@@ -711,7 +707,7 @@ def _metric_at_k_function(metric: str):
 
     metric_at_k.__name__ = metric_at_k.__qualname__ = name
     metric_at_k.__signature__ = _signature()
-    metric_at_k.__doc__ = f"""{name}: the mean of the per-user {metric} over the evaluated users (SPEC §6).
+    metric_at_k.__doc__ = f"""{name}: {metric_registry()[metric]["description"]}
 
     Returns a float when k is one integer and by is None; otherwise a pandas DataFrame with
     columns <by columns>, k, {group_column}, n_users (a row per group and k). A float over an
@@ -720,12 +716,13 @@ def _metric_at_k_function(metric: str):
     return metric_at_k
 
 
-map_at_k = _metric_at_k_function("map")
-ndcg_at_k = _metric_at_k_function("ndcg")
-precision_at_k = _metric_at_k_function("precision")
-recall_at_k = _metric_at_k_function("recall")
-mrr_at_k = _metric_at_k_function("mrr")
-hit_rate_at_k = _metric_at_k_function("hit_rate")
+# a metric that needs no more than the hit counts: the cheapest query, where only the users or
+# groups a pass evaluates are wanted
+HITS_ONLY_METRIC = next(metric for metric, entry in metric_registry().items() if entry["sums"] == ["hits"])
+
+# a function per registered metric: map_at_k, ndcg_at_k, ... (rank_metrics exports each)
+METRIC_FUNCTIONS = {function: _metric_at_k_function(metric) for metric, (function, _, _) in METRICS.items()}
+globals().update(METRIC_FUNCTIONS)
 
 
 def _metrics_argument(metrics):
@@ -757,13 +754,13 @@ def average_precision_at_k(predictions, truth, k, *, con=None, check=False, **op
 evaluate.__signature__ = _signature("metrics", "confidence")
 evaluate.__doc__ = """Several metrics at once, from one pass: a DataFrame with a row per group, k and
     metric: <by columns>, k, metric, value, n_users, std_error, ci_low, ci_high. metrics: names
-    among map, ndcg, precision, recall, mrr, hit_rate (default: all six), in that order.
+    among """ + ", ".join(METRICS) + """ (default: all), in that order.
     std_error is the per-user values' sample standard deviation over sqrt(n_users) (NaN for
     fewer than two users); [ci_low, ci_high] the normal interval at `confidence` (default 0.95).
     """ + _OPTIONS_DOC
 evaluate_users.__signature__ = _signature("metrics")
 evaluate_users.__doc__ = """Several metrics per evaluated user: <by columns>, <user>, k, a column per
-    metric (average_precision, ndcg, precision, recall, reciprocal_rank, hit), n_relevant,
+    metric (""" + ", ".join(user_column for _, _, user_column in METRICS.values()) + """), n_relevant,
     n_hits.""" + _OPTIONS_DOC
 average_precision_at_k.__signature__ = _signature()
 average_precision_at_k.__doc__ = """AP@k per evaluated user: <by columns>, <user>, k,

@@ -22,6 +22,7 @@ import threading
 import warnings
 
 from . import __version__, _engines, api, reference
+from ._render import metric_registry
 from ._optional import missing
 from ._tables import BETTER, WORSE
 from .comparison import RESAMPLES
@@ -117,16 +118,15 @@ def _k_values(text: str) -> int:
     return value
 
 
-# options that change one metric only (SPEC §1 and §6); a command of another single metric
-# refuses them (the Python API takes them everywhere, so that one set of options fits each)
-_ONE_METRIC_OPTIONS = {"normalization": "map", "gain": "ndcg", "gain_from": "ndcg",
-                       "precision_denominator": "precision", "recall_denominator": "recall"}
+# options that change one metric only (the metric registry's); a command of another single
+# metric refuses them (the Python API takes them everywhere, so that one set of options fits each)
+_ONE_METRIC_OPTIONS = {option: metric for metric, entry in metric_registry().items() for option in entry["options"]}
 
 
 def _single_metric(function: str) -> str | None:
     """The one metric a command or macro computes (map for AP per user), or None for several."""
     if function == "average_precision_at_k":
-        return "map"
+        return "map"   # AP@k per user is MAP@k's per-user value
     return next((metric for metric, (name, _, _) in api.METRICS.items() if name == function), None)
 
 

@@ -13,7 +13,7 @@ import numbers
 import uuid
 
 from . import api, stats
-from ._engines import read_once
+from ._inputs import read_once
 from .errors import RankMetricsError, warn
 
 COLUMNS = ["k", "metric", "baseline_value", "value", "difference", "relative_difference", "std_error", "t",
@@ -103,7 +103,7 @@ def _missing(value) -> bool:
 
 def _groups_of(predictions, truth, arguments, con):
     """The groups the one pass evaluates (for the error that names them)."""
-    users = api._run("evaluate_users", predictions, truth, dict(arguments, metrics=["hit_rate"]), con, check=False,
+    users = api._run("evaluate_users", predictions, truth, dict(arguments, metrics=[api.HITS_ONLY_METRIC]), con, check=False,
                      groups_named_as=None)
     return sorted(set(users[arguments["by"][0]]))
 

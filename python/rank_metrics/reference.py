@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Hashable, Iterable, Sequence
 
+from ._render import metric_registry
+
 NORMALIZATIONS = ("min_m_k", "m", "hits")
 USERS = ("truth", "predictions", "judged", "both", "union")
 DUPLICATES = ("first", "collapse", "all", "error")
@@ -22,10 +24,9 @@ GAIN_FROM = ("graded", "relevant")
 PRECISION_DENOMINATORS = ("k", "list_length")
 RECALL_DENOMINATORS = ("m", "min_m_k")
 TRUTH_SCOPES = ("all", "listed")
-# metric -> (its column per user, its column per group)
-METRICS = {"map": ("average_precision", "map_at_k"), "ndcg": ("ndcg", "ndcg_at_k"),
-           "precision": ("precision", "precision_at_k"), "recall": ("recall", "recall_at_k"),
-           "mrr": ("reciprocal_rank", "mrr_at_k"), "hit_rate": ("hit", "hit_rate_at_k")}
+# metric -> (its column per user, its column per group): the names are the metric registry's
+# (macros/metrics/_registry.sql); the values below are this module's own
+METRICS = {metric: (entry["user_column"], entry["group_column"]) for metric, entry in metric_registry().items()}
 
 _FAMILY = dict(gain="linear", gain_from="graded", precision_denominator="k", recall_denominator="m",
                truth_scope="all")

@@ -1,0 +1,77 @@
+{#- How messages show what they were given: values as Python's repr writes them, arguments
+    as written, and the known name a misspelt one most likely meant. -#}
+
+{#- The known name a misspelt one most likely meant, or '' (Jinja has no difflib): the nearest by
+    edits within a third of its length ('normalisation', 'nromalization': normalization;
+    'item_seperator': item_separator; 'tiebreak': tie_break), else the longest one that begins
+    it ('item_col': item; 'relevance_column': relevance; 'userid': user). -#}
+{% macro _nearest_name(name, names) -%}
+    {%- set lowered = name | lower -%}
+    {%- set best = namespace(name='', distance=none) -%}
+    {%- for known in names -%}
+        {%- set distance = rank_metrics._edit_distance(lowered, known) | int -%}
+        {%- if distance <= [1, (known | length) // 3] | max and (best.distance is none or distance < best.distance) -%}
+            {%- set best.name = known -%}{%- set best.distance = distance -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- if not best.name -%}
+        {%- for known in names if lowered.startswith(known) and best.name | length < known | length -%}
+            {%- set best.name = known -%}
+        {%- endfor -%}
+    {%- endif -%}
+    {#- a beginning of one name only ('norm' of normalization) -#}
+    {%- set longer = namespace(names=[]) -%}
+    {%- for known in names if lowered | length >= 3 and known.startswith(lowered) -%}
+        {%- set longer.names = longer.names + [known] -%}
+    {%- endfor -%}
+    {%- if not best.name and longer.names | length == 1 -%}
+        {%- set best.name = longer.names[0] -%}
+    {%- endif -%}
+    {{- best.name -}}
+{%- endmacro %}
+
+{#- " (did you mean 'x'?)" for a value near one of `names` (_nearest_name), else nothing. -#}
+{% macro _meant(value, names) -%}
+    {%- set nearest = rank_metrics._nearest_name(value, names) if value is string else '' -%}
+    {{- " (did you mean " ~ rank_metrics._shown(nearest) ~ "?)" if nearest else "" -}}
+{%- endmacro %}
+
+{#- The fewest insertions, deletions, substitutions and swaps of two neighbours from a to b
+    (Levenshtein's distance with swaps, each substring edited once): 'modle' is 1 from 'model'. -#}
+{% macro _edit_distance(a, b) -%}
+    {%- set rows = namespace(before=none, values=range(b | length + 1) | list) -%}
+    {%- for i in range(1, a | length + 1) -%}
+        {%- set next_row = [i] -%}
+        {%- for j in range(1, b | length + 1) -%}
+            {%- set options = [rows.values[j] + 1, next_row[j - 1] + 1, rows.values[j - 1] + (0 if a[i - 1] == b[j - 1] else 1)] -%}
+            {%- if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1] -%}
+                {%- do options.append(rows.before[j - 2] + 1) -%}
+            {%- endif -%}
+            {%- do next_row.append(options | min) -%}
+        {%- endfor -%}
+        {%- set rows.before = rows.values -%}
+        {%- set rows.values = next_row -%}
+    {%- endfor -%}
+    {{- rows.values[-1] -}}
+{%- endmacro %}
+
+{#- A value as a message shows it: text quoted as Python's repr quotes it (so the command line
+    can read a list back, cli._listed_values_as_flags), a list item by item, anything else as is. -#}
+{% macro _shown(value) -%}
+    {%- if value is string -%}
+        {%- set escaped = value | replace('\\', '\\\\') | replace('\n', '\\n') | replace('\r', '\\r') | replace('\t', '\\t') -%}
+        {%- if "'" in value and '"' not in value -%}"{{ escaped }}"
+        {%- else -%}'{{ escaped | replace("'", "\\'") }}'
+        {%- endif -%}
+    {%- elif value is iterable and value is not mapping -%}
+        {%- for one in value -%}{{ rank_metrics._shown(one) }}{{ ', ' if not loop.last }}{%- endfor -%}
+    {%- else -%}{{ value }}
+    {%- endif -%}
+{%- endmacro %}
+
+{#- A value as an argument's value is written: a list in brackets (metrics=['ndcg']). -#}
+{% macro _shown_as_given(value) -%}
+    {%- if value is iterable and value is not string and value is not mapping -%}[{{ rank_metrics._shown(value) }}]
+    {%- else -%}{{ rank_metrics._shown(value) }}
+    {%- endif -%}
+{%- endmacro %}

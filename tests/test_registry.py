@@ -1,0 +1,109 @@
+"""The metric registry (macros/metrics/_registry.sql) is the one list of the metrics: the plan,
+the public macros, the Python API and command line, the reference's columns and the dbt docs
+all follow it, and no metric's name is written in more than five source files."""
+
+import ast
+import re
+
+import pandas as pd
+import pytest
+import yaml
+
+import rank_metrics
+from rank_metrics import api, cli, reference
+from rank_metrics._render import metric_registry, namespace
+
+from conftest import ROOT
+
+REGISTRY = metric_registry()
+KEYS = {"macro", "group_column", "user_column", "label", "options", "sums", "description", "example"}
+SUMS = {"hits", "precision_sum", "dcg", "first_hit"}
+
+
+def test_every_entry_says_everything_and_nothing_else():
+    assert list(REGISTRY) == ["map", "ndcg", "precision", "recall", "mrr", "hit_rate"]
+    for metric, entry in REGISTRY.items():
+        assert set(entry) == KEYS, metric
+        assert entry["macro"] == entry["group_column"] == f"{metric}_at_k"
+        assert set(entry["sums"]) <= SUMS and "hits" in entry["sums"], metric
+        assert set(entry["options"]) <= set(api.OPTIONS), metric
+        assert entry["example"].startswith(f"rank_metrics.{entry['macro']}(")
+    # an option changes one metric at most
+    options = [option for entry in REGISTRY.values() for option in entry["options"]]
+    assert len(options) == len(set(options))
+
+
+def test_the_python_api_and_the_command_line_follow_it():
+    for metric, entry in REGISTRY.items():
+        function = getattr(rank_metrics, entry["macro"])
+        assert function.__name__ == entry["macro"] and entry["macro"] in rank_metrics.__all__
+        assert entry["description"] in function.__doc__
+        assert api.METRICS[metric] == (entry["macro"], entry["group_column"], entry["user_column"])
+        assert entry["macro"].replace("_", "-") in cli._COMMANDS
+        for option in entry["options"]:
+            assert cli._ONE_METRIC_OPTIONS[option] == metric
+    assert list(api.METRICS) == list(REGISTRY)
+
+
+def test_the_dbt_package_and_its_docs_follow_it():
+    documented = {entry["name"]: entry for entry in yaml.safe_load((ROOT / "macros" / "dbt" / "macros.yml").read_text())["macros"]}
+    names = namespace("duckdb")
+    for metric, entry in REGISTRY.items():
+        own_file = (ROOT / "macros" / "metrics" / f"{metric}.sql").read_text()
+        assert f"{{% macro {entry['macro']}(predictions, truth, k) %}}" in own_file
+        assert f"{{% macro default__{entry['macro']}(predictions, truth, k) -%}}" in own_file
+        card = documented[entry["macro"]]
+        assert card["description"].startswith(entry["description"])
+        assert [column["name"] for column in card["meta"]["output_columns"]] == ["<by columns>", "k", entry["group_column"], "n_users"]
+        # the per-user expression the registry's _per_user names
+        plan = {"normalization": "m", "precision_denominator": "k", "recall_denominator": "m"}
+        assert str(names._per_user(plan, metric)).strip()
+    assert str(names._metric_names()).split() == list(REGISTRY)
+
+
+def test_each_metric_the_registry_names_gives_the_references_numbers():
+    """Every registered metric, through its own public function, on a small input with grades,
+    ties and a user without hits: the SQL equal to the reference (check=True) and to the
+    reference's group means computed here."""
+    predictions = pd.DataFrame({"user_id": [1, 1, 1, 2, 2, 3], "item_id": ["a", "b", "c", "a", "d", "x"],
+                                "rank": [1, 2, 2, 1, 2, 1]})
+    truth = pd.DataFrame({"user_id": [1, 1, 2, 3], "item_id": ["b", "c", "d", "y"], "relevance": [2, 1, 3, 1]})
+    options = reference.resolve_options()
+    grades = {user: dict(zip(rows.item_id, rows.relevance)) for user, rows in truth.groupby("user_id")}
+    ranked = {1: ["a", "b", "c"], 2: ["a", "d"], 3: ["x"]}
+    for metric, entry in REGISTRY.items():
+        got = getattr(rank_metrics, entry["macro"])(predictions, truth, k=2, relevance="relevance", check=True)
+        values = [reference.user_metrics(ranked[user], grades[user], 2, options)[entry["user_column"]] for user in (1, 2, 3)]
+        assert got == pytest.approx(sum(values) / 3, rel=1e-12), metric
+
+
+def _named_in_python(path, names):
+    """Whether the module's code (not its comments or docstrings) holds one of the names: a
+    string equal to it, or an identifier of the metric's function."""
+    tree = ast.parse(path.read_text())
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and node.body
+                  and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            if node.value in names:
+                return True
+        elif isinstance(node, ast.Name) and node.id == names[1] or isinstance(node, ast.FunctionDef) and node.name == names[1]:
+            return True
+    return False
+
+
+def _named_in_sql(path, names):
+    code = re.sub(r"--[^\n]*", "", re.sub(r"{#.*?#}", "", path.read_text(), flags=re.S))
+    return bool({quoted for quoted in re.findall(r"[\"']([a-z_]+)[\"']", code)} & set(names)
+                or re.search(rf"\b{names[1]}\b", code))
+
+
+@pytest.mark.parametrize("metric", list(REGISTRY))
+def test_no_metric_is_written_in_more_than_five_source_files(metric):
+    names = (metric, REGISTRY[metric]["macro"])
+    files = [path.relative_to(ROOT).as_posix() for path in sorted((ROOT / "python" / "rank_metrics").rglob("*.py"))
+             if _named_in_python(path, names)]
+    files += [path.relative_to(ROOT).as_posix() for path in sorted((ROOT / "macros").rglob("*.sql")) if _named_in_sql(path, names)]
+    assert "macros/metrics/_registry.sql" in files and f"macros/metrics/{metric}.sql" in files
+    assert len(files) <= 5, files
