@@ -10,7 +10,9 @@ import pandas as pd
 import pytest
 
 import rank_metrics
-from rank_metrics import api, reference
+import rank_metrics._checks as checks
+import rank_metrics._run as run
+from rank_metrics import reference
 
 SAMPLE = 40
 
@@ -38,8 +40,8 @@ def md5_sample(predictions, truth, size=SAMPLE):
 @pytest.fixture
 def sampled(monkeypatch):
     """The sampled check on small tables: every size above 0 rows is sampled, SAMPLE users."""
-    monkeypatch.setattr(api, "_CHECK_ALL_ROWS", 0)
-    monkeypatch.setattr(api, "_CHECK_SAMPLE_USERS", SAMPLE)
+    monkeypatch.setattr(checks, "_CHECK_ALL_ROWS", 0)
+    monkeypatch.setattr(checks, "_CHECK_SAMPLE_USERS", SAMPLE)
 
 
 @pytest.fixture
@@ -59,13 +61,15 @@ def seen(monkeypatch):
 
 def wrong_sql(monkeypatch, macro, rewrite):
     """The SQL of `macro` made wrong by `rewrite` (a function of its text)."""
-    original = api.render
+    original = run.render
 
     def render(name, *args, **kwargs):
         sql = original(name, *args, **kwargs)
         return rewrite(sql) if name == macro else sql
 
-    monkeypatch.setattr(api, "render", render)
+    # the query is rendered where it runs (_run), the check's own per-user query where it checks
+    monkeypatch.setattr(run, "render", render)
+    monkeypatch.setattr(checks, "render", render)
 
 
 def off_for(user):
@@ -89,8 +93,8 @@ def test_small_tables_are_checked_whole_and_all_checks_everyone(monkeypatch, see
     predictions, truth = example()
     everyone = set(predictions.user_id) | set(truth.user_id)
     rank_metrics.map_at_k(predictions, truth, k=3, by="model", check=True)   # 2,928 rows: checked whole
-    monkeypatch.setattr(api, "_CHECK_ALL_ROWS", 0)
-    monkeypatch.setattr(api, "_CHECK_SAMPLE_USERS", SAMPLE)
+    monkeypatch.setattr(checks, "_CHECK_ALL_ROWS", 0)
+    monkeypatch.setattr(checks, "_CHECK_SAMPLE_USERS", SAMPLE)
     rank_metrics.map_at_k(predictions, truth, k=3, by="model", check=True)
     rank_metrics.map_at_k(predictions, truth, k=3, by="model", check="all")
     assert [len(users) for users in seen] == [len(everyone), SAMPLE, len(everyone)]
@@ -179,7 +183,7 @@ def test_check_is_true_false_or_all(check):
 def test_the_default_sample(seen):
     """Past 100,000 rows, 1,000 users, the same as md5's order gives."""
     predictions, truth = example(users=14_000)
-    assert len(predictions) + len(truth) > api._CHECK_ALL_ROWS
+    assert len(predictions) + len(truth) > checks._CHECK_ALL_ROWS
     result = rank_metrics.map_at_k(predictions, truth, k=3, by="model", check=True)
     assert result.equals(rank_metrics.map_at_k(predictions, truth, k=3, by="model"))
     assert seen == [md5_sample(predictions, truth, size=1000)]

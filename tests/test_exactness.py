@@ -116,16 +116,16 @@ def test_compare_standard_errors_are_the_same_every_run():
 def test_check_compares_the_mean_of_equal_values_bit_for_bit(monkeypatch):
     """check=True holds the SQL to the reference exactly where the reference is exact: a perfect
     model's 0.9999999999999998 (what DuckDB's decimal sums gave) is within 1e-9 of 1.0, and passed."""
-    from rank_metrics import api
+    import rank_metrics._run as run
 
     predictions, truth = perfect(5)
     for users in (1, 5, 49, 98):
         assert_perfect(rank_metrics.evaluate(*perfect(users), k=[5, 100], metrics=METRICS, check=True), users)
-    original = api.render
+    original = run.render
 
     def one_ulp_low(name, *args, **kwargs):
         sql = original(name, *args, **kwargs)
         return f"select * replace (value - 2e-16 * value as value) from ({sql}) as rm_wrong" if name == "evaluate" else sql
-    monkeypatch.setattr(api, "render", one_ulp_low)
+    monkeypatch.setattr(run, "render", one_ulp_low)
     with pytest.raises(rank_metrics.CheckFailed, match=r"SQL 0\.9999999999999998, reference 1\.0 exactly \(the mean of equal "):
         rank_metrics.evaluate(predictions, truth, k=5, metrics="map", check=True)

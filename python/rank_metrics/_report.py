@@ -11,9 +11,11 @@ import io
 import math
 
 from . import _inputs, api, reference
+from ._arguments import HITS_ONLY_METRIC, METRICS, _as_list, _k_argument, _metrics_argument
 from ._optional import load
 from ._tables import BETTER, WORSE, cell, zero_floors
 from ._version import __version__
+from ._warnings import _COUNTING_FOR_A_REPORT
 from .comparison import RESAMPLES, compare
 from .errors import RankMetricsError
 
@@ -22,7 +24,7 @@ def plot(predictions, truth, k, *, by=None, metrics=None, confidence=None, con=N
     """Each metric against k, a line per group of `by` with its confidence band (evaluate's
     ci_low..ci_high): a matplotlib Figure, one panel per metric."""
     values = api.evaluate(predictions, truth, k, metrics=metrics, confidence=confidence, con=con, by=by, **options)
-    return _figure(values, api._as_list(by))
+    return _figure(values, _as_list(by))
 
 
 def _figure(values, by: list):
@@ -71,7 +73,7 @@ def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test=
     predictions = _inputs.read_once(predictions, "predictions")
     truth = _inputs.read_once(truth, "truth")
     values = api.evaluate(predictions, truth, k, metrics=metrics, confidence=confidence, con=con, by=by, **options)
-    by_columns = api._as_list(by)
+    by_columns = _as_list(by)
     comparison = None
     if baseline is not None:
         with _said_already():
@@ -97,8 +99,8 @@ def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test=
                                                                "n_users"], "values"),
               "<h2>Users</h2>", _users_table(users, by_columns),
               "<h2>Options in force</h2>",
-              _options_table(options, dict(k=api._k_argument(k), by=by_columns,
-                                           metrics=api._metrics_argument(metrics) or list(api.METRICS), baseline=baseline,
+              _options_table(options, dict(k=_k_argument(k), by=by_columns,
+                                           metrics=_metrics_argument(metrics) or list(METRICS), baseline=baseline,
                                            test=test, correction=correction, alpha=alpha, seed=seed,
                                            confidence=0.95 if confidence is None else confidence))]
     return _PAGE.format(title=_escape(title), body="\n".join(parts), version=_escape(__version__))
@@ -116,11 +118,11 @@ def _said_already():
     """The page's queries after its metrics' query: what they would warn of, that query has said
     (that no user has a hit: at the largest k, not again at the first, nor under rules the user
     did not choose; of the columns: the same words again). Their other warnings stay."""
-    said = api._COUNTING_FOR_A_REPORT.set(True)
+    said = _COUNTING_FOR_A_REPORT.set(True)
     try:
         yield
     finally:
-        api._COUNTING_FOR_A_REPORT.reset(said)
+        _COUNTING_FOR_A_REPORT.reset(said)
 
 
 def _percent(share: float) -> str:
@@ -131,14 +133,14 @@ def _percent(share: float) -> str:
 def _users(predictions, truth, k, by, con, options) -> list[dict]:
     """Per group: users evaluated, and who was left out or added, by the `users` rule's sets:
     users with a list, and users truth judges (any grade)."""
-    k = api._k_argument(k)   # a numpy integer too (a new user's trial: a raw TypeError)
+    k = _k_argument(k)   # a numpy integer too (a new user's trial: a raw TypeError)
     first_k = min(k) if isinstance(k, list) else k
     chosen = {name: value for name, value in options.items() if name != "users"}
 
     def evaluated(users):
         with _said_already():
             try:
-                frame = api.evaluate_users(predictions, truth, first_k, metrics=[api.HITS_ONLY_METRIC], con=con, by=by or None,
+                frame = api.evaluate_users(predictions, truth, first_k, metrics=[HITS_ONLY_METRIC], con=con, by=by or None,
                                            users=users, **chosen)
             except RankMetricsError as error:
                 # the page's own sets of a table with no rows are empty, not the caller's error (the

@@ -22,8 +22,9 @@ import threading
 import warnings
 
 from . import __version__, _engines, api, reference
-from ._render import metric_registry
 from ._optional import missing
+from ._render import metric_registry
+from ._render import namespace as _render_namespace
 from ._tables import BETTER, WORSE
 from .comparison import RESAMPLES
 from .comparison import compare as api_compare
@@ -68,7 +69,7 @@ def _meant_options(tokens: list[str], parser: argparse.ArgumentParser) -> str:
     for token in (token.split("=")[0] for token in tokens if token.startswith("--")):
         found = [option for option in options if option.startswith(token) and option != token]
         if not found:
-            nearest = str(api._render_namespace()._nearest_name(token[2:].replace("-", "_"),
+            nearest = str(_render_namespace()._nearest_name(token[2:].replace("-", "_"),
                                                                [option[2:].replace("-", "_") for option in options])).strip()
             found = ["--" + nearest.replace("_", "-")] if nearest else []
         meant += [option for option in found if option not in meant]

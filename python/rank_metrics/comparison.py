@@ -13,7 +13,10 @@ import numbers
 import uuid
 
 from . import api, stats
+from ._arguments import HITS_ONLY_METRIC, METRICS, _as_list, _check_argument, _metric_arguments, _metrics_argument
 from ._inputs import read_once
+from ._run import _run
+from ._warnings import shown_values
 from .errors import RankMetricsError, warn
 
 COLUMNS = ["k", "metric", "baseline_value", "value", "difference", "relative_difference", "std_error", "t",
@@ -49,7 +52,7 @@ def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", corr
     if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not 0 < alpha < 1:
         raise RankMetricsError(f"rank_metrics: compare: alpha must be a number between 0 and 1; got {alpha!r}")
     stats.check_resampling(seed, resamples)
-    check = api._check_argument(check)
+    check = _check_argument(check)
     model = _model_column(by)
     # a UUID is named by its text in SQL, as in a dbt gate's YAML
     baseline = str(baseline) if isinstance(baseline, uuid.UUID) else baseline
@@ -58,10 +61,10 @@ def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", corr
                                f"of the by column); got {baseline!r}")
     # read below more than once (a reader gives its rows once)
     predictions, truth = read_once(predictions, "predictions"), read_once(truth, "truth")
-    arguments = dict(api._metric_arguments(k, dict(options, by=[model]), own=_OWN_ARGUMENTS),
-                     metrics=api._metrics_argument(metrics))
+    arguments = dict(_metric_arguments(k, dict(options, by=[model]), own=_OWN_ARGUMENTS),
+                     metrics=_metrics_argument(metrics))
     if test == "t":
-        result = api._run("compare", predictions, truth, dict(arguments, baseline=baseline, test="t",
+        result = _run("compare", predictions, truth, dict(arguments, baseline=baseline, test="t",
                           correction=correction, alpha=alpha), con, check=False, groups_named_as="compare: ")
         # no row, or a baseline no user is evaluated for (whose rows pair nobody): say why, as
         # the resampled tests do (the groups are read only now)
@@ -83,14 +86,14 @@ def _warn_if_unpaired(result, model, baseline) -> None:
     rows have no difference and no p-value, only the counts of each side's users."""
     unpaired = sorted(set(result.loc[result["n_users"] == 0, model]), key=repr)
     if unpaired:
-        warn(f"compare: {model} {api.shown_values(unpaired)} and the baseline {baseline!r} have no "
+        warn(f"compare: {model} {shown_values(unpaired)} and the baseline {baseline!r} have no "
              "evaluated user in common, so nothing is paired and there is no difference or p-value "
              "(n_only_model and n_only_baseline count each side's users; under users='truth' every user "
              "with a relevant item is evaluated for both)")
 
 
 def _model_column(by) -> str:
-    columns = api._as_list(by)
+    columns = _as_list(by)
     if len(columns) != 1:
         raise RankMetricsError("rank_metrics: compare: by must name one column, the one whose values are the "
                                f"models (baseline is one of them); got {', '.join(map(repr, columns)) or 'no column'}")
@@ -103,7 +106,7 @@ def _missing(value) -> bool:
 
 def _groups_of(predictions, truth, arguments, con):
     """The groups the one pass evaluates (for the error that names them)."""
-    users = api._run("evaluate_users", predictions, truth, dict(arguments, metrics=[api.HITS_ONLY_METRIC]), con, check=False,
+    users = _run("evaluate_users", predictions, truth, dict(arguments, metrics=[HITS_ONLY_METRIC]), con, check=False,
                      groups_named_as=None)
     return sorted(set(users[arguments["by"][0]]))
 
@@ -162,7 +165,7 @@ def _require_baseline(model, baseline, groups) -> None:
         kind = "" if _kind(baseline) == _kind(groups[0]) else \
             f" ({_kind(baseline)}, where the column's values are {_kind(groups[0], many=True)})"
         raise RankMetricsError(f"rank_metrics: compare: baseline {baseline!r}{kind} is not a value of column {model} "
-                               f"among the users evaluated; its values are: {api.shown_values(groups)}")
+                               f"among the users evaluated; its values are: {shown_values(groups)}")
     if len(groups) < 2:
         raise RankMetricsError(f"rank_metrics: compare: only the baseline {baseline!r} has evaluated users; no other "
                                f"value of column {model} has any, so nothing is compared with it")
@@ -172,7 +175,7 @@ def _resampled(predictions, truth, arguments, model, baseline, test, seed, resam
     """The comparison from each user's values (evaluate_users, the one pass), paired here."""
     import pandas as pd
 
-    users = api._run("evaluate_users", predictions, truth, arguments, con, check=False, groups_named_as="compare: ")
+    users = _run("evaluate_users", predictions, truth, arguments, con, check=False, groups_named_as="compare: ")
     user = arguments["user"]
     # as the t test's SQL refuses them (_holds_no_single_value): a set could not hold a struct
     composite = [value for value in users[model] if isinstance(value, (dict, list, tuple, bytes, bytearray, memoryview))
@@ -184,7 +187,7 @@ def _resampled(predictions, truth, arguments, model, baseline, test, seed, resam
     groups = sorted(set(users[model]))
     baseline = _as_group_value(baseline, groups)
     _require_baseline(model, baseline, groups)
-    columns = [(metric, api.METRICS[metric][2]) for metric in api.METRICS
+    columns = [(metric, METRICS[metric][2]) for metric in METRICS
                if arguments["metrics"] is None or metric in arguments["metrics"]]
     base = users[users[model] == baseline]
     rows = []
@@ -217,7 +220,7 @@ def _finished(result, model, correction, alpha):
     adjusted = stats.adjust([None if _missing(p) else p for p in result["p_value"]], correction)
     result = result.assign(p_value_adjusted=[math.nan if p is None else p for p in adjusted])
     result["significant"] = [int(not _missing(p) and p < alpha) for p in result["p_value_adjusted"]]
-    order = {metric: index for index, metric in enumerate(api.METRICS)}
+    order = {metric: index for index, metric in enumerate(METRICS)}
     result = result.assign(rm_order=result["metric"].map(order))
     result = result.sort_values([model, "k", "rm_order"], kind="stable").drop(columns="rm_order")
     return result[[model, *COLUMNS]].astype(dict.fromkeys(NUMBERS, "float64")).reset_index(drop=True)
@@ -233,7 +236,7 @@ def _check(result, predictions, truth, arguments, model, baseline, con, check):
     user = arguments["user"]
     baseline = _as_group_value(baseline, sorted(set(users[model])))
     for row in result.to_dict("records"):
-        column = api.METRICS[row["metric"]][2]
+        column = METRICS[row["metric"]][2]
         mine = users[(users[model] == row[model]) & (users["k"] == row["k"])]
         theirs = users[(users[model] == baseline) & (users["k"] == row["k"])]
         paired = mine.merge(theirs, on=[user, "k"], suffixes=("", "_baseline"))

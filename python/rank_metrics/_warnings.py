@@ -1,0 +1,179 @@
+"""The warnings of a run: columns left out or named as grades, groups without users, nothing met."""
+
+from __future__ import annotations
+
+import contextvars
+import math
+import shlex
+from typing import TYPE_CHECKING, Sequence
+
+from ._arguments import METRICS, _as_list
+from ._engines import _quote as engine_quote
+from ._render import namespace as _render_namespace
+from ._render import render
+from .errors import warn
+
+
+if TYPE_CHECKING:   # pandas is imported where a result is made, so `import rank_metrics` stays fast
+    import pandas as pd
+
+
+def _warn_of_a_model_column_left_out(arguments: dict, engine, tables: dict, predictions_columns: list[dict]) -> None:
+    """A RankMetricsWarning when predictions have a column named as a model's would be (model,
+    variant, run, ...: the macro _model_like_column) that no argument reads, and some user's rows
+    hold two of its values: each user's lists from every model are then read as one list, and
+    the number is no model's (the example data: 0.273 against the models' 0.31-0.34 at k = 12).
+    A query (_users_with_two_values) only when such a column exists; a column with one value
+    per user (an A/B test's arm) or in all (a TREC run file's run) is no blend."""
+    if _COUNTING_FOR_A_REPORT.get():
+        return
+    used = [arguments[name] for name in ("user", "item", "rank", "score")] + list(_as_list(arguments["by"]))
+    name = str(_render_namespace()._model_like_column(predictions_columns, used)).strip()
+    if not name:
+        return
+    (user,) = engine.first_row(render("_users_with_two_values", engine.name, relation=tables["predictions"],
+                                      user=engine_quote(arguments["user"], engine.name),
+                                      column=engine_quote(name, engine.name)))
+    if user is None or (isinstance(user, float) and math.isnan(user)):   # NULL: no user's rows are split
+        return
+    warn(f"predictions have a column {name!r} that by= does not name, and it holds more than one value for a user "
+         f"({arguments['user']} {shown_values([user])}): each user's rows of every {name} are read as one "
+         f"list, whose ties and repeated items the tie-break and duplicates rules settle, so the number is no "
+         f"{name}'s; pass by={name!r} for a row per {name} (--by {shlex.quote(name)} on the command line)")
+
+
+def _warn_of_groups_without_users(macro: str, result: pd.DataFrame, arguments: dict, engine, tables: dict, plan,
+                                  named_as: str) -> None:
+    """A RankMetricsWarning naming the groups of predictions (values of `by`) that no user is
+    evaluated for, so they have no row: under users='both', a model whose every list is for a
+    user truth lacks; with by columns truth has too (truth_by), a group whose values truth's
+    rows never hold. A gate passed them without a word (a new user's trial). Under any other
+    rule every group with a list has evaluated users, so predictions are read again only then;
+    when no group has a row, _warn_if_nothing_met has said why."""
+    by = _as_list(arguments["by"])
+    if not by or _COUNTING_FOR_A_REPORT.get():
+        return
+    users, truth_by = plan()["users"], list(plan()["names"]["truth_by"])
+    matched = f" and the same {', '.join(truth_by)}" if truth_by else ""
+    if users == "both":
+        reason = f"under users='both', a user counts only with a list and a truth row{matched}"
+    elif truth_by and users in ("truth", "judged"):
+        reason = f"under users={users!r}, the users are truth's, each counted for the {', '.join(truth_by)} of its rows"
+    else:
+        return
+    columns = [engine_quote(name, engine.name) for name in by]
+    listed = set(map(tuple, engine.run(render("_distinct_values", engine.name, relation=tables["predictions"],
+                                              columns=columns)).itertuples(index=False)))
+    present = set(map(tuple, result[by].itertuples(index=False)))
+    if macro == "compare":   # whose rows leave out the baseline, read by the SQL's rule
+        from .comparison import _as_group_value
+        present.add((_as_group_value(arguments["baseline"], [group[0] for group in listed]),))
+    missing = sorted(listed - present, key=repr)
+    if not missing:
+        return
+    label = f"{by[0]} {shown_values([group[0] for group in missing])}" if len(by) == 1 else \
+        f"({', '.join(by)}) {shown_values(missing)}"
+    one = len(missing) == 1
+    warn(f"{named_as}{label} of predictions {'has' if one else 'have'} no evaluated user, so "
+         f"{'it has' if one else 'they have'} no row ({reason})")
+
+
+def shown_values(values: Sequence, most: int = 10) -> str:
+    """The first values, text quoted, then … for the rest (as the baseline check in SQL shows them)."""
+    shown = [repr(value) if isinstance(value, str) else str(value) for value in values[:most]]
+    return ", ".join(shown + ["…"] * (len(values) > most))
+
+
+# set while a report runs its queries after its metrics' query (_report._said_already): the
+# nothing-met and the column warnings of those, the metrics' query has given
+_COUNTING_FOR_A_REPORT = contextvars.ContextVar("rank_metrics_counting_for_a_report", default=False)
+
+
+def _warn_about_columns(arguments: dict, predictions_columns: list[dict], truth_columns: list[dict]) -> None:
+    """A RankMetricsWarning when truth has a numeric column named like grades (rel, label,
+    rating, column3 of a file without a header, ...: the macro _unread_grade_column, which dbt's
+    models warn with too) and no relevance= names it; and when numeric item ids meet
+    convention='trec_eval', whose tie-break orders ids as text (_text_order_warning). From the
+    column names and types only: no query more."""
+    if _COUNTING_FOR_A_REPORT.get():
+        return
+    used = [arguments[name] for name in ("user", "item", "truth_user", "truth_item")] + list(_as_list(arguments["by"]))
+    names = _render_namespace()
+    truth_is_list = bool(str(names._truth_is_list(truth_columns, arguments.get("truth_item") or arguments["item"],
+                                                  arguments.get("truth_shape"))).strip())
+    name = str(names._unread_grade_column(truth_columns, arguments.get("relevance"), used, truth_is_list)).strip()
+    # the macro's text is stripped of its layout's spaces, and so of a name's own ('relevance ')
+    name = next((column["name"] for column in truth_columns if column["name"].strip() == name), name) if name else ""
+    if name:
+        message = str(names._unread_grade_message(truth_columns, name, repr(name), truth_is_list)).strip()
+        hint = "" if truth_is_list else f" (--relevance {shlex.quote(name)} on the command line)"
+        warn(f"{message}{hint}")
+    text_order = str(names._text_order_warning(predictions_columns, arguments["item"], arguments["convention"],
+                                               arguments["tie_break"])).strip()
+    if text_order:
+        warn(text_order)
+    order = str(names._order_column_warning(arguments["rank"], arguments["score"])).strip()
+    if order:   # the fix: the same column under the other flag
+        flag, column = ("--score", arguments["rank"]) if arguments["rank"] is not None else ("--rank", arguments["score"])
+        warn(f"{order} ({flag} {shlex.quote(column)} on the command line)")
+
+
+def _warn_if_nothing_met(macro: str, result: pd.DataFrame, arguments: dict, counts) -> None:
+    """A RankMetricsWarning when no evaluated user has a relevant item within the largest k
+    (every value 0) or no user is evaluated at all. Both can be right, but most often the two
+    tables' ids do not match (123 against '00123', ids offset by a join), a table is empty or no
+    grade makes a truth row relevant, and the numbers alone would not say which. Only then is
+    `counts` called: one query of the tables' counts (_nothing_met_counts) that says which."""
+    if _COUNTING_FOR_A_REPORT.get():
+        return
+    if macro == "compare":
+        return
+    nobody = not len(result) or ("n_users" in result and (result["n_users"] == 0).all())
+    value_columns = ["value"] + [column for _, group, per_user in METRICS.values() for column in (group, per_user)]
+    columns = [column for column in value_columns if column in result]
+    values = result[columns]
+    all_zero = bool(columns) and values.notna().all().all() and (values == 0).all().all()
+    if not (nobody or all_zero):
+        return
+    cause = _nothing_met_cause(arguments, *counts())
+    if nobody:
+        warn(f"no user is evaluated, so there is no number; {cause}")
+        return
+    largest = max(arguments["k"]) if isinstance(arguments["k"], list) else arguments["k"]
+    warn(f"no evaluated user has a relevant item within the first {largest} items of their list, "
+         f"so every value is 0; {cause}")
+
+
+def _nothing_met_cause(arguments: dict, prediction_rows: int, truth_rows: int, relevant_rows: int,
+                       shared_users: int, shared_groups: int | None, resolved: dict, shapes: dict) -> str:
+    """Why nothing was met, from the tables' counts: an empty table, no relevant truth row, no
+    user in both tables, users in both but never with the same values of the by columns truth
+    also has (truth_by), or (users meet) no predicted item in truth. `resolved` and `shapes`: the
+    column names and table shapes as the macros resolve them (the plan's names and shapes)."""
+    if not prediction_rows or not truth_rows:
+        table = "predictions" if not prediction_rows else "truth"
+        # a list-shaped table's rows are its lists' items: it may have rows whose lists are empty
+        return f"{table} has no {'items: every list is empty' if shapes[table]['list'] else 'rows'}"
+    if not relevant_rows:
+        threshold = arguments.get("relevance_threshold")
+        below = "0 or less" if threshold is None else f"below relevance_threshold {threshold!r}"
+        return f"no row of truth is relevant: every grade is {below}"
+    columns = {"user": arguments["user"], "item": arguments["item"]}
+    in_truth = {name: arguments.get(f"truth_{name}") or column for name, column in columns.items()}
+    names = {name: repr(column) if column == in_truth[name] else f"{column!r} (in truth {in_truth[name]!r})"
+             for name, column in columns.items()}
+    if not shared_users:
+        return (f"no user of predictions is in truth: check that {names['user']} holds the same ids in predictions and "
+                "truth (same type and formatting: '00123' is not 123)")
+    if shared_groups == 0:
+        truth_by = resolved["truth_by"]
+        shown = ", ".join(map(repr, truth_by))
+        return (f"users meet, but never with the same {shown}: truth has the by column{'s' * (len(truth_by) > 1)} "
+                f"{shown} too, and a by column both tables have is matched (each group is evaluated against "
+                f"truth's rows of that group); if truth's {shown} {'is' if len(truth_by) == 1 else 'are'} not "
+                "the groups of predictions, pass truth_by=[] (on the command line, --truth-by with no column)")
+    # with grades, an item of truth may be met and not relevant (a new user read "not in truth")
+    among = "in truth" if relevant_rows == truth_rows else \
+        f"among truth's relevant rows ({relevant_rows} of its {truth_rows} rows are relevant)"
+    return (f"users meet, but none has a predicted item {among} within the cut: if that is unexpected, check that "
+            f"{names['item']} holds the same ids in predictions and truth (same type and formatting: '00123' is not 123)")
