@@ -65,7 +65,7 @@ def _figure(values, by: list):
 
 
 def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test="t", correction="holm",
-           alpha=0.05, seed=None, confidence=None, title="Ranking metrics", con=None, **options) -> str:
+           alpha=0.05, seed=0, confidence=None, title="Ranking metrics", con=None, **options) -> str:
     """One self-contained HTML page: the comparison against `baseline` (when given), every metric
     against k per group with its confidence band, the users evaluated and left out, and the
     options in force. Returns the HTML text."""

@@ -330,7 +330,8 @@ def _add_comparison_options(command: argparse.ArgumentParser, baseline_required:
     command.add_argument("--alpha", type=_number, default=0.05 if resampling else None,
                          help="significance level (default 0.05)")
     if resampling:
-        command.add_argument("--seed", type=int, help="for --test permutation and bootstrap")
+        command.add_argument("--seed", type=int, default=0,
+                             help="for --test permutation and bootstrap (default 0: the same p-values every run)")
 
 
 def _parser(arguments: list[str] = ()) -> argparse.ArgumentParser:

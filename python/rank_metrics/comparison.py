@@ -28,7 +28,7 @@ _OWN_ARGUMENTS = ("baseline", "metrics", "test", "correction", "alpha", "seed", 
 
 
 def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", correction="holm", alpha=0.05,
-            seed=None, resamples=RESAMPLES, con=None, check=False, **options):
+            seed=0, resamples=RESAMPLES, con=None, check=False, **options):
     """Each group of `by` against the `baseline` group: a DataFrame with a row per model, k and
     metric: <by>, k, metric, baseline_value, value, difference, relative_difference, std_error,
     t, df, p_value, p_value_adjusted, significant, n_users, n_only_model, n_only_baseline.
@@ -36,7 +36,8 @@ def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", corr
     Users are paired when both sides evaluate them (n_users); the others are counted in
     n_only_model / n_only_baseline, never paired with zeros. test: 't' (Student t, exact),
     'permutation' (sign flips; exact when 2^n <= resamples) or 'bootstrap' (paired resamples),
-    the latter two seeded by `seed`. correction ('holm', 'bonferroni', 'none') adjusts the
+    the latter two seeded by `seed` (0 by default, so that a report gives the same p-values every
+    run; None draws fresh resamples each time). correction ('holm', 'bonferroni', 'none') adjusts the
     p-values over every row; significant = p_value_adjusted < alpha. The other keyword
     arguments are those of evaluate.
     """
