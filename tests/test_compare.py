@@ -622,7 +622,7 @@ def test_missing_scipy_is_one_line_naming_the_extra(monkeypatch, tmp_path):
     assert (code, out, err) == (2, "", f"rank-metrics: error: {in_flags}\n")
     code, out, err = run("compare", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "4", "--by", "model",
                          "--baseline", "b", "--test", "permutation")   # as the message says: no scipy needed
-    assert (code, err) == (0, "") and "test permutation" in out
+    assert (code, err) == (0, "") and "test permutation" in out   # (and exact on 5 users: no warning of few)
 
 
 @pytest.mark.parametrize("test", ["t", "permutation"])
@@ -637,7 +637,8 @@ def test_a_model_no_user_is_evaluated_for_is_named(test):
                                                              r"list and a truth row\)") as caught:
         result = rank_metrics.compare(predictions, truth, k=1, by="model", baseline="b", metrics=["hit_rate"],
                                       users="both", test=test, seed=1)
-    assert [warning.filename for warning in caught] == [__file__]
+    # and, for the t test, that 3 paired users are few (test_comparisons_honest.py)
+    assert [warning.filename for warning in caught] == [__file__] * (2 if test == "t" else 1)
     assert result.model.tolist() == ["d"] and result.n_users.tolist() == [3]
 
 

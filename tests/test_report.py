@@ -114,7 +114,7 @@ def test_the_options_in_force_are_all_listed(page):
     assert {name: options.get(name) for name in ("k", "by", "metrics", "baseline", "test", "correction", "alpha",
                                                   "seed", "confidence", "relevance_threshold", "user", "item")} == {
         "k": "1, 5, 10", "by": "model", "metrics": "map, ndcg, recall", "baseline": "popularity", "test": "t",
-        "correction": "holm", "alpha": "0.05", "seed": "none", "confidence": "0.95", "relevance_threshold": "none",
+        "correction": "holm", "alpha": "0.05", "seed": "0", "confidence": "0.95", "relevance_threshold": "none",
         "user": "customer_id", "item": "article_id"}
     assert "None" not in options.values()
 

@@ -26,7 +26,7 @@ from ._optional import missing
 from ._render import metric_registry
 from ._render import namespace as _render_namespace
 from ._tables import BETTER, WORSE
-from .comparison import RESAMPLES
+from .comparison import MIN_PAIRED_USERS, RESAMPLES
 from .comparison import compare as api_compare
 from .errors import CheckFailed, RankMetricsError, RankMetricsWarning
 
@@ -373,6 +373,9 @@ def _parser(arguments: list[str] = ()) -> argparse.ArgumentParser:
     command.add_argument("--fail-if-worse", action="store_true",
                          help=f"exit with status {EXIT_WORSE} when a model is significantly worse than the baseline "
                               "(a row marked ▼): a release gate for CI outside dbt")
+    command.add_argument("--min-users", type=int, default=MIN_PAIRED_USERS,
+                         help=f"--fail-if-worse fails only on rows of at least this many paired users; fewer are "
+                              f"warned of (default {MIN_PAIRED_USERS})")
 
     for name, help_text in (("report", "one self-contained HTML page: comparison, charts, users, options"),
                             ("plot", "each metric against k per group with its confidence band, as an image")):
@@ -718,6 +721,13 @@ def _compare(arguments: argparse.Namespace, keywords: dict) -> int:
                          con=_database(arguments), **keywords)
     model = keywords["by"][0]
     worse = result[(result["significant"] == 1) & (result["difference"] < 0)]
+    if arguments.fail_if_worse:
+        too_few = worse[worse["n_users"] < arguments.min_users]
+        if len(too_few):
+            rows = ", ".join(f"{row[model]} {row['metric']}@{row['k']} ({row['n_users']} users)" for row in too_few.to_dict("records"))
+            print(f"rank-metrics: warning: worse than the baseline {arguments.baseline!r} but on fewer than --min-users "
+                  f"{arguments.min_users} paired users, so not failed: {rows}", file=sys.stderr)
+        worse = worse[worse["n_users"] >= arguments.min_users]
     failed = arguments.fail_if_worse and len(worse)
     try:
         if arguments.format == "csv":

@@ -79,7 +79,26 @@ def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", corr
     if check:
         _check(result, predictions, truth, arguments, model, baseline, con, check)
     _warn_if_unpaired(result, model, baseline)
+    _warn_if_few_paired(result, model, baseline, test)
     return _finished(result, model, correction, alpha)
+
+
+# fewer paired users than this, and a t test's p-value is not to be trusted: its normal-looking
+# t rests on a handful of differences (2 users with equal differences gave p = 0.000)
+MIN_PAIRED_USERS = 30
+
+
+def _warn_if_few_paired(result, model, baseline, test) -> None:
+    """The t test and the bootstrap lean on the differences' spread looking like a larger sample's:
+    below MIN_PAIRED_USERS users they can call a chance difference significant. The permutation
+    test's p-value stays exact however few the users (its smallest is 2 / 2^n)."""
+    few = result[(result["n_users"] > 0) & (result["n_users"] < MIN_PAIRED_USERS)]
+    if len(few) and test != "permutation":
+        counts = sorted(set(few["n_users"]))
+        advice = "test='permutation' is exact up to 13 users and makes no assumption of normality"
+        warn(f"compare: {model} {shown_values(sorted(set(few[model]), key=repr))} and the baseline {baseline!r} pair "
+             f"only {shown_values(counts)} users (fewer than {MIN_PAIRED_USERS}): a p-value over so few users can call "
+             f"a chance difference significant; {advice}")
 
 
 def _warn_if_unpaired(result, model, baseline) -> None:
