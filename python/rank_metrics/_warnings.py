@@ -42,6 +42,32 @@ def _warn_of_a_model_column_left_out(arguments: dict, engine, tables: dict, pred
          f"{name}'s; pass by={name!r} for a row per {name} (--by {shlex.quote(name)} on the command line)")
 
 
+def _warn_of_a_score_read_as_rank(arguments: dict, engine, tables: dict, predictions_columns: list[dict]) -> None:
+    """A RankMetricsWarning when the rank column is fractional and every value of it lies between
+    0 and 1 (exclusive): a model's scores or probabilities passed as rank=, which reads every
+    list backwards (the lowest score first) and gives a plausible number. A query only for a
+    floating point or fractional decimal rank column; whole-number ranks, however sparse, and
+    ranks of 1 and more raise nothing."""
+    rank = arguments["rank"]
+    if rank is None or _COUNTING_FOR_A_REPORT.get():
+        return
+    names = _render_namespace()
+    if str(names._order_column_warning(rank, arguments["score"])).strip():
+        return   # named as scores are: _warn_about_columns has said it
+    data_type = str(names._column_type(predictions_columns, rank)).strip()
+    fractional = (str(names._type_family(data_type)).strip() == "floating point"
+                  or str(names._is_fractional_decimal_column(predictions_columns, rank)).strip() == "True")
+    if not fractional:
+        return
+    least, greatest = engine.first_row(render("_value_range", engine.name, relation=tables["predictions"],
+                                              column=engine_quote(rank, engine.name)))
+    if least is None or not (0 < float(least) and float(greatest) < 1):
+        return
+    warn(f"rank column {rank!r} holds only values between 0 and 1 ({float(least):.3g} to {float(greatest):.3g}): it "
+         f"looks like a score, and read as ranks every list is taken lowest first; if higher is better, pass "
+         f"score={rank!r} (--score {shlex.quote(rank)} on the command line)")
+
+
 def _warn_of_groups_without_users(macro: str, result: pd.DataFrame, arguments: dict, engine, tables: dict, plan,
                                   named_as: str) -> None:
     """A RankMetricsWarning naming the groups of predictions (values of `by`) that no user is
