@@ -60,3 +60,37 @@ def test_ranks_that_are_ranks_raise_nothing(ranks):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         rank_metrics.map_at_k(predictions, TRUTH, k=2, rank="position")
+
+
+def late_leading_zero(tmp_path, truth_item):
+    """30,000 numeric item ids, then 0123: DuckDB's sniffer, reading the first rows, types the
+    column BIGINT and reads 0123 as 123."""
+    predictions = tmp_path / "p.csv"
+    predictions.write_text("user_id,item_id,rank\n" + "".join(f"{user},{1000 + user},1\n" for user in range(30_000))
+                           + "99999,0123,1\n")
+    truth = tmp_path / "t.csv"
+    truth.write_text(f"user_id,item_id\n99999,{truth_item}\n")
+    return str(predictions), str(truth)
+
+
+def test_a_csv_id_written_otherwise_late_in_the_file_is_not_made_a_number(tmp_path):
+    """It met truth's 123 (AP 1.0 instead of 0): the id columns are read again as text when any
+    value is not its number's spelling, and then the two spellings are said."""
+    predictions, truth = late_leading_zero(tmp_path, "123")
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"predictions' item '0123' and truth's '123' are one number "
+                                                            r"written two ways"):
+        rank_metrics.average_precision_at_k(predictions, truth, k=1)
+    predictions, truth = late_leading_zero(tmp_path, "0123")   # written alike: they meet, as text
+    result = rank_metrics.average_precision_at_k(predictions, truth, k=1)
+    assert result.average_precision.tolist() == [1.0]
+
+
+def test_csv_ids_that_are_numbers_stay_numbers(tmp_path):
+    predictions, truth = tmp_path / "p.csv", tmp_path / "t.csv"
+    predictions.write_text("user_id,item_id,rank\n1,10,1\n1,7,2\n2,10,1\n")
+    truth.write_text("user_id,item_id\n1,7\n2,10\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = rank_metrics.average_precision_at_k(str(predictions), str(truth), k=2, check=True)
+    assert result.average_precision.tolist() == [0.5, 1.0]
+    assert str(result.user_id.dtype).startswith("int")

@@ -118,10 +118,11 @@ class Engine(abc.ABC):
         self._lock.acquire()
 
     @abc.abstractmethod
-    def registered(self, value, argument: str, text_columns=()):
+    def registered(self, value, argument: str, text_columns=(), id_columns=()):
         """A context manager yielding `value` as a View for the duration of the block.
         text_columns: columns to read as text where the engine infers types from a file's rows
-        (CSV); tables of a database keep their declared types."""
+        (CSV); tables of a database keep their declared types. id_columns: the user and item
+        columns, which a CSV file's reader must not make numbers of when any is not one."""
 
     @abc.abstractmethod
     def run(self, sql: str) -> pd.DataFrame:
@@ -189,7 +190,7 @@ class DuckDBEngine(Engine):
         self._wide_ids = False   # whether an input has a column that pandas would make float64 (run)
         self.read_as_text = {}   # argument -> the columns of its CSV file read as text, not as sniffed
 
-    def _relation(self, value, argument: str, text_columns=()):
+    def _relation(self, value, argument: str, text_columns=(), id_columns=()):
         duckdb = self._duckdb
         if isinstance(value, duckdb.DuckDBPyRelation):
             return value
@@ -274,6 +275,12 @@ class DuckDBEngine(Engine):
             # ids such as Kaggle's article ids are text, whatever the sniffer makes of the digits
             retyped = {column: "VARCHAR" for column, data_type in zip(relation.columns, relation.types)
                        if column in text_columns and str(data_type) != "VARCHAR"}
+            # the sniffer types a column from its first rows: 30,000 numbers, then 0123, and the
+            # column is BIGINT, 0123 read as 123 (meeting truth's 123), 123.7 as 124. An id
+            # column of integers is read again as text, and read as text when any value is not
+            # the spelling of its number.
+            if reader_name == "read_csv":
+                retyped.update({column: "VARCHAR" for column in self._ids_not_numbers(source, options, relation, id_columns)})
             if reader_name == "read_csv" and retyped:
                 relation = self.con.read_csv(source, **options, dtype=retyped)
                 self.read_as_text[argument] = set(retyped)
@@ -322,11 +329,26 @@ class DuckDBEngine(Engine):
                     "e.g. text.encode('utf-8', 'surrogateescape').decode('utf-8', 'backslashreplace')")
         return None
 
+    def _ids_not_numbers(self, source, options: dict, relation, id_columns) -> list[str]:
+        """The integer-typed columns among id_columns of a CSV relation that hold a value whose text
+        is not its number's spelling ('0123', '123.7', '1e3'), read from every row as text."""
+        integers = [column for column, data_type in zip(relation.columns, relation.types)
+                    if column in id_columns and str(data_type) in ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT",
+                                                                   "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT")]
+        if not integers:
+            return []
+        as_text = self.con.read_csv(source, **options, all_varchar=True)
+        quoted = [_quote(column, "duckdb") for column in integers]
+        found = as_text.aggregate(", ".join(
+            f"bool_or({column} is not null and cast(try_cast(trim({column}) as hugeint) as varchar) is distinct from trim({column}))"
+            for column in quoted)).fetchall()[0]
+        return [column for column, spelt_otherwise in zip(integers, found) if spelt_otherwise]
+
     @contextlib.contextmanager
-    def registered(self, value, argument: str, text_columns=()):
+    def registered(self, value, argument: str, text_columns=(), id_columns=()):
         duckdb = self._duckdb
         name = _temporary_name(argument)
-        relation = self._relation(value, argument, text_columns)
+        relation = self._relation(value, argument, text_columns, id_columns)
         try:
             if relation is not None:
                 try:
@@ -446,7 +468,7 @@ class PostgresEngine(Engine):
         self.con = con
 
     @contextlib.contextmanager
-    def registered(self, value, argument: str, text_columns=()):
+    def registered(self, value, argument: str, text_columns=(), id_columns=()):
         parts = _table_parts(value, argument, self.name, "'table' or 'schema.table'", 2)
         schema, table = (None, parts[0]) if len(parts) == 1 else parts
         columns = self.run(render("relation_columns", self.name, schema=schema, table=table))
@@ -513,7 +535,7 @@ class SnowflakeEngine(Engine):
         return render("column_as_named", self.name, stored=stored)
 
     @contextlib.contextmanager
-    def registered(self, value, argument: str, text_columns=()):
+    def registered(self, value, argument: str, text_columns=(), id_columns=()):
         parts = _table_parts(value, argument, self.name, "'table', 'schema.table' or 'database.schema.table'", 3)
         quoted = ".".join(_quote(part, self.name) for part in parts)
         cursor = self.con.cursor()
@@ -560,7 +582,7 @@ class SparkEngine(Engine):
         self.session = session
 
     @contextlib.contextmanager
-    def registered(self, value, argument: str, text_columns=()):
+    def registered(self, value, argument: str, text_columns=(), id_columns=()):
         if is_spark_dataframe(value):
             # a view is made in the DataFrame's own session: from another one the SQL would not
             # find it (a raw TABLE_OR_VIEW_NOT_FOUND), nor could it be dropped afterwards

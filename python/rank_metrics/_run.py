@@ -55,13 +55,16 @@ def _prepared(predictions, truth, con, arguments):
     try:
         engine.hold()   # released by engine.close(), in the finally below
         with contextlib.ExitStack() as stack:
-            predictions_view = stack.enter_context(engine.registered(predictions, "predictions", text_predictions))
+            predictions_ids = [arguments["user"], arguments["item"]]
+            truth_ids = [arguments.get("truth_user") or arguments["user"], arguments.get("truth_item") or arguments["item"]]
+            predictions_view = stack.enter_context(engine.registered(predictions, "predictions", text_predictions,
+                                                                     predictions_ids))
             # and a CSV file's ids are read as text when predictions' ids are text (a Parquet
             # submission of article ids against H&M's transactions, whose ids look like numbers)
             items_as_text = not text_truth and _text_items(predictions_view.columns, arguments["item"], engine.name)
             if items_as_text:
                 text_truth = [arguments.get("truth_item") or arguments["item"]]
-            truth_view = stack.enter_context(engine.registered(truth, "truth", text_truth))
+            truth_view = stack.enter_context(engine.registered(truth, "truth", text_truth, truth_ids))
             if items_as_text and text_truth[0] in getattr(engine, "read_as_text", {}).get("truth", ()):
                 _require_one_spelling(arguments, engine, predictions_view, truth_view)
             # a CSV file's types are its reader's guess from the values: ids that are text in the
@@ -69,7 +72,8 @@ def _prepared(predictions, truth, con, arguments):
             for argument, value, columns in _ids_to_read_as_text(arguments, predictions, truth, predictions_view,
                                                                  truth_view, engine):
                 earlier = text_predictions if argument == "predictions" else text_truth
-                view = stack.enter_context(engine.registered(value, argument, [*earlier, *columns]))
+                view = stack.enter_context(engine.registered(value, argument, [*earlier, *columns],
+                                                             predictions_ids if argument == "predictions" else truth_ids))
                 predictions_view, truth_view = (view, truth_view) if argument == "predictions" else (predictions_view, view)
             tables = dict(predictions=predictions_view.quoted, truth=truth_view.quoted,
                           predictions_columns=predictions_view.columns,
