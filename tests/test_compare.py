@@ -421,7 +421,7 @@ def test_agrees_with_ranx_student_and_fisher():
     # checked whichever test runs, so that a bad value is not found only when the test changes
     (dict(baseline="b", resamples=-5), "resamples must be a positive integer; got -5$"),
     (dict(baseline="b", tests="t"), "unknown argument 'tests' (did you mean 'test'\\?); the arguments are baseline, "
-                                    "metrics, test, correction, alpha, seed, resamples, user, item,"),
+                                    "metrics, test, correction, family, alpha, seed, resamples, user, item,"),
     # the engine's own failed cast, before
     (dict(baseline=1), "baseline 1 is a number, but by column model is VARCHAR: give the baseline as text, '1', "
                        "one of the column's values$"),

@@ -87,3 +87,54 @@ def test_fail_if_worse_does_not_fail_on_fewer_than_min_users(tmp_path):
             "so not failed: new map@1 (2 users)") in err
     code, _, err = run(*arguments, "--min-users", "2")
     assert code == 4 and "rank-metrics: worse than the baseline 'base': new map@1" in err
+
+
+def test_asking_for_more_metrics_or_k_changes_no_rows_adjusted_p():
+    """Holm spanned every row: a comparison significant alone was not once the report asked for
+    4 k x 6 metrics. By default one correction spans one metric at one k across the models, in
+    Python and in SQL; family='all' corrects across every row, as before."""
+    from test_compare import PREDICTIONS, TRUTH
+
+    predictions = pd.concat([PREDICTIONS, PREDICTIONS[PREDICTIONS.model == "a"].assign(model="c")])
+    import duckdb
+
+    def row(frame):
+        return frame[(frame.model == "a") & (frame.k == 4) & (frame.metric == "map")].p_value_adjusted.tolist()
+
+    alone = rank_metrics.compare(predictions, TRUTH, k=4, metrics="map", by="model", baseline="b")
+    many = rank_metrics.compare(predictions, TRUTH, k=[1, 2, 4], by="model", baseline="b")
+    everything = rank_metrics.compare(predictions, TRUTH, k=[1, 2, 4], by="model", baseline="b", family="all")
+    # a and c are one model twice: Holm over the two, p 0.208 each, gives 2 x 0.208 then the running max
+    assert row(alone) == row(many) == [pytest.approx(0.416)]
+    tested = everything.p_value.notna().sum()
+    assert tested == 36 and row(everything) == [1.0]
+    con = duckdb.connect()
+    con.register("recs", predictions)
+    con.register("purchases", TRUTH)
+    sql_alone = con.sql(rank_metrics.sql("recs", "purchases", k=4, macro="compare", metrics="map", by="model",
+                                         baseline="b")).df()
+    sql_many = con.sql(rank_metrics.sql("recs", "purchases", k=[1, 2, 4], macro="compare", by="model", baseline="b")).df()
+    assert row(sql_alone) == row(sql_many) == [pytest.approx(2 * 0.133614, abs=1e-6)]
+    sql_all = con.sql(rank_metrics.sql("recs", "purchases", k=[1, 2, 4], macro="compare", by="model", baseline="b",
+                                       family="all")).df()
+    assert row(sql_all) == [1.0]
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"compare: family must be one of 'metric_and_k', 'all'; got 'each'"):
+        rank_metrics.compare(predictions, TRUTH, k=4, by="model", baseline="b", family="each")
+
+
+def test_the_command_line_and_the_report_say_the_family(tmp_path):
+    from test_compare import PREDICTIONS, TRUTH
+
+    PREDICTIONS.to_csv(tmp_path / "p.csv", index=False)
+    TRUTH.to_csv(tmp_path / "t.csv", index=False)
+    arguments = ("compare", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "1", "4", "--by", "model",
+                 "--baseline", "b")
+    code, out, _ = run(*arguments)
+    assert code == 0 and "correction holm over each metric at each k)" in out
+    code, out, _ = run(*arguments, "--family", "all")
+    assert code == 0 and "correction holm over every row)" in out
+    code, _, err = run(*arguments, "--family", "each")
+    assert code == 2 and "--family must be one of 'metric_and_k', 'all'; got 'each'" in err
+    page = rank_metrics.report(PREDICTIONS, TRUTH, k=4, by="model", baseline="b", metrics="map")
+    assert "correction holm over each metric at each k, across the models)" in page
+    assert "<tr><th>family</th><td>metric_and_k</td></tr>" in page

@@ -94,7 +94,7 @@ def test_dbt_docs_document_every_public_macro_and_argument():
     dispatchers = re.findall(r"{% macro ([a-z]\w*)\(", (dbt_macros / "engine_dispatch.sql").read_text())
     assert set(dispatchers) <= set(hidden)
     own = {"evaluate": {"metrics", "confidence"}, "evaluate_users": {"metrics"},
-           "compare": {"metrics", "baseline", "test", "correction", "alpha"},
+           "compare": {"metrics", "baseline", "test", "correction", "family", "alpha"},
            "test_metric_at_least": {"model", "metric", "min_value"},
            "test_no_significant_regression": {"model", "metric", "baseline", "alpha"}}
     for name, entry in documented.items():
@@ -119,8 +119,8 @@ def test_the_unknown_argument_message_lists_every_argument():
         plan({}, "p", "t", 3, normalisation="m")
     listed = set(re.findall(r"\b[a-z_]+\b", str(raised.value).split(" are ", 1)[1])) - {"and", "evaluate", "compare", "dbt"}
     internal = {"plan", "predictions", "truth", "k", "predictions_columns", "truth_columns"}
-    assert listed == set(plan.arguments) - internal | {"baseline", "test", "correction", "alpha", "validate"}
-    assert listed == set(OPTIONS) | {"metrics", "confidence", "baseline", "test", "correction", "alpha", "validate"}
+    assert listed == set(plan.arguments) - internal | {"baseline", "test", "correction", "family", "alpha", "validate"}
+    assert listed == set(OPTIONS) | {"metrics", "confidence", "baseline", "test", "correction", "family", "alpha", "validate"}
 
 
 def _files(folder):

@@ -5,7 +5,9 @@
     over the users evaluated for both (n_users); users evaluated for one side only are counted,
     never paired with zeros. The p-value is the t test's, two-sided, with the normal
     approximation 2 (1 - Phi(|t|)) (engines have no t distribution; df is beside it); the
-    correction is over every row of the result. -#}
+    correction spans the family: by default the comparisons of one metric at one k across the
+    models (asking for more metrics or k changes no row's adjusted p), every row under
+    family='all'. -#}
 {% macro _compare(predictions, truth, k, options) %}
 {%- do rank_metrics._macro_arguments('compare', options) -%}
 {%- set comparison = {} -%}
@@ -19,7 +21,8 @@
 {%- set double = rank_metrics.type_double() -%}
 {%- set baseline = rank_metrics._baseline_literal(plan, comparison.baseline) -%}
 {{ rank_metrics._query_header('compare', plan, {'baseline': comparison.baseline, 'test': comparison.test,
-                                               'correction': comparison.correction, 'alpha': comparison.alpha}) }}
+                                               'correction': comparison.correction, 'family': comparison.family,
+                                               'alpha': comparison.alpha}) }}
 {{- rank_metrics._one_pass(plan) }},
 {{ rank_metrics._user_metrics(plan) }},
 rm_paired_users as (
@@ -101,13 +104,13 @@ rm_tests as (
 rm_ordered as (
     -- each p-value's place among them, smallest first, and how many there are (for the correction)
     select rm_tests.*,
-        row_number() over ({{ rank_metrics._one_partition('k') }} order by case when p_value is null then 1 else 0 end, p_value, {{ model }}, k, metric) as rm_step,
-        count(p_value) over ({{ rank_metrics._one_partition('k') }}) as rm_tested
+        row_number() over ({{ rank_metrics._family(comparison.family) }} order by case when p_value is null then 1 else 0 end, p_value, {{ model }}, k, metric) as rm_step,
+        count(p_value) over ({{ rank_metrics._family(comparison.family) }}) as rm_tested
     from rm_tests
 ),
 rm_adjusted as (
     select rm_ordered.*,
-        {{ rank_metrics._adjusted_p(comparison.correction) }} as p_value_adjusted
+        {{ rank_metrics._adjusted_p(comparison.correction, comparison.family) }} as p_value_adjusted
     from rm_ordered
 )
 select {{ model }}, k, metric, baseline_value, value, difference,
@@ -127,6 +130,7 @@ from rm_adjusted
     {%- set baseline = rest.pop('baseline', none) -%}
     {%- set test = rest.pop('test', none) or 't' -%}
     {%- set correction = rest.pop('correction', none) or 'holm' -%}
+    {%- set family = rest.pop('family', none) or 'metric_and_k' -%}
     {%- set alpha = rest.pop('alpha', none) -%}
     {%- set alpha = 0.05 if alpha is none else alpha -%}
     {%- if baseline is none -%}
@@ -141,7 +145,10 @@ from rm_adjusted
     {%- if alpha is not number or alpha is boolean or not rank_metrics._spells_a_number(alpha) | trim or not (alpha > 0 and alpha < 1) -%}
         {{ exceptions.raise_compiler_error("rank_metrics: compare: alpha must be a number between 0 and 1; got " ~ rank_metrics._shown(alpha)) }}
     {%- endif -%}
-    {%- do comparison.update({'baseline': baseline, 'test': test, 'correction': correction, 'alpha': alpha, 'rest': rest}) -%}
+    {%- if family not in ['metric_and_k', 'all'] -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: compare: family must be one of 'metric_and_k', 'all'; got " ~ rank_metrics._shown(family)) }}
+    {%- endif -%}
+    {%- do comparison.update({'baseline': baseline, 'test': test, 'correction': correction, 'family': family, 'alpha': alpha, 'rest': rest}) -%}
 {% endmacro %}
 
 
@@ -242,7 +249,7 @@ from rm_adjusted
     of (m - i + 1) p_(i) with p ascending, capped at 1 (equal p-values get the same value,
     whatever their order); Bonferroni's m p; or none. m counts the rows with a p-value; a row
     without one has none adjusted (least() passes over a NULL: it gave 1). -#}
-{% macro _adjusted_p(correction) -%}
+{% macro _adjusted_p(correction, family) -%}
     {%- set one = 'cast(1 as ' ~ rank_metrics.type_double() ~ ')' -%}
     {%- if correction == 'none' -%}
         p_value
@@ -250,6 +257,13 @@ from rm_adjusted
         case when p_value is not null then least({{ one }}, p_value * rm_tested) end
     {%- else -%}
         case when p_value is not null then least({{ one }}, max((rm_tested - rm_step + 1) * p_value)
-            over ({{ rank_metrics._one_partition('k') }} order by rm_step rows between unbounded preceding and current row)) end
+            over ({{ rank_metrics._family(family) }} order by rm_step rows between unbounded preceding and current row)) end
     {%- endif -%}
+{%- endmacro %}
+
+
+{#- The window of the rows one correction spans: one metric at one k (family='metric_and_k'), or
+    every row (family='all'; k is never 0, so its sign is one partition). -#}
+{% macro _family(family) -%}
+    {{- 'partition by k, metric' if family == 'metric_and_k' else rank_metrics._one_partition('k') -}}
 {%- endmacro %}

@@ -87,7 +87,7 @@
     without a word (map_at_k(metrics=['ndcg']) would still be MAP), so they fail instead. -#}
 {% macro _macro_arguments(macro, options) %}
     {%- set taken_by = {'metrics': ['evaluate', 'evaluate_users', 'compare'], 'confidence': ['evaluate'],
-                        'baseline': ['compare'], 'test': ['compare'], 'correction': ['compare'], 'alpha': ['compare']} -%}
+                        'baseline': ['compare'], 'test': ['compare'], 'correction': ['compare'], 'family': ['compare'], 'alpha': ['compare']} -%}
     {%- for name, macros in taken_by.items() -%}
         {%- if options.get(name) is not none and macro not in macros -%}
             {{ exceptions.raise_compiler_error("rank_metrics: " ~ macro ~ " takes no " ~ name ~ " (" ~ name ~ " is an argument of "

@@ -17,12 +17,12 @@
         {{ exceptions.raise_compiler_error("rank_metrics: " ~ name ~ " is an argument of the permutation and bootstrap tests, which run in Python "
             ~ "(rank_metrics.compare, rank-metrics compare); SQL has only the t test") }}
         {%- endif -%}
-        {%- set known = (rank_metrics._option_names() | replace(',', ' ')).split() + ['metrics', 'confidence', 'baseline', 'test', 'correction', 'alpha', 'validate'] -%}
+        {%- set known = (rank_metrics._option_names() | replace(',', ' ')).split() + ['metrics', 'confidence', 'baseline', 'test', 'correction', 'family', 'alpha', 'validate'] -%}
         {%- set nearest = rank_metrics._nearest_name(name, known) -%}
         {{ exceptions.raise_compiler_error("rank_metrics: unknown argument " ~ rank_metrics._shown(name)
             ~ (" (did you mean " ~ rank_metrics._shown(nearest) ~ "?)" if nearest else "")
             ~ "; the arguments after (predictions, truth, k) are " ~ rank_metrics._option_names() ~ ", metrics and confidence "
-            ~ "(evaluate), baseline, test, correction and alpha (compare), validate (dbt)") }}
+            ~ "(evaluate), baseline, test, correction, family and alpha (compare), validate (dbt)") }}
     {%- endfor -%}
     {%- do rank_metrics._option_values(plan, k, normalization=normalization, users=users, duplicates=duplicates,
                                        tie_break=tie_break, convention=convention, gain=gain, gain_from=gain_from,

@@ -11,7 +11,7 @@
 {%- set options = dict(kwargs) -%}
 {%- set checked = options.pop('checked_tables', ['predictions', 'truth']) -%}
 {%- set baseline = options.pop('baseline', none) -%}
-{%- for name in ['test', 'correction', 'alpha'] -%}{%- do options.pop(name, none) -%}{%- endfor -%}
+{%- for name in ['test', 'correction', 'family', 'alpha'] -%}{%- do options.pop(name, none) -%}{%- endfor -%}
 {%- set plan = {} -%}
 {%- do rank_metrics._plan(plan, predictions, truth, k, **options) -%}
 {%- set text = rank_metrics.type_string() -%}

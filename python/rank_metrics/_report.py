@@ -64,7 +64,7 @@ def _figure(values, by: list):
     return figure
 
 
-def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test="t", correction="holm",
+def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test="t", correction="holm", family="metric_and_k",
            alpha=0.05, seed=0, confidence=None, title="Ranking metrics", con=None, **options) -> str:
     """One self-contained HTML page: the comparison against `baseline` (when given), every metric
     against k per group with its confidence band, the users evaluated and left out, and the
@@ -78,7 +78,7 @@ def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test=
     if baseline is not None:
         with _said_already():
             comparison = compare(predictions, truth, k, by=by, baseline=baseline, metrics=metrics, test=test,
-                                 correction=correction, alpha=alpha, seed=seed, con=con, **options)
+                                 correction=correction, family=family, alpha=alpha, seed=seed, con=con, **options)
     users = _users(predictions, truth, k, by_columns, con, options)
     buffer = io.StringIO()
     save_figure(_figure(values, by_columns), buffer, "svg")
@@ -89,7 +89,7 @@ def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test=
     parts = [f"<h1>{_escape(title)}</h1>"]
     if comparison is not None:
         parts += [f"<h2>Against {_escape(repr(baseline))}</h2>",
-                  _comparison_table(comparison, by_columns[0], alpha, test, correction)]
+                  _comparison_table(comparison, by_columns[0], alpha, test, correction, family)]
     parts += ["<h2>Each metric against k</h2>",
               f"<p>Lines are the mean over the evaluated users; bands the {_escape(_percent(confidence or 0.95))} "
               "normal confidence interval (mean &plusmn; z&middot;std_error), which can reach below 0 or above 1 "
@@ -101,7 +101,7 @@ def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test=
               "<h2>Options in force</h2>",
               _options_table(options, dict(k=_k_argument(k), by=by_columns,
                                            metrics=_metrics_argument(metrics) or list(METRICS), baseline=baseline,
-                                           test=test, correction=correction, alpha=alpha, seed=seed,
+                                           test=test, correction=correction, family=family, alpha=alpha, seed=seed,
                                            confidence=0.95 if confidence is None else confidence))]
     return _PAGE.format(title=_escape(title), body="\n".join(parts), version=_escape(__version__))
 
@@ -179,13 +179,13 @@ def save_figure(figure, target, form: str) -> None:
         figure.savefig(target, format=form, dpi=120, metadata=metadata)
 
 
-def _comparison_table(comparison, model: str, alpha: float, test: str, correction: str) -> str:
+def _comparison_table(comparison, model: str, alpha: float, test: str, correction: str, family: str) -> str:
     resamples = None if test == "t" else RESAMPLES   # compare's default: the report passes none
     head = [model, "k", "metric", "baseline", "value", "difference", "relative", "p", "p adjusted", "users paired",
             "unpaired (model / baseline)"]
     lines = ["<table class='comparison'><thead><tr>" + "".join(f"<th>{_escape(name)}</th>" for name in head)
              + "</tr></thead><tbody>"]
-    for row, floor in zip(comparison.to_dict("records"), zero_floors(comparison, resamples, correction)):
+    for row, floor in zip(comparison.to_dict("records"), zero_floors(comparison, resamples, correction, family)):
         mark = ""
         if row["significant"]:
             mark = BETTER if row["difference"] > 0 else WORSE
@@ -201,7 +201,9 @@ def _comparison_table(comparison, model: str, alpha: float, test: str, correctio
         lines.append("<tr>" + "".join(f"<td>{text}</td>" for text in shown) + "</tr>")
     lines.append("</tbody></table>")
     lines.append(f"<p>{BETTER} / {WORSE}: significantly better / worse than the baseline (adjusted p &lt; {_escape(alpha)}; "
-                 f"test {_escape(test)}, correction {_escape(correction)}). Users are paired when both "
+                 f"test {_escape(test)}, correction {_escape(correction)} over "
+                 f"{'each metric at each k, across the models' if family == 'metric_and_k' else 'every row'}). "
+                 "Users are paired when both "
                  "models evaluate them; the others are counted, never paired with zeros. The baseline's value and "
                  "the model's are means over the paired users only, so they can differ from the values below "
                  "when the models evaluate different users.</p>")

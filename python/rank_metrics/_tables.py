@@ -16,11 +16,11 @@ SHOWN = ["k", "metric", "baseline_value", "value", "difference", "relative_diffe
 
 
 def comparison_text(result, model: str, form: str, legend: str, resamples: int | None = None,
-                    correction: str = "holm") -> str:
+                    correction: str = "holm", family: str = "metric_and_k") -> str:
     """`resamples`: of the permutation or bootstrap test, None for the t test."""
     escape = {"latex": _latex, "markdown": _markdown}.get(form, str)
     rows = []
-    for row, floor in zip(result.to_dict("records"), zero_floors(result, resamples, correction)):
+    for row, floor in zip(result.to_dict("records"), zero_floors(result, resamples, correction, family)):
         mark = ""
         if row["significant"]:
             mark = BETTER if row["difference"] > 0 else WORSE
@@ -72,15 +72,16 @@ def _markdown(text: str) -> str:
     return re.sub(r"\r\n|[&<>\r\n\\|`*_~\[\]]", lambda match: _MARKDOWN_SPECIAL[match.group()], text)
 
 
-def zero_floors(result, resamples: int | None, correction: str) -> list[dict]:
+def zero_floors(result, resamples: int | None, correction: str, family: str = "metric_and_k") -> list[dict]:
     """Per row, what a p-value of 0 from a resampling test means: {column: the bound it is
     below}. A 0 is p < 1/resamples (SPEC §7 counts the resamples at least as extreme, and none
-    was); adjusted, it is below the correction of 1/resamples, m/resamples under Bonferroni
-    (every correction only grows with each p). Empty for the t test."""
+    was); adjusted, it is below the correction of 1/resamples within its family, m/resamples
+    under Bonferroni (every correction only grows with each p). Empty for the t test."""
     if not resamples:
         return [{} for _ in range(len(result))]
     raw = [None if p is None or math.isnan(p) else (1 / resamples if p == 0 else p) for p in result["p_value"]]
-    return [{"p_value": 1 / resamples, "p_value_adjusted": bound} for bound in stats.adjust(raw, correction)]
+    return [{"p_value": 1 / resamples, "p_value_adjusted": bound}
+            for bound in stats.adjust_in_families(raw, stats.family_keys(result, family), correction)]
 
 
 def cell(name: str, value, floor: float | None = None) -> str:

@@ -105,7 +105,7 @@ average_precision_at_k.__doc__ = """AP@k per evaluated user: <by columns>, <user
 
 
 def sql(predictions, truth, k, *, con=None, dialect=None, macro="map_at_k", metrics=None,
-        confidence=None, baseline=None, test=None, correction=None, alpha=None, **options) -> str:
+        confidence=None, baseline=None, test=None, correction=None, family=None, alpha=None, **options) -> str:
     """The macro SQL for tables named `predictions` and `truth` ('table' or 'schema.table').
 
     Each dialect is rendered through its own dispatch variants, then its parent's (redshift:
@@ -115,7 +115,7 @@ def sql(predictions, truth, k, *, con=None, dialect=None, macro="map_at_k", metr
     With `con` (a connection holding the tables) their columns are looked up, as in map_at_k; without it, name rank or score
     (default: a column `rank`), relevance and truth_by explicitly where they apply.
     confidence is evaluate's; baseline (required), test ('t', the only test SQL has: its p-value
-    is the normal approximation), correction and alpha compare's.
+    is the normal approximation), correction, family and alpha compare's.
     """
     engine = None if con is None else engine_for(con)
     if dialect is None:   # the SQL of the connection's engine, which runs there as printed
@@ -140,7 +140,7 @@ def sql(predictions, truth, k, *, con=None, dialect=None, macro="map_at_k", metr
                                    f"'{value}') and name the table")
     # the macro says which of these it takes: one given to a macro that does not take it fails
     given = dict(metrics=_metrics_argument(metrics), confidence=confidence, baseline=baseline, test=test,
-                 correction=correction, alpha=alpha)
+                 correction=correction, family=family, alpha=alpha)
     arguments = dict(_metric_arguments(k, options, own=("dialect", "macro", *given)),
                      **{name: value for name, value in given.items() if value is not None})
     if engine is not None:

@@ -319,7 +319,7 @@ def _table_command(commands, name: str, help_text: str, metrics: bool = True,
 
 
 def _add_comparison_options(command: argparse.ArgumentParser, baseline_required: bool, resampling: bool = True) -> None:
-    """--baseline, --test, --correction, --alpha and, where the tests run in Python, --seed."""
+    """--baseline, --test, --correction, --family, --alpha and, where the tests run in Python, --seed."""
     command.add_argument("--baseline", required=baseline_required,
                          help="the value of the --by column that names the baseline model")
     # `sql` (no resampling) leaves them unset, so that its macro can refuse them unless it is compare
@@ -327,6 +327,9 @@ def _add_comparison_options(command: argparse.ArgumentParser, baseline_required:
                          help="t (default), permutation or bootstrap" if resampling
                          else "t only (its normal-approximation p-value): SQL has no resampling test")
     command.add_argument("--correction", default="holm" if resampling else None, help="holm (default), bonferroni or none")
+    command.add_argument("--family", default="metric_and_k" if resampling else None,
+                         help="what one correction spans: metric_and_k (default: one metric at one k across the models) "
+                              "or all (every row)")
     command.add_argument("--alpha", type=_number, default=0.05 if resampling else None,
                          help="significance level (default 0.05)")
     if resampling:
@@ -611,7 +614,7 @@ def _listed_values_as_flags(message: str, names: str, shown) -> str:
 
 
 # the command line's options that are not metric options (api.OPTIONS)
-_OTHER_OPTIONS = ("dialect", "macro", "metrics", "confidence", "baseline", "test", "correction", "alpha", "seed",
+_OTHER_OPTIONS = ("dialect", "macro", "metrics", "confidence", "baseline", "test", "correction", "family", "alpha", "seed",
                   "resamples")
 
 
@@ -650,7 +653,7 @@ def _main(argv: list[str] | None) -> int:
             _write_out(api.sql(arguments.predictions, arguments.truth, dialect=arguments.dialect, macro=macro,
                                metrics=arguments.metrics, confidence=arguments.confidence,
                                baseline=arguments.baseline, test=arguments.test,
-                               correction=arguments.correction, alpha=arguments.alpha,
+                               correction=arguments.correction, family=arguments.family, alpha=arguments.alpha,
                                con=_database(arguments), **keywords) + "\n")
             return 0
         if arguments.command == "compare":
@@ -716,7 +719,7 @@ def _compare(arguments: argparse.Namespace, keywords: dict) -> int:
 
     _require_one_by(arguments.command, keywords["by"])
     result = api_compare(arguments.predictions, arguments.truth, metrics=arguments.metrics, baseline=arguments.baseline,
-                         test=arguments.test, correction=arguments.correction, alpha=arguments.alpha,
+                         test=arguments.test, correction=arguments.correction, family=arguments.family, alpha=arguments.alpha,
                          seed=arguments.seed, resamples=arguments.resamples, check=arguments.check,
                          con=_database(arguments), **keywords)
     model = keywords["by"][0]
@@ -736,9 +739,11 @@ def _compare(arguments: argparse.Namespace, keywords: dict) -> int:
             _write_out(_json(result) + "\n")
         else:
             legend = (f"{BETTER} / {WORSE}: significantly better / worse than {arguments.baseline!r} "
-                      f"(adjusted p < {arguments.alpha}; test {arguments.test}, correction {arguments.correction})")
+                      f"(adjusted p < {arguments.alpha}; test {arguments.test}, correction {arguments.correction} over "
+                      f"{_FAMILY_WORDS[arguments.family]})")
             resamples = None if arguments.test == "t" else arguments.resamples
-            _write_out(comparison_text(result, model, arguments.format, legend, resamples, arguments.correction), exact=False)
+            _write_out(comparison_text(result, model, arguments.format, legend, resamples, arguments.correction,
+                                       arguments.family), exact=False)
     except BrokenPipeError:
         if not failed:
             raise
@@ -748,6 +753,10 @@ def _compare(arguments: argparse.Namespace, keywords: dict) -> int:
         print(f"rank-metrics: worse than the baseline {arguments.baseline!r}: {rows}", file=sys.stderr)
         return EXIT_WORSE
     return 0
+
+
+# the family a correction spans, as the table's legend says it
+_FAMILY_WORDS = {"metric_and_k": "each metric at each k", "all": "every row"}
 
 
 def _json(result) -> str:
@@ -798,8 +807,8 @@ def _picture(arguments: argparse.Namespace, keywords: dict) -> int:
         if arguments.baseline is not None:
             _require_one_by(arguments.command, keywords["by"])
         page = report.report(arguments.predictions, arguments.truth, baseline=arguments.baseline, test=arguments.test,
-                             correction=arguments.correction, alpha=arguments.alpha, seed=arguments.seed,
-                             title=arguments.title, **common)
+                             correction=arguments.correction, family=arguments.family, alpha=arguments.alpha,
+                             seed=arguments.seed, title=arguments.title, **common)
         try:
             with open(arguments.output, "w", encoding="utf-8") as out:
                 out.write(page)

@@ -24,10 +24,10 @@ COLUMNS = ["k", "metric", "baseline_value", "value", "difference", "relative_dif
 # a number or none (no pair, one pair, no spread): float64 with NaN whichever test made them
 NUMBERS = COLUMNS[2:11]
 RESAMPLES = 10_000   # of the permutation and bootstrap tests, unless asked otherwise
-_OWN_ARGUMENTS = ("baseline", "metrics", "test", "correction", "alpha", "seed", "resamples")
+_OWN_ARGUMENTS = ("baseline", "metrics", "test", "correction", "family", "alpha", "seed", "resamples")
 
 
-def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", correction="holm", alpha=0.05,
+def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", correction="holm", family="metric_and_k", alpha=0.05,
             seed=0, resamples=RESAMPLES, con=None, check=False, **options):
     """Each group of `by` against the `baseline` group: a DataFrame with a row per model, k and
     metric: <by>, k, metric, baseline_value, value, difference, relative_difference, std_error,
@@ -38,12 +38,17 @@ def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", corr
     'permutation' (sign flips; exact when 2^n <= resamples) or 'bootstrap' (paired resamples),
     the latter two seeded by `seed` (0 by default, so that a report gives the same p-values every
     run; None draws fresh resamples each time). correction ('holm', 'bonferroni', 'none') adjusts the
-    p-values over every row; significant = p_value_adjusted < alpha. The other keyword
+    p-values over each family: family='metric_and_k' (the default) the comparisons of one metric
+    at one k across the models, so that asking for more metrics or k changes no row's adjusted
+    p; family='all' every row. significant = p_value_adjusted < alpha. The other keyword
     arguments are those of evaluate.
     """
     if test not in stats.TESTS:
         raise RankMetricsError(f"rank_metrics: compare: test must be one of {', '.join(map(repr, stats.TESTS))}; "
                                f"got {test!r}")
+    if family not in stats.FAMILIES:
+        raise RankMetricsError(f"rank_metrics: compare: family must be one of {', '.join(map(repr, stats.FAMILIES))}; "
+                               f"got {family!r}")
     if correction not in stats.CORRECTIONS:
         raise RankMetricsError(f"rank_metrics: compare: correction must be one of "
                                f"{', '.join(map(repr, stats.CORRECTIONS))}; got {correction!r}")
@@ -66,7 +71,7 @@ def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", corr
                      metrics=_metrics_argument(metrics))
     if test == "t":
         result = _run("compare", predictions, truth, dict(arguments, baseline=baseline, test="t",
-                          correction=correction, alpha=alpha), con, check=False, groups_named_as="compare: ")
+                          correction=correction, family=family, alpha=alpha), con, check=False, groups_named_as="compare: ")
         # no row, or a baseline no user is evaluated for (whose rows pair nobody): say why, as
         # the resampled tests do (the groups are read only now)
         if not len(result) or not (result["n_users"] + result["n_only_baseline"]).any():
@@ -80,7 +85,7 @@ def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", corr
         _check(result, predictions, truth, arguments, model, baseline, con, check)
     _warn_if_unpaired(result, model, baseline)
     _warn_if_few_paired(result, model, baseline, test)
-    return _finished(result, model, correction, alpha)
+    return _finished(result, model, correction, family, alpha)
 
 
 # fewer paired users than this, and a t test's p-value is not to be trusted: its normal-looking
@@ -235,9 +240,11 @@ def _mean(values) -> float:
     return math.fsum(values) / len(values) if len(values) else math.nan
 
 
-def _finished(result, model, correction, alpha):
-    """The adjusted p-values and the verdict, rows in order of model, k and metric."""
-    adjusted = stats.adjust([None if _missing(p) else p for p in result["p_value"]], correction)
+def _finished(result, model, correction, family, alpha):
+    """The adjusted p-values, each over its family (one metric at one k, or every row), and the
+    verdict, rows in order of model, k and metric."""
+    adjusted = stats.adjust_in_families([None if _missing(p) else p for p in result["p_value"]],
+                                        stats.family_keys(result, family), correction)
     result = result.assign(p_value_adjusted=[math.nan if p is None else p for p in adjusted])
     result["significant"] = [int(not _missing(p) and p < alpha) for p in result["p_value_adjusted"]]
     order = {metric: index for index, metric in enumerate(METRICS)}

@@ -14,6 +14,8 @@ from .errors import RankMetricsError
 
 TESTS = ("t", "permutation", "bootstrap")
 CORRECTIONS = ("holm", "bonferroni", "none")
+# what one correction spans: one metric at one k across the models, or every row
+FAMILIES = ("metric_and_k", "all")
 
 
 def check_resampling(seed, resamples) -> None:
@@ -149,4 +151,20 @@ def adjust(p_values: Sequence[float | None], correction: str = "holm") -> list[f
     for step, index in enumerate(sorted(tested, key=lambda index: p_values[index])):
         running = max(running, (m - step) * p_values[index])
         adjusted[index] = min(1.0, running)
+    return adjusted
+
+
+def family_keys(result, family: str) -> list:
+    """Per row of a comparison, the family its correction spans: (k, metric) under
+    family='metric_and_k', one family of every row under 'all'."""
+    return [(k, metric) if family == "metric_and_k" else () for k, metric in zip(result["k"], result["metric"])]
+
+
+def adjust_in_families(p_values: Sequence[float | None], families: Sequence, correction: str = "holm") -> list[float | None]:
+    """adjust() within each family (rows of equal key in `families`), in the rows' order."""
+    adjusted: list[float | None] = [None] * len(p_values)
+    for family in dict.fromkeys(families):
+        rows = [index for index, key in enumerate(families) if key == family]
+        for index, value in zip(rows, adjust([p_values[index] for index in rows], correction)):
+            adjusted[index] = value
     return adjusted
