@@ -152,3 +152,19 @@ def test_the_sdist_holds_what_the_wheel_needs_and_nothing_else(tmp_path):
     package = {name for name in wheel_names if not name.startswith("rank_metrics-")}
     assert package == {name.removeprefix("python/") for name in _files("python/rank_metrics")} | {
         "rank_metrics/_dbt/" + name for name in _files("macros") | {"dbt_project.yml"}}
+
+
+def test_the_dbt_floor_is_the_dbt_the_suite_runs():
+    """The package declared dbt >= 1.8 while the gates' YAML (`arguments: {...}`) needs 1.10: on
+    1.9 a user met "unknown argument 'arguments'". The floor it declares is the dbt-core minor the
+    suite installs (the dbt extra's) and runs."""
+    import importlib.metadata
+    import re
+
+    import yaml
+
+    declared = yaml.safe_load((ROOT / "dbt_project.yml").read_text())["require-dbt-version"]
+    floor = next(version for version in declared if version.startswith(">=")).removeprefix(">=")
+    extra = re.search(r'dbt = \["dbt-core>=([\d.]+),', (ROOT / "pyproject.toml").read_text()).group(1)
+    running = importlib.metadata.version("dbt-core")
+    assert floor.split(".")[:2] == extra.split(".")[:2] == running.split(".")[:2], (floor, extra, running)
