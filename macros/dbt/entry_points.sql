@@ -6,17 +6,21 @@
     (evaluate, evaluate_users) and validate (true: run the data checks when the model runs).
     macros/dbt/macros.yml documents them for `dbt docs`. -#}
 {% macro average_precision_at_k(predictions, truth, k) %}
+    {%- if not execute %}{{ return(rank_metrics._while_parsing()) }}{% endif %}
     {{ return(rank_metrics._fits_its_view(adapter.dispatch('average_precision_at_k', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs, varargs)))) }}
 {% endmacro %}
 
 {% macro evaluate(predictions, truth, k) %}
+    {%- if not execute %}{{ return(rank_metrics._while_parsing()) }}{% endif %}
     {{ return(rank_metrics._fits_its_view(adapter.dispatch('evaluate', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs, varargs)))) }}
 {% endmacro %}
 
 {% macro evaluate_users(predictions, truth, k) %}
+    {%- if not execute %}{{ return(rank_metrics._while_parsing()) }}{% endif %}
     {{ return(rank_metrics._fits_its_view(adapter.dispatch('evaluate_users', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs, varargs)))) }}
 {% endmacro %}
 
 {% macro compare(predictions, truth, k) %}
+    {%- if not execute %}{{ return(rank_metrics._while_parsing()) }}{% endif %}
     {{ return(rank_metrics._fits_its_view(adapter.dispatch('compare', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs, varargs)))) }}
 {% endmacro %}

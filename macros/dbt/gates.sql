@@ -54,6 +54,8 @@
     user truth lacks). Not under `dbt build --empty`, whose inputs are empty on purpose (its
     checks of the data are skipped too). -#}
 {% test metric_at_least(model, truth, k, metric=none, min_value=none, by=none) %}
+    {#- its arguments are checked when the test runs, not while dbt parses (_while_parsing) -#}
+    {%- if not execute %}{{ return(rank_metrics._while_parsing()) }}{% endif %}
     {%- do rank_metrics._gate_arguments('metric_at_least', metric, k, kwargs, {
         'metrics': 'a gate judges one metric: metric', 'baseline': 'no_significant_regression takes it',
         'alpha': 'no_significant_regression takes it', 'test': 'a compare argument', 'correction': 'a compare argument',
@@ -105,6 +107,8 @@
     baseline (under users='both' or 'predictions'). Not under `dbt build --empty`, as
     metric_at_least. -#}
 {% test no_significant_regression(model, truth, k, metric=none, by=none, baseline=none, alpha=0.05) %}
+    {#- its arguments are checked when the test runs, not while dbt parses (_while_parsing) -#}
+    {%- if not execute %}{{ return(rank_metrics._while_parsing()) }}{% endif %}
     {%- do rank_metrics._gate_arguments('no_significant_regression', metric, k, kwargs, {
         'metrics': 'a gate judges one metric: metric', 'test': 'the gate is the one-sided t test',
         'correction': 'each model is judged on its own', 'confidence': 'an evaluate argument', 'min_value': 'metric_at_least takes it'},

@@ -12,5 +12,6 @@
 
 {#- The public dbt macro (macros/dbt/entry_points.sql says how entry points read their arguments). -#}
 {% macro ndcg_at_k(predictions, truth, k) %}
+    {%- if not execute %}{{ return(rank_metrics._while_parsing()) }}{% endif %}
     {{ return(rank_metrics._fits_its_view(adapter.dispatch('ndcg_at_k', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs, varargs)))) }}
 {% endmacro %}
