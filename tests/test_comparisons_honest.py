@@ -138,3 +138,24 @@ def test_the_command_line_and_the_report_say_the_family(tmp_path):
     page = rank_metrics.report(PREDICTIONS, TRUTH, k=4, by="model", baseline="b", metrics="map")
     assert "correction holm over each metric at each k, across the models)" in page
     assert "<tr><th>family</th><td>metric_and_k</td></tr>" in page
+
+
+@pytest.mark.dbt
+def test_the_dbt_gate_warns_of_few_paired_users_instead_of_failing(dbt_project):
+    """c is worse than b on 5 paired users: under the gate's default min_users (30) it passes with
+    a warning in dbt's log; with min_users 0 (gate_regressed_predictions) it fails, as before."""
+    said = []
+
+    def listen(event):
+        if event.info.level == "warn":
+            said.append(event.info.msg)
+
+    build = dbt_project.invoke("build", "-s", "+gate_few_users_predictions", "--indirect-selection", "cautious",
+                               "--vars", "{rank_metrics_few_users_gate: true, rank_metrics_examples: false}",
+                               callbacks=[listen])
+    assert build.success
+    (gate,) = [result for result in build.result.results if result.node.resource_type == "test"
+               and "gate_few_users" in result.node.name]
+    assert str(gate.status) == "pass"
+    assert any("rank_metrics: no_significant_regression: model 'c' is worse than the baseline 'b' at k 4 on only 5 "
+               "paired users, fewer than min_users (30): warned, not failed" in text for text in said), said

@@ -96,7 +96,7 @@ def test_dbt_docs_document_every_public_macro_and_argument():
     own = {"evaluate": {"metrics", "confidence"}, "evaluate_users": {"metrics"},
            "compare": {"metrics", "baseline", "test", "correction", "family", "alpha"},
            "test_metric_at_least": {"model", "metric", "min_value"},
-           "test_no_significant_regression": {"model", "metric", "baseline", "alpha"}}
+           "test_no_significant_regression": {"model", "metric", "baseline", "alpha", "min_users"}}
     for name, entry in documented.items():
         arguments = {argument["name"]: argument["description"] for argument in entry["arguments"]}
         inputs = {"truth", "k"} | ({"model"} if name.startswith("test_") else {"predictions"})

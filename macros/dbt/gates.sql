@@ -58,7 +58,8 @@
     {%- if not execute %}{{ return(rank_metrics._while_parsing()) }}{% endif %}
     {%- do rank_metrics._gate_arguments('metric_at_least', metric, k, kwargs, {
         'metrics': 'a gate judges one metric: metric', 'baseline': 'no_significant_regression takes it',
-        'alpha': 'no_significant_regression takes it', 'test': 'a compare argument', 'correction': 'a compare argument',
+        'alpha': 'no_significant_regression takes it', 'min_users': 'no_significant_regression takes it',
+        'test': 'a compare argument', 'correction': 'a compare argument',
         'confidence': 'an evaluate argument'}, 'min_value, by') -%}
     {%- set truth = rank_metrics._gate_truth('metric_at_least', truth) -%}
     {%- if min_value is not number or min_value is boolean -%}
@@ -106,14 +107,18 @@
     row for each model that no user is evaluated for or that shares no evaluated user with the
     baseline (under users='both' or 'predictions'). Not under `dbt build --empty`, as
     metric_at_least. -#}
-{% test no_significant_regression(model, truth, k, metric=none, by=none, baseline=none, alpha=0.05) %}
+{% test no_significant_regression(model, truth, k, metric=none, by=none, baseline=none, alpha=0.05, min_users=30) %}
     {#- its arguments are checked when the test runs, not while dbt parses (_while_parsing) -#}
     {%- if not execute %}{{ return(rank_metrics._while_parsing()) }}{% endif %}
     {%- do rank_metrics._gate_arguments('no_significant_regression', metric, k, kwargs, {
         'metrics': 'a gate judges one metric: metric', 'test': 'the gate is the one-sided t test',
         'correction': 'each model is judged on its own', 'confidence': 'an evaluate argument', 'min_value': 'metric_at_least takes it'},
-        'by, baseline, alpha') -%}
+        'by, baseline, alpha, min_users') -%}
     {%- set truth = rank_metrics._gate_truth('no_significant_regression', truth) -%}
+    {%- if min_users is not number or min_users is boolean or min_users < 0 or min_users != min_users | int -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: no_significant_regression: min_users must be a whole number of 0 or more "
+            ~ "(min_users: 30); got " ~ rank_metrics._shown(min_users)) }}
+    {%- endif -%}
     {%- if by is none or baseline is none -%}
         {{ exceptions.raise_compiler_error("rank_metrics: no_significant_regression: by must name the column of models and "
             ~ "baseline the model to compare with (by: model, baseline: popularity); got by " ~ (rank_metrics._shown(by) if by is not none else "none")
@@ -130,6 +135,12 @@
     {%- set by_name = by if by is string else by[0] -%}
     {%- set by_column = rank_metrics.quote_identifier(by_name) -%}
     {%- set baseline_literal = rank_metrics._literal(baseline, 'baseline') -%}
+    {#- an ephemeral model exists only inside the test's own query: no second query can read it
+        to warn, so there every comparison is judged (min_users does not apply) -#}
+    {%- set readable = rank_metrics._relation_columns(model, 'predictions') is not none
+                       and rank_metrics._relation_columns(truth, 'truth') is not none -%}
+    {%- set min_users = min_users if readable else 0 -%}
+    {%- if not flags.EMPTY -%}{%- do rank_metrics._warn_of_few_paired_users(model, truth, k, options, by_name, min_users) -%}{%- endif -%}
     select rm_comparison.rm_model as {{ by_column }}, k, metric, baseline_value, value,
         difference, relative_difference, std_error, t, df, p_value as p_value_two_sided,
         p_value / 2 as p_value_one_sided, {{ rank_metrics._number_literal(alpha, 'alpha') }} as alpha, n_users, n_only_model, n_only_baseline,
@@ -165,7 +176,7 @@
             on rm_compared.{{ by_column }} = rm_models.{{ by_column }}
     ) as rm_comparison
         on rm_gate.rm_baseline_rows > 0
-    where (difference < 0 and p_value / 2 < {{ rank_metrics._number_literal(alpha, 'alpha') }})
+    where (difference < 0 and p_value / 2 < {{ rank_metrics._number_literal(alpha, 'alpha') }} and n_users >= {{ min_users | int }})
         {{- ' or rm_gate.rm_baseline_rows = 0 or rm_comparison.k is null or rm_comparison.n_users = 0' if not flags.EMPTY }}
 {% endtest %}
 
@@ -175,3 +186,22 @@
 {% macro _why_no_user_is_evaluated() -%}
     under users='both' every list of it is for a user truth lacks; with a by column truth has too, truth has no row of its value
 {%- endmacro %}
+
+
+{#- A model worse than the baseline on fewer than min_users paired users is not failed: a t test
+    on 2 users can give p = 0.000 for a difference chance explains. It is warned of instead, in
+    dbt's log (an error under --warn-error), from one query more when the gate runs. -#}
+{% macro _warn_of_few_paired_users(model, truth, k, options, by_name, min_users) %}
+    {%- if min_users | int > 0 -%}
+        {%- set few = run_query("select * from (" ~ rank_metrics.compare(predictions=model, truth=truth, k=k, **options)
+            ~ ") as rm_compared where difference < 0 and p_value / 2 < " ~ rank_metrics._number_literal(options.alpha, 'alpha')
+            ~ " and n_users > 0 and n_users < " ~ min_users | int) -%}
+        {%- for row in few.rows -%}
+            {%- do exceptions.warn("rank_metrics: no_significant_regression: " ~ by_name ~ " " ~ rank_metrics._shown(row[0])
+                ~ " is worse than the baseline " ~ rank_metrics._shown(options.baseline) ~ " at k " ~ row[1] ~ " on only "
+                ~ row['n_users'] ~ " paired users, fewer than min_users (" ~ min_users | int
+                ~ "): warned, not failed, since a t test on so few users can call a chance difference significant; "
+                ~ "min_users: 0 judges it") -%}
+        {%- endfor -%}
+    {%- endif -%}
+{% endmacro %}
