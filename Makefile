@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 DBT := cd integration_tests && DBT_SEND_ANONYMOUS_USAGE_STATS=false DBT_PROFILES_DIR=. ../$(BIN)/dbt
 
-.PHONY: venv system demo test docs bench bench-engines bench-report bench-smoke clean
+.PHONY: venv system demo test test-fast docs bench bench-engines bench-report bench-smoke clean
 
 # Debian packages the engine tests need: PostgreSQL (the tests start a throwaway cluster), a
 # Java runtime for Spark, and Chromium (tests/test_report.py opens the HTML report in it). Installed only when missing; needs root, as on CI.
@@ -34,6 +34,14 @@ test: venv system bench/.venv/.installed
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
+# The edit-run loop: the tests that need no server or outside program (DuckDB and the reference;
+# the markers tests/conftest.py puts on each test), with hypothesis's quick `dev` profile.
+# `make test` runs everything.
+FAST_TESTS := not (postgres or spark or snowflake or dbt or browser or peers or wheel)
+test-fast: venv
+	$(BIN)/ruff check .
+	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-dev} $(BIN)/python -m pytest -m "$(FAST_TESTS)"
+
 # macros/dbt/macros.yml's generated entries (the metrics', from the registry; the internal
 # macros') and docs/reference.md; tests/test_docs.py fails when they are out of date
 docs: venv
@@ -56,6 +64,7 @@ bench: bench/.venv/.installed system
 	$(BENCH_BIN)/python bench/run.py --rows 1M 10M 100M --runs 3
 	$(BENCH_BIN)/python bench/run.py --rows 1M 10M --runs 3 --variant s12 --only $(BENCH_DUCKDB)
 	$(BENCH_BIN)/python bench/run.py --rows 1M 10M 100M --runs 3 --variant r100 --only $(BENCH_DUCKDB)
+	$(BENCH_BIN)/python bench/comparisons.py --rows 1M --runs 3
 	$(BENCH_BIN)/python bench/report.py
 
 # Spark (local[2]) and PostgreSQL, warm, each against its own floor: bench/results/engines.json
@@ -73,6 +82,7 @@ bench-smoke: bench/.venv/.installed system
 	$(BENCH_BIN)/python bench/run.py --rows 1M --runs 1 --results bench/data/smoke.json
 	$(BENCH_BIN)/python bench/engines.py --engine spark --rows 1M --runs 1 --warmup 0 --results bench/data/smoke-engines.json
 	$(BENCH_BIN)/python bench/engines.py --engine postgres --rows 1M --runs 1 --warmup 0 --results bench/data/smoke-engines.json
+	$(BENCH_BIN)/python bench/comparisons.py --rows 1M --runs 1 --results bench/data/smoke-comparisons.json
 
 clean:
 	rm -rf $(VENV) integration_tests/target integration_tests/dbt_packages integration_tests/logs \

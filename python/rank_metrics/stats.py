@@ -96,15 +96,40 @@ def _sign_flip_p_value(differences: list[float], seed, resamples: int) -> float:
     observed = abs(values.mean())
     # a flip's mean may differ from an equal one in the last bits: compare with a tolerance
     tolerance = 1e-12 * max(1.0, observed)
-    if 2 ** len(values) <= resamples:
-        signs = np.array(list(itertools.product((1.0, -1.0), repeat=len(values))))
-        return float(np.mean(np.abs(signs @ values) / len(values) >= observed - tolerance))
-    rng = np.random.default_rng(seed)
-    at_least = 0
-    for count in _blocks(resamples, len(values)):
-        signs = rng.choice((1.0, -1.0), size=(count, len(values)))
-        at_least += int(np.sum(np.abs(signs @ values) / len(values) >= observed - tolerance))
+    n = len(values)
+    if 2 ** n <= resamples:
+        signs = np.array(list(itertools.product((1.0, -1.0), repeat=n)))
+        return float(np.mean(np.abs(signs @ values) / n >= observed - tolerance))
+    at_least = sum(int(np.sum(np.abs(sums) / n >= observed - tolerance))
+                   for sums in _flip_sums(values, np.random.default_rng(seed), resamples))
     return at_least / resamples
+
+
+def _flip_sums(values, rng, resamples: int):
+    """Blocks of sum_u s_u d_u over `resamples` random sign flips s (each sign +1 or -1 with
+    probability 1/2, independently)."""
+    import numpy as np
+
+    n = len(values)
+    distinct, counts = np.unique(values, return_counts=True)
+    if len(distinct) * 8 <= n:
+        # users of one value flip independently, so what a flip adds of that value is
+        # v * (2 B - f), B ~ Binomial(f, 1/2) heads among its f users: the same sums, drawn in
+        # O(distinct values) a flip (per-user metrics take few values: 0/1 hits, AP's fractions)
+        for count in _blocks(resamples, len(distinct)):
+            yield (2 * rng.binomial(counts, 0.5, size=(count, len(distinct))) - counts) @ distinct
+        return
+    # else eight users at a time: each random byte picks one of the 256 sums of their eight
+    # values' signs, so a flip is n / 8 lookups and additions, not n multiplications
+    groups = -(-n // 8)
+    padded = np.zeros(groups * 8)
+    padded[:n] = values
+    byte_signs = np.where((np.arange(256)[:, None] >> np.arange(8)[None, :]) & 1, 1.0, -1.0)
+    table = (padded.reshape(groups, 8) @ byte_signs.T).ravel()   # group g's sums at g * 256 + byte
+    offsets = np.arange(groups, dtype=np.int32) * 256
+    for count in _blocks(resamples, groups):
+        picked = np.frombuffer(rng.bytes(count * groups), dtype=np.uint8).reshape(count, groups)
+        yield np.take(table, picked + offsets).sum(axis=1)
 
 
 def _blocks(resamples: int, n: int):
@@ -121,14 +146,26 @@ def _bootstrap_p_value(differences: list[float], seed, resamples: int) -> float:
 
     values = np.asarray(differences, dtype=float)
     observed = abs(values.mean())
-    centred = values - values.mean()
-    rng = np.random.default_rng(seed)
     tolerance = 1e-12 * max(1.0, observed)
-    at_least = 0
-    for count in _blocks(resamples, len(values)):
-        means = centred[rng.integers(0, len(values), size=(count, len(values)))].mean(axis=1)
-        at_least += int(np.sum(np.abs(means) >= observed - tolerance))
+    at_least = sum(int(np.sum(np.abs(means) >= observed - tolerance))
+                   for means in _resample_means(values - values.mean(), np.random.default_rng(seed), resamples))
     return at_least / resamples
+
+
+def _resample_means(values, rng, resamples: int):
+    """Blocks of the means of `resamples` resamples of the values, n drawn with replacement."""
+    import numpy as np
+
+    n = len(values)
+    distinct, counts = np.unique(values, return_counts=True)
+    if len(distinct) * 8 <= n:
+        # a resample's mean depends only on how many of each value it draws: Multinomial(n, f / n),
+        # drawn in O(distinct values) a resample rather than n draws of a user
+        for count in _blocks(resamples, len(distinct)):
+            yield rng.multinomial(n, counts / n, size=count) @ distinct / n
+        return
+    for count in _blocks(resamples, n):
+        yield np.take(values, rng.integers(0, n, size=(count, n), dtype=np.int32)).sum(axis=1) / n
 
 
 def adjust(p_values: Sequence[float | None], correction: str = "holm") -> list[float | None]:
