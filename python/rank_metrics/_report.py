@@ -88,7 +88,8 @@ def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test=
     chart = chart[chart.index("<svg"):]
     parts = [f"<h1>{_escape(title)}</h1>"]
     if comparison is not None:
-        parts += [f"<h2>Against {_escape(repr(baseline))}</h2>",
+        parts += [_headline(comparison, by_columns[0], baseline, test, correction, family),
+                  f"<h2>Against {_escape(repr(baseline))}</h2>",
                   _comparison_table(comparison, by_columns[0], alpha, test, correction, family)]
     parts += ["<h2>Each metric against k</h2>",
               f"<p>Lines are the mean over the evaluated users; bands the {_escape(_percent(confidence or 0.95))} "
@@ -103,7 +104,49 @@ def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test=
                                            metrics=_metrics_argument(metrics) or list(METRICS), baseline=baseline,
                                            test=test, correction=correction, family=family, alpha=alpha, seed=seed,
                                            confidence=0.95 if confidence is None else confidence))]
-    return _PAGE.format(title=_escape(title), body="\n".join(parts), version=_escape(__version__))
+    return Report(_PAGE.format(title=_escape(title), body="\n".join(parts), version=_escape(__version__)))
+
+
+class Report(str):
+    """The page's HTML text, which a notebook shows as the page (_repr_html_)."""
+
+    def _repr_html_(self) -> str:
+        return str(self)
+
+
+_TESTS_IN_WORDS = {
+    "t": "a paired t test (Student's t with n - 1 degrees of freedom on the per-user differences)",
+    "permutation": "a permutation test (the share of random sign flips of the per-user differences whose mean is at "
+                   "least as far from 0; exact over every flip for up to 13 users)",
+    "bootstrap": "a paired bootstrap (the share of resamples of the centred per-user differences whose mean is at "
+                 "least as far from 0)",
+}
+
+
+def _headline(comparison, model: str, baseline, test: str, correction: str, family: str) -> str:
+    """A sentence per model, first on the page: how it did against the baseline on the first
+    metric asked at the largest k, with its adjusted p-value; then which test and correction."""
+    resamples = None if test == "t" else RESAMPLES
+    floors = zero_floors(comparison, resamples, correction, family)
+    largest = comparison["k"].max()
+    first_metric = comparison["metric"].iloc[0]
+    sentences = []
+    for (_, row), floor in zip(comparison.iterrows(), floors):
+        if row["k"] != largest or row["metric"] != first_metric:
+            continue
+        if row["n_users"] == 0:
+            sentences.append(f"{_escape(row[model])} shares no evaluated user with {_escape(repr(baseline))}")
+            continue
+        verdict = ("beats" if row["difference"] > 0 else "trails") if row["significant"] else "does not differ significantly from"
+        relative = "" if row["relative_difference"] != row["relative_difference"] else \
+            f" ({_escape(cell('relative_difference', row['relative_difference']))})"
+        sentences.append(f"{_escape(row[model])} {verdict} {_escape(repr(baseline))} on {_escape(row['metric'])}@{row['k']} by "
+                         f"{_escape(cell('difference', row['difference']))}{relative}, adjusted p = "
+                         f"{_escape(cell('p_value_adjusted', row['p_value_adjusted'], floor.get('p_value_adjusted')))} "
+                         f"over {row['n_users']} paired users")
+    return (f"<p class='headline'>{'; '.join(sentences)}.</p>"
+            f"<p>Each comparison is {_TESTS_IN_WORDS[test]}, its p-value corrected ({_escape(correction)}) over "
+            f"{'each metric at each k, across the models' if family == 'metric_and_k' else 'every row'}.</p>")
 
 
 def _escape(value) -> str:
