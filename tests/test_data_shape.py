@@ -94,3 +94,102 @@ def test_csv_ids_that_are_numbers_stay_numbers(tmp_path):
         result = rank_metrics.average_precision_at_k(str(predictions), str(truth), k=2, check=True)
     assert result.average_precision.tolist() == [0.5, 1.0]
     assert str(result.user_id.dtype).startswith("int")
+
+
+# --- lists merged, rows repeated and ids with spaces (issue 43 items 1, 2 and 4) ------------------
+
+LISTS = pd.DataFrame({"user_id": [1, 1, 1, 2, 2, 2], "item_id": ["a", "b", "c", "c", "d", "e"], "rank": [1, 2, 3, 1, 2, 3]})
+JUDGED = pd.DataFrame({"user_id": [1, 2], "item_id": ["b", "d"]})   # AP@3 0.5 each: MAP 0.5
+# two days of lists, read as one list per user when by= leaves the day out
+TWO_DAYS = pd.concat([LISTS.assign(day="2024-03-01"), LISTS.assign(day="2024-03-02", item_id=["x", "b", "y", "z", "d", "w"])])
+MERGED = (r"lists merged: user 1 has two rows at rank 1, and their column 'day', which by= does not name, differs "
+          r"between them: lists of several day values are read as one list, and the number is no day's; pass "
+          r"by='day' for a row per day")
+REPEATED = (r"duplicate rows: user 1 has two rows at rank 1, item 'a' both times, the same row twice \(a table appended "
+            r"to itself, or a join that repeats rows\): every repeat takes a place in the list and moves the items after "
+            r"it down; drop the repeated rows")
+PADDED = (r"predictions' column 'item_id' holds ids with a space at the start or end, such as 'b ', and truth's have "
+          r"none: ids are compared exactly, so such an id never meets the same id without the space; strip the spaces")
+
+
+def on_engine(engine, request, predictions, truth):
+    if engine == "duckdb":
+        return dict(predictions=predictions, truth=truth)
+    if engine == "postgres":
+        con = request.getfixturevalue("postgres")
+        return dict(predictions=to_postgres(con, "shape_lists", predictions), truth=to_postgres(con, "shape_judged", truth),
+                    con=con)
+    spark = request.getfixturevalue("spark")
+    return dict(predictions=to_spark(spark, predictions), truth=to_spark(spark, truth))
+
+
+ENGINES = ["duckdb", pytest.param("postgres", marks=pytest.mark.postgres), pytest.param("spark", marks=pytest.mark.spark)]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_lists_merged_from_two_days_are_said_and_by_day_is_silent(engine, request):
+    given = on_engine(engine, request, TWO_DAYS, JUDGED)
+    with pytest.warns(rank_metrics.RankMetricsWarning, match=MERGED):
+        blended = rank_metrics.map_at_k(k=3, rank="rank", **given)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        per_day = rank_metrics.map_at_k(k=3, rank="rank", by="day", **given)
+    # read as one list by rank, then item: a, x, b within the cut of 3 (c, z, d for user 2)
+    assert blended == pytest.approx(1 / 3)
+    assert list(per_day.map_at_k) == [0.5, 0.5]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_table_appended_to_itself_is_said(engine, request):
+    given = on_engine(engine, request, pd.concat([LISTS, LISTS]), JUDGED)
+    with pytest.warns(rank_metrics.RankMetricsWarning, match=REPEATED):
+        shifted = rank_metrics.map_at_k(k=3, rank="rank", **given)
+    assert shifted == pytest.approx(1 / 3)   # b at position 3 of a, a, b: AP 1/3 for each user
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_id_with_a_trailing_space_in_one_table_is_said(engine, request):
+    given = on_engine(engine, request, LISTS.assign(item_id=["a", "b ", "c", "c", "d", "e"]), JUDGED)
+    with pytest.warns(rank_metrics.RankMetricsWarning, match=PADDED):
+        partly = rank_metrics.map_at_k(k=3, rank="rank", **given)
+    assert partly == pytest.approx(0.25)   # user 1's 'b ' never meets 'b'
+
+
+def test_score_ordered_lists_merged_and_repeated_are_said():
+    scored = LISTS.assign(score=[0.9, 0.8, 0.7, 0.9, 0.8, 0.7]).drop(columns="rank")
+    merged = pd.concat([scored.assign(day=1), scored.assign(day=2, item_id=["a", "b", "r", "c", "s", "t"])])
+    with pytest.warns(rank_metrics.RankMetricsWarning, match="lists merged: user 1 has item 'a' twice, and their column 'day'"):
+        rank_metrics.map_at_k(merged, JUDGED, k=3, score="score")
+    with pytest.warns(rank_metrics.RankMetricsWarning, match="duplicate rows: user 1 has item 'a' twice at one score"):
+        rank_metrics.map_at_k(pd.concat([scored, scored]), JUDGED, k=3, score="score")
+
+
+@pytest.mark.parametrize("predictions, truth", [
+    # a constant column (trec_eval's run tag) and a per-user segment column
+    (LISTS.assign(run="bm25", segment=["new", "new", "new", "old", "old", "old"]), JUDGED),
+    # a rank tie between two items whose attribute differs, once in a list
+    (LISTS.assign(rank=[1, 1, 3, 1, 2, 3], category=["shoes", "hats", "bags", "x", "y", "z"]), JUDGED),
+    # score ties within a list, and a repeated item at two scores (the duplicates rule's)
+    (LISTS.assign(score=[0.5, 0.5, 0.5, 0.9, 0.9, 0.1]).drop(columns="rank"), JUDGED),
+    # sparse, gappy integer ranks
+    (LISTS.assign(rank=[1, 5, 90, 2, 4, 8]), JUDGED),
+    # the same space in both tables
+    (LISTS.assign(item_id=["a", "b ", "c", "c", "d", "e"]), JUDGED.assign(item_id=["b ", "d"])),
+], ids=["constant and per-user columns", "one tie", "score ties", "gappy ranks", "spaces on both sides"])
+def test_clean_shapes_raise_nothing(predictions, truth):
+    order = dict(rank="rank") if "rank" in predictions else dict(score="score")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        rank_metrics.evaluate(predictions, truth, k=[1, 3], **order)
+
+
+def test_the_command_line_gives_the_flags_of_a_merge(tmp_path):
+    TWO_DAYS.to_csv(tmp_path / "p.csv", index=False)
+    JUDGED.to_csv(tmp_path / "t.csv", index=False)
+    code, _, err = run("map-at-k", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "3", "--rank", "rank",
+                       "--by", "day")
+    assert code == 0 and not err
+    code, _, err = run("map-at-k", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "3", "--rank", "rank")
+    assert code == 0
+    assert any(line.startswith("rank-metrics: warning: lists merged: user 1") and line.endswith(
+        "pass by='day' for a row per day (--by day on the command line)") for line in err.splitlines()), err

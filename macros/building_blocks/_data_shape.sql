@@ -7,3 +7,118 @@
 select min({{ column }}) as rm_least, max({{ column }}) as rm_greatest
 from {{ relation }} as rm_r
 {%- endmacro %}
+
+
+{#- The unread columns of predictions whose values min and max can compare on every engine (text,
+    numbers, dates and times), at most eight: a column that differs between two rows of one
+    list at one position tells lists merged from several models, days or versions. -#}
+{% macro _comparable_unread_columns(predictions_columns, names) -%}
+    {%- set used = [names.user, names.item, names.rank, names.score] + (names.by or []) -%}
+    {%- set found = [] -%}
+    {%- for column in predictions_columns or [] if column.name not in used and found | length < 8 -%}
+        {%- set family = rank_metrics._type_family(column.data_type) | trim -%}
+        {%- if family in ['string', 'number', 'floating point', 'timestamp'] or family.startswith(('date', 'timestamp')) -%}
+            {%- do found.append(column.name) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {{- found | join('\n') -}}
+{%- endmacro %}
+
+{#- The rows of one list that collide, as (rm_user, rm_at, rm_item, rm_same, rm_varying), or no
+    row. Ordered by rank, rows collide at one rank within the largest k (the rows the metrics
+    read, and at least the first three); ordered by score, at one item. Lists merged from several
+    days or models collide at two places or more, and an unread column (rm_varying, the first
+    such) differs between the rows at each: the list's least place is given. One row twice (the
+    same item at one rank, or the same score for one item: rm_same), as a table appended to itself
+    or a join that repeats rows makes, is given at its place, when no unread column differs. A rank shared by different items with
+    nothing else differing, and one place where an item's attribute differs, are ties, left to
+    the tie-break and duplicates rules. `plan`: the macros' plan of the call. -#}
+{% macro _colliding_rows(plan, predictions_columns) -%}
+    {%- set unread = (rank_metrics._comparable_unread_columns(predictions_columns, plan.names) | trim).split('\n') | reject('equalto', '') | list -%}
+    {%- set ranked = plan.names.rank is not none -%}
+    {%- set at = plan.order_by if ranked else plan.item -%}
+    {%- set same = ('min(' ~ plan.item ~ ') = max(' ~ plan.item ~ ')') if ranked else ('min(' ~ plan.order_by ~ ') = max(' ~ plan.order_by ~ ')') -%}
+    {%- set groups = [] -%}{%- for column in plan.by -%}{%- do groups.append('rm_by_' ~ loop.index) -%}{%- endfor -%}
+with rm_colliding as (
+    select {% for column in plan.by %}{{ column }} as rm_by_{{ loop.index }}, {% endfor %}{{ plan.user }} as rm_user, {{ at }} as rm_at,
+        min({{ plan.item }}) as rm_item, {{ same }} as rm_same,
+        {% if unread -%}
+        case{% for name in unread %} when min({{ rank_metrics.quote_identifier(name) }}) <> max({{ rank_metrics.quote_identifier(name) }}) then {{ rank_metrics.string_literal(name) }}{% endfor %} end as rm_varying
+        {%- else -%}
+        cast(null as {{ rank_metrics.type_string() }}) as rm_varying
+        {%- endif %}
+    from {{ plan.predictions }} as rm_p
+    {%- if ranked %}
+    where {{ plan.order_by }} <= {{ [plan.ks | max, 3] | max }}
+    {%- endif %}
+    group by {% for column in plan.by %}{{ column }}, {% endfor %}{{ plan.user }}, {{ at }}
+    having count(*) > 1
+)
+select rm_user, rm_at, rm_item, rm_same, rm_varying
+from (
+    select rm_user, min(rm_at) as rm_at, min(rm_item) as rm_item, false as rm_same, min(rm_varying) as rm_varying
+    from rm_colliding
+    where rm_varying is not null
+    group by {% for name in groups %}{{ name }}, {% endfor %}rm_user
+    having count(*) > 1
+    union all
+    select rm_user, rm_at, rm_item, rm_same, cast(null as {{ rank_metrics.type_string() }}) as rm_varying
+    from rm_colliding
+    where rm_same and rm_varying is null
+) as rm_found
+order by case when rm_varying is null then 1 else 0 end, rm_user, rm_at
+limit 1
+{%- endmacro %}
+
+{#- The least id with a space at its start or end, of each text id column (user, item) of
+    predictions and of truth: rm_predictions_user, rm_predictions_item, rm_truth_user,
+    rm_truth_item, NULL where there is none or the column is not text. Ids are compared exactly,
+    so 'b ' in one table never meets 'b' in the other. -#}
+{% macro _padded_ids(plan, predictions_columns, truth_columns) -%}
+    {%- set sides = [('predictions', predictions_columns, [('user', plan.user, plan.names.user), ('item', plan.item, plan.names.item)]),
+                     ('truth', truth_columns, [('user', plan.truth_user, plan.names.truth_user), ('item', plan.truth_item, plan.names.truth_item)])] -%}
+select {% for table, columns, ids in sides %}{% set outer = loop %}{% for argument, quoted, name in ids %}rm_{{ table }}.rm_{{ argument }} as rm_{{ table }}_{{ argument }}{{ ', ' if not (outer.last and loop.last) }}{% endfor %}{% endfor %}
+from {% for table, columns, ids in sides %}(
+    select {% for argument, quoted, name in ids -%}
+        {%- if rank_metrics._type_family(rank_metrics._column_type(columns, name) | trim) | trim == 'string' -%}
+        min(case when {{ quoted }} like ' %' or {{ quoted }} like '% ' then {{ quoted }} end)
+        {%- else -%}
+        cast(null as {{ rank_metrics.type_string() }})
+        {%- endif %} as rm_{{ argument }}{{ ', ' if not loop.last }}
+    {%- endfor %}
+    from {{ plan[table] }} as rm_t
+) as rm_{{ table }}{{ '\ncross join ' if not loop.last }}{% endfor %}
+{%- endmacro %}
+
+{#- The warnings of the two queries above, appended to `messages` (a macro returns only text):
+    `colliding` is _colliding_rows' row or none, `padded` _padded_ids' row or none. -#}
+{% macro _shape_messages(messages, plan, colliding, padded) -%}
+    {%- set names = plan.names -%}
+    {%- set by = names.by or [] -%}
+    {%- if colliding is not none -%}
+        {%- set user, at, item, same, varying = colliding -%}
+        {%- set where = "user " ~ rank_metrics._shown(user) ~ (" has two rows at rank " ~ at if names.rank is not none else " has item " ~ rank_metrics._shown(item) ~ " twice") -%}
+        {%- if varying is not none -%}
+            {%- do messages.append("lists merged: " ~ where ~ (" within one group of by=" ~ rank_metrics._shown(by) if by else "")
+                ~ ", and their column " ~ rank_metrics._shown(varying) ~ ", which by= does not name, differs between them: lists of several "
+                ~ varying ~ " values are read as one list, and the number is no " ~ varying ~ "'s; pass by=" ~ (rank_metrics._shown_as_given(by + [varying]) if by else rank_metrics._shown(varying))
+                ~ " for a row per " ~ varying) -%}
+        {%- else -%}
+            {%- do messages.append("duplicate rows: " ~ where ~ (", item " ~ rank_metrics._shown(item) ~ " both times" if names.rank is not none else " at one score")
+                ~ ", the same row twice (a table appended to itself, or a join that repeats rows): every repeat takes a place in the list and "
+                ~ "moves the items after it down; drop the repeated rows") -%}
+        {%- endif -%}
+    {%- endif -%}
+    {%- if padded is not none -%}
+        {%- for argument in ['user', 'item'] -%}
+            {%- set in_predictions, in_truth = padded[loop.index0], padded[loop.index0 + 2] -%}
+            {%- if (in_predictions is none) != (in_truth is none) -%}
+                {%- set table, other = ('predictions', 'truth') if in_truth is none else ('truth', 'predictions') -%}
+                {%- set column = names[argument] if table == 'predictions' else names['truth_' ~ argument] -%}
+                {%- do messages.append(("predictions'" if table == 'predictions' else "truth's") ~ " column " ~ rank_metrics._shown(column) ~ " holds ids with a space at the start or end, such as "
+                    ~ rank_metrics._shown(in_predictions if in_truth is none else in_truth) ~ ", and " ~ ("predictions'" if other == 'predictions' else "truth's") ~ " have none: ids are compared exactly, "
+                    ~ "so such an id never meets the same id without the space; strip the spaces") -%}
+            {%- endif -%}
+        {%- endfor -%}
+    {%- endif -%}
+{%- endmacro %}

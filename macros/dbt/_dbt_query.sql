@@ -38,6 +38,9 @@
             {%- do exceptions.raise_compiler_error("rank_metrics: " ~ row[0] ~ ": " ~ row[1]) -%}
         {%- endfor -%}
     {%- endif -%}
+    {%- if validate and checked | length == 2 and rank_metrics._data_checks_run() -%}
+        {%- do rank_metrics._shape_warnings(arguments) -%}
+    {%- endif -%}
     {{ return(arguments) }}
 {% endmacro %}
 
@@ -176,4 +179,28 @@
     refs a model's SQL calls are read from its own file, not from this text. -#}
 {% macro _while_parsing() %}
     {{ return("select 1 as rm_rendered_when_the_model_runs") }}
+{% endmacro %}
+
+{#- dbt's warnings of lists merged from several days or models, rows repeated, and ids with a
+    space in one table only (the queries and texts of macros/building_blocks/_data_shape.sql,
+    which Python warns of too), when the model runs and both inputs are relations. -#}
+{% macro _shape_warnings(arguments) %}
+    {%- set where = " (" ~ model.name ~ ")" if model is defined and model is mapping and model.get('name') else "" -%}
+    {%- set plan = {} -%}
+    {%- set accepted = ['predictions', 'truth', 'k', 'user', 'item', 'rank', 'score', 'relevance', 'by', 'truth_by', 'normalization',
+                        'users', 'duplicates', 'tie_break', 'convention', 'predictions_columns', 'truth_columns', 'gain', 'gain_from',
+                        'precision_denominator', 'recall_denominator', 'truth_scope', 'relevance_threshold', 'truth_user',
+                        'truth_item', 'predictions_shape', 'truth_shape', 'item_separator'] -%}
+    {%- set given = {} -%}
+    {%- for name in accepted if name in arguments -%}{%- do given.update({name: arguments[name]}) -%}{%- endfor -%}
+    {%- do rank_metrics._plan(plan=plan, **given) -%}
+    {%- if plan.shapes.predictions.list or plan.shapes.truth.list -%}{{ return('') }}{%- endif -%}
+    {%- set colliding = run_query(rank_metrics._colliding_rows(plan, arguments.predictions_columns)) -%}
+    {%- set padded = run_query(rank_metrics._padded_ids(plan, arguments.predictions_columns, arguments.truth_columns)) -%}
+    {%- set messages = [] -%}
+    {%- do rank_metrics._shape_messages(messages, plan, colliding.rows[0] if colliding.rows | length else none,
+                                        padded.rows[0] if padded.rows | length else none) -%}
+    {%- for message in messages -%}
+        {%- do exceptions.warn("rank_metrics" ~ where ~ ": " ~ message) -%}
+    {%- endfor -%}
 {% endmacro %}

@@ -16,7 +16,8 @@ from ._engines import engine_for
 from ._inputs import _module, as_read
 from ._render import namespace as _render_namespace
 from ._render import render
-from ._warnings import (_warn_about_columns, _warn_if_nothing_met, _warn_of_a_model_column_left_out, _warn_of_a_score_read_as_rank,
+from ._warnings import (_warn_about_columns, _warn_if_nothing_met, _warn_of_a_model_column_left_out,
+                        _warn_of_colliding_rows_and_padded_ids, _warn_of_a_score_read_as_rank,
                         _warn_of_groups_without_users)
 from .errors import CheckFailed, RankMetricsError
 
@@ -224,7 +225,9 @@ def _run(macro: str, predictions, truth, arguments: dict, con, check: bool | str
             dict(plan()["names"]), plan()["shapes"]))
         if groups_named_as is not None and len(result):
             _warn_of_groups_without_users(macro, result, arguments, engine, tables, plan, groups_named_as)
-        _warn_of_a_model_column_left_out(arguments, engine, tables, predictions_view.columns)
+        model_column_named = _warn_of_a_model_column_left_out(arguments, engine, tables, predictions_view.columns)
+        _warn_of_colliding_rows_and_padded_ids(engine, plan(), predictions_view.columns, truth_view.columns,
+                                               model_column_named)
         _warn_of_a_score_read_as_rank(arguments, engine, tables, predictions_view.columns)
     return result
 

@@ -18,28 +18,55 @@ if TYPE_CHECKING:   # pandas is imported where a result is made, so `import rank
     import pandas as pd
 
 
-def _warn_of_a_model_column_left_out(arguments: dict, engine, tables: dict, predictions_columns: list[dict]) -> None:
+def _warn_of_a_model_column_left_out(arguments: dict, engine, tables: dict, predictions_columns: list[dict]) -> bool:
     """A RankMetricsWarning when predictions have a column named as a model's would be (model,
     variant, run, ...: the macro _model_like_column) that no argument reads, and some user's rows
     hold two of its values: each user's lists from every model are then read as one list, and
     the number is no model's (the example data: 0.273 against the models' 0.31-0.34 at k = 12).
     A query (_users_with_two_values) only when such a column exists; a column with one value
-    per user (an A/B test's arm) or in all (a TREC run file's run) is no blend."""
+    per user (an A/B test's arm) or in all (a TREC run file's run) is no blend. Whether it warned."""
     if _COUNTING_FOR_A_REPORT.get():
-        return
+        return False
     used = [arguments[name] for name in ("user", "item", "rank", "score")] + list(_as_list(arguments["by"]))
     name = str(_render_namespace()._model_like_column(predictions_columns, used)).strip()
     if not name:
-        return
+        return False
     (user,) = engine.first_row(render("_users_with_two_values", engine.name, relation=tables["predictions"],
                                       user=engine_quote(arguments["user"], engine.name),
                                       column=engine_quote(name, engine.name)))
     if user is None or (isinstance(user, float) and math.isnan(user)):   # NULL: no user's rows are split
-        return
+        return False
     warn(f"predictions have a column {name!r} that by= does not name, and it holds more than one value for a user "
          f"({arguments['user']} {shown_values([user])}): each user's rows of every {name} are read as one "
          f"list, whose ties and repeated items the tie-break and duplicates rules settle, so the number is no "
          f"{name}'s; pass by={name!r} for a row per {name} (--by {shlex.quote(name)} on the command line)")
+    return True
+
+
+def _warn_of_colliding_rows_and_padded_ids(engine, plan: dict, predictions_columns: list[dict], truth_columns: list[dict],
+                                           model_column_named: bool) -> None:
+    """RankMetricsWarnings for shapes of the data that give a plausible wrong number with no
+    error: lists merged from several days or models (two rows of one list at one rank that
+    differ in a column by= does not name), one row twice (which takes a place and moves the
+    items after it down), and ids with a space at the start or end in one table only (which
+    never meet). Two queries (macros/building_blocks/_data_shape.sql), the first reading only
+    the rows within the largest k of rank-ordered lists; the texts are the macros', which dbt
+    logs too. `model_column_named`: the model-column warning has said a merge already."""
+    if _COUNTING_FOR_A_REPORT.get() or plan["shapes"]["predictions"]["list"] or plan["shapes"]["truth"]["list"]:
+        return
+    names = _render_namespace(engine.name)
+    colliding = engine.first_row(render("_colliding_rows", engine.name, plan=plan, predictions_columns=predictions_columns))
+    if colliding is not None and colliding[4] is not None and model_column_named:
+        colliding = None
+    padded = engine.first_row(render("_padded_ids", engine.name, plan=plan, predictions_columns=predictions_columns,
+                                     truth_columns=truth_columns))
+    messages = []
+    names._shape_messages(messages, plan, colliding, padded)
+    for message in messages:
+        if message.startswith("lists merged:"):
+            by = [*plan["names"]["by"], colliding[4]]
+            message += f" (--by {' '.join(map(shlex.quote, by))} on the command line)"
+        warn(message)
 
 
 def _warn_of_a_score_read_as_rank(arguments: dict, engine, tables: dict, predictions_columns: list[dict]) -> None:
