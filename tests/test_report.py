@@ -86,11 +86,26 @@ def test_the_rendered_tables_hold_compare_and_evaluate_numbers(page):
         assert float(shown[8]) == pytest.approx(row["p_value_adjusted"], rel=1e-3)
         assert ("▲" in shown[4] or "▼" in shown[4]) == bool(row["significant"])
     values = rank_metrics.evaluate(RECOMMENDATIONS, PURCHASES, KS, metrics=METRICS, **COLUMNS)
-    shown_values = tables.tables["values"][1:]
-    assert [(row[0], int(row[1]), row[2]) for row in shown_values] == list(
-        zip(values.model, values.k, values.metric))
-    assert [float(row[3]) for row in shown_values] == pytest.approx(list(values.value), abs=1e-6)
-    assert [float(row[5]) for row in shown_values] == pytest.approx(list(values.ci_low), abs=1e-6)
+    # a grid per model, in the order of evaluate's rows: a metric a row, a k a column, each cell the
+    # value over its interval, then the users at each k
+    grids = tables.tables["values"]
+    assert len(grids) == 3 * (1 + len(METRICS) + 1)
+    for index, model in enumerate(values.model.unique()):
+        header, *metric_rows, users_row = grids[index * (len(METRICS) + 2):(index + 1) * (len(METRICS) + 2)]
+        assert header == ["metric", *(f"@{k}" for k in KS)]
+        assert [row[0] for row in metric_rows] == METRICS
+        mine = values[values.model == model]
+        for row in metric_rows:
+            want = mine[mine.metric == row[0]].sort_values("k")
+            shown = [cell.split() for cell in row[1:]]   # value, ci_low, "to", ci_high
+            assert [float(cell[0]) for cell in shown] == pytest.approx(list(want.value), abs=1e-6)
+            assert [float(cell[1]) for cell in shown] == pytest.approx(list(want.ci_low), abs=1e-4)
+            assert [float(cell[3]) for cell in shown] == pytest.approx(list(want.ci_high), abs=1e-4)
+        assert users_row == ["users", *(str(mine[mine.k == k].n_users.max()) for k in KS)]
+    inputs = {row[0]: row[1:] for row in tables.tables["inputs"]}
+    assert inputs == {"predictions": [RECOMMENDATIONS, "72,000 rows, 2,000 users"],
+                      "truth": [PURCHASES, "2,145 rows (2,145 relevant), 1,042 users"],
+                      "order": ["rank (ascending: rank 1 first)", ""], "relevance": ["none: every truth row is relevant", ""]}
     users = {row[0]: row for row in tables.tables["users"][1:]}
     assert int(users["item_knn"][1]) == int(values[values.model == "item_knn"].n_users.iloc[0])
 

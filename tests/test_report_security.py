@@ -140,7 +140,9 @@ def test_the_browser_shows_every_name_as_text_and_runs_nothing(tmp_path):
     assert comparison[0][0] == names.by
     assert set(row[0] for row in comparison[1:]) == set(names.models)     # each name whole, in its cell
     assert all(len(row) == len(comparison[0]) for row in comparison)
-    assert set(row[0] for row in tables.tables["values"][1:]) == set(names.models) | {names.baseline}
+    # the grid of values of each model is headed by its name, whole
+    headings = [html.unescape(text) for text in re.findall(r"<h3>(.*?)</h3>", dom, flags=re.S)]
+    assert set(headings) == {f"{names.by} {model}" for model in set(names.models) | {names.baseline}}
     options = dict(tables.tables["options"])
     assert (options["by"], options["baseline"], options["user"], options["item"]) == (
         names.by, names.baseline, names.user, names.item)

@@ -31,3 +31,17 @@ select
 select distinct {% for column in columns %}{{ column }} as rm_value_{{ loop.index }}{{ ', ' if not loop.last }}{% endfor %}
 from {{ relation }} as rm_r
 {%- endmacro %}
+
+
+{#- The report's inputs: (prediction rows, their users, truth rows, their users, truth rows that
+    can be hits), the lists unnested as the metric reads them. Takes the metric macros' arguments. -#}
+{% macro _input_counts(predictions, truth, k) %}
+{%- set plan = {} -%}
+{%- do rank_metrics._plan(plan, predictions, truth, k, **kwargs) -%}
+select
+    (select count(*) from {{ plan.predictions }} as rm_p) as rm_prediction_rows,
+    (select count(distinct {{ plan.user }}) from {{ plan.predictions }} as rm_p) as rm_prediction_users,
+    (select count(*) from {{ plan.truth }} as rm_t) as rm_truth_rows,
+    (select count(distinct {{ plan.truth_user }}) from {{ plan.truth }} as rm_t) as rm_truth_users,
+    (select count(*) from {{ rank_metrics._truth_rows(plan) }} as rm_r where {{ rank_metrics._is_relevant(plan, 'rm_r.rm_grade') }}) as rm_relevant_rows
+{% endmacro %}

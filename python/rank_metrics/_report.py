@@ -9,9 +9,12 @@ import contextlib
 import html
 import io
 import math
+import os
 
 from . import _inputs, api, reference
-from ._arguments import HITS_ONLY_METRIC, METRICS, _as_list, _k_argument, _metrics_argument
+from ._arguments import HITS_ONLY_METRIC, METRICS, _as_list, _k_argument, _metric_arguments, _metrics_argument
+from ._render import render
+from ._run import _plan_of, _prepared
 from ._optional import load
 from ._tables import BETTER, WORSE, cell, zero_floors
 from ._version import __version__
@@ -80,6 +83,7 @@ def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test=
             comparison = compare(predictions, truth, k, by=by, baseline=baseline, metrics=metrics, test=test,
                                  correction=correction, family=family, alpha=alpha, seed=seed, con=con, **options)
     users = _users(predictions, truth, k, by_columns, con, options)
+    inputs = _inputs_table(predictions, truth, k, con, options)
     buffer = io.StringIO()
     save_figure(_figure(values, by_columns), buffer, "svg")
     chart = buffer.getvalue()
@@ -96,8 +100,8 @@ def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test=
               "normal confidence interval (mean &plusmn; z&middot;std_error), which can reach below 0 or above 1 "
               "with few users or values near 0 or 1.</p>",
               f"<figure>{chart}</figure>",
-              "<h2>Values</h2>", _table(values, by_columns + ["k", "metric", "value", "std_error", "ci_low", "ci_high",
-                                                               "n_users"], "values"),
+              "<h2>Values</h2>", _values_grids(values, by_columns, confidence or 0.95),
+              "<h2>Inputs</h2>", inputs,
               "<h2>Users</h2>", _users_table(users, by_columns),
               "<h2>Options in force</h2>",
               _options_table(options, dict(k=_k_argument(k), by=by_columns,
@@ -261,6 +265,70 @@ def _table(frame, columns: list, css: str) -> str:
                                       for c in columns) + "</tr>")
     lines.append("</tbody></table>")
     return "\n".join(lines)
+
+
+def _values_grids(values, by: list, confidence: float) -> str:
+    """Per group, a grid of each metric (rows) at each k (columns): its mean over the evaluated
+    users and, below it, its confidence interval; the users evaluated at each k under it."""
+    if not len(values):
+        return "<p>No values: no user is evaluated.</p>"
+    ks = sorted(values["k"].unique())
+    metrics = list(dict.fromkeys(values["metric"]))
+    groups = values.groupby(by, sort=False, dropna=False) if by else [((), values)]
+    parts = []
+    for group, rows in groups:
+        group = group if isinstance(group, tuple) else (group,)
+        if by:
+            parts.append(f"<h3>{_escape(', '.join(f'{name} {value}' for name, value in zip(by, group)))}</h3>")
+        found = {(row["metric"], row["k"]): row for row in rows.to_dict("records")}
+        lines = ["<table class='values'><thead><tr><th>metric</th>"
+                 + "".join(f"<th>@{_escape(k)}</th>" for k in ks) + "</tr></thead><tbody>"]
+        for metric in metrics:
+            cells = []
+            for k in ks:
+                row = found.get((metric, k))
+                if row is None:
+                    cells.append("<td>-</td>")
+                    continue
+                interval = "" if _missing(row["ci_low"]) else \
+                    f" <br><small>{row['ci_low']:.4f} to {row['ci_high']:.4f}</small>"
+                cells.append(f"<td>{_escape(_number(row['value']))}{interval}</td>")
+            lines.append(f"<tr><th>{_escape(metric)}</th>" + "".join(cells) + "</tr>")
+        users = {k: rows[rows["k"] == k]["n_users"].max() for k in ks}
+        lines.append("<tr><th>users</th>" + "".join(f"<td>{_escape(users[k])}</td>" for k in ks) + "</tr>")
+        lines.append("</tbody></table>")
+        parts.append("\n".join(lines))
+    parts.append(f"<p>Each cell is the mean over the evaluated users and, below it, the "
+                 f"{_escape(_percent(confidence))} confidence interval (none under two users).</p>")
+    return "\n".join(parts)
+
+
+def _input_name(value) -> str:
+    """An input as the page names it: a file's path, a table's name, or the kind of frame."""
+    if isinstance(value, (str, os.PathLike)):
+        return os.fspath(value)
+    kind = type(value)
+    return f"a {kind.__module__.split('.')[0]} {kind.__name__}"
+
+
+def _inputs_table(predictions, truth, k, con, options) -> str:
+    """What was read: each input's name, rows and users, truth's relevant rows, and the order and
+    grade columns as the call resolved them (found by name when not named)."""
+    arguments = _metric_arguments(k, {name: value for name, value in options.items() if value is not None})
+    with _said_already(), _prepared(predictions, truth, con, arguments) as (engine, tables, _, _):
+        plan = _plan_of(arguments, engine.name, **tables)
+        counts = engine.first_row(render("_input_counts", engine.name, **tables, **arguments))
+    prediction_rows, prediction_users, truth_rows, truth_users, relevant_rows = (int(count) for count in counts)
+    names = plan["names"]
+    order = f"{names['rank']} (ascending: rank 1 first)" if names["rank"] is not None else \
+        f"{names['score']} (descending: the highest score first)"
+    relevance = names["relevance"] or "none: every truth row is relevant"
+    rows = [("predictions", _input_name(predictions), f"{prediction_rows:,} rows, {prediction_users:,} users"),
+            ("truth", _input_name(truth), f"{truth_rows:,} rows ({relevant_rows:,} relevant), {truth_users:,} users"),
+            ("order", order, ""), ("relevance", relevance, "")]
+    return ("<table class='inputs'><tbody>" + "".join(
+        f"<tr><th>{_escape(name)}</th><td>{_escape(value)}</td><td>{_escape(detail)}</td></tr>"
+        for name, value, detail in rows) + "</tbody></table>")
 
 
 def _users_table(rows: list[dict], by: list) -> str:
