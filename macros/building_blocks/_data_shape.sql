@@ -83,7 +83,8 @@ from {% for table, columns, ids in sides %}(
         {%- if rank_metrics._type_family(rank_metrics._column_type(columns, name) | trim) | trim == 'string' -%}
         min(case when {{ quoted }} like ' %' or {{ quoted }} like '% ' then {{ quoted }} end)
         {%- else -%}
-        cast(null as {{ rank_metrics.type_string() }})
+        {#- an aggregate all the same: one row, whatever the table's size -#}
+        min(cast(null as {{ rank_metrics.type_string() }}))
         {%- endif %} as rm_{{ argument }}{{ ', ' if not loop.last }}
     {%- endfor %}
     from {{ plan[table] }} as rm_t
