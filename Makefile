@@ -29,18 +29,19 @@ system:
 	@command -v java >/dev/null 2>&1 || { echo "installing Java"; $(APT_INSTALL) openjdk-17-jre-headless; }
 	@command -v chromium >/dev/null 2>&1 || { echo "installing Chromium (the report's browser test)"; $(APT_INSTALL) chromium; }
 
-# the peers the conformance tests run (tests/test_peers.py) live in the bench's venv
+# the peers the conformance tests run (tests/test_peers.py) live in the bench's venv. The suite runs
+# in two lanes at once, one a core (tests/lanes.py): the Spark tests beside the rest;
+# `$(BIN)/python -m pytest` runs the same tests one after another
 test: venv system bench/.venv/.installed
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	$(BIN)/python tests/lanes.py
 
-# The edit-run loop: the tests that need no server or outside program (DuckDB and the reference;
-# the markers tests/conftest.py puts on each test), with hypothesis's quick `dev` profile.
-# `make test` runs everything.
-FAST_TESTS := not (postgres or spark or snowflake or dbt or browser or peers or wheel)
+# The edit-run loop: the tests that need no server or outside program and start no process of
+# their own (DuckDB and the reference; the markers tests/conftest.py puts on each test), with
+# hypothesis's quick `dev` profile, in two lanes. `make test` runs everything.
 test-fast: venv
 	$(BIN)/ruff check .
-	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-dev} $(BIN)/python -m pytest -m "$(FAST_TESTS)"
+	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-dev} $(BIN)/python tests/lanes.py --fast
 
 # macros/dbt/macros.yml's generated entries (the metrics', from the registry; the internal
 # macros') and docs/reference.md; tests/test_docs.py fails when they are out of date

@@ -38,7 +38,8 @@ def postgres_cluster():
     port = free_port()
     subprocess.run([*as_postgres, str(bin_dir / "initdb"), "-D", str(data_dir), "-U", "postgres",
                     "--auth=trust", "--no-sync", "--no-locale", "--encoding=UTF8"], check=True, capture_output=True)
-    options = f"-c listen_addresses=127.0.0.1 -p {port} -k {data_dir} -c fsync=off"
+    # a test that waits on a lock another left held fails after a minute instead of hanging
+    options = f"-c listen_addresses=127.0.0.1 -p {port} -k {data_dir} -c fsync=off -c lock_timeout=60s"
     subprocess.run([*as_postgres, str(bin_dir / "pg_ctl"), "-D", str(data_dir), "-w", "-l",
                     str(data_dir / "server.log"), "-o", options, "start"], check=True, capture_output=True)
     try:

@@ -19,7 +19,7 @@ import rank_metrics
 from rank_metrics import reference, stats
 from rank_metrics._render import namespace
 
-from conftest import INTEGRATION, ROOT
+from conftest import INTEGRATION, ROOT, examples
 from engine_tables import to_postgres, to_spark
 from test_cli import run
 from test_properties import cases, tables
@@ -218,7 +218,7 @@ def test_sql_compare_has_only_the_t_test():
     assert "rm_tests" in rank_metrics.sql("p", "t", k=4, macro="compare", by="model", baseline="b", test="t")
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(t=st.floats(min_value=0, max_value=40))
 def test_sql_normal_p_value_is_within_1e_6_of_the_exact_one(t):
     expression = namespace("duckdb")._two_sided_normal_p(repr(t))
@@ -278,20 +278,20 @@ def test_python_corrections_hand_computed():
     assert stats.adjust([0.01, 0.04, 0.5], "bonferroni") == [pytest.approx(0.03), pytest.approx(0.12), 1.0]
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(case=cases())
 def test_compare_equals_the_reference_on_random_inputs(case):
     check_compare(case)
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(case=cases())
 def test_compare_on_postgres_equals_the_reference(case, postgres):
     check_compare(case, lambda predictions, truth: (to_postgres(postgres, "predictions", predictions),
                                                     to_postgres(postgres, "truth", truth)), con=postgres)
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(case=cases())
 def test_compare_on_spark_equals_the_reference(case, spark):
     check_compare(case, lambda predictions, truth: (to_spark(spark, predictions), to_spark(spark, truth)))

@@ -11,7 +11,7 @@ import pytest
 
 import rank_metrics
 
-from conftest import ROOT, DbtProject
+from conftest import ROOT
 
 
 def normalized(sql: str) -> str:
@@ -89,7 +89,7 @@ def test_examples_stay_out_of_a_users_project(dbt_project, tmp_path):
 
 
 @pytest.mark.parametrize("target", ["duckdb", "postgres"])
-def test_the_readmes_daily_recipe_survives_an_empty_run(target, request, tmp_path_factory):
+def test_the_readmes_daily_recipe_survives_an_empty_run(target, request):
     """The README's incremental daily metrics stayed empty for ever after `dbt run --empty` (or a
     first run before any data): the filter `day >= max(day) - 6 days` of an empty table is NULL,
     and kept no row; and its `interval 6 day` is no PostgreSQL (a new user's trial). Built,
@@ -106,8 +106,7 @@ def test_the_readmes_daily_recipe_survives_an_empty_run(target, request, tmp_pat
         import psycopg2
 
         port = request.getfixturevalue("postgres_port")
-        project = DbtProject(tmp_path_factory.mktemp("dbt_daily_postgres"), "postgres")
-        assert project.invoke("deps").success
+        project = request.getfixturevalue("dbt_postgres")
 
         def connect():
             return contextlib.closing(psycopg2.connect(host="127.0.0.1", port=port, user="postgres", dbname="postgres"))

@@ -169,7 +169,7 @@ def test_docs_show_the_public_macros(dbt_project):
     import json
 
     assert dbt_project.invoke("docs", "generate", "--vars", "{rank_metrics_examples: false}").success
-    manifest = json.loads((dbt_project.workdir / "target" / "manifest.json").read_text())
+    manifest = json.loads((dbt_project.target_path / "manifest.json").read_text())
     macros = manifest["macros"]
     for name in ("map_at_k", "ndcg_at_k", "precision_at_k", "recall_at_k", "mrr_at_k", "hit_rate_at_k",
                  "average_precision_at_k", "evaluate", "evaluate_users"):
@@ -221,3 +221,26 @@ def test_relevance_none_says_truth_has_no_grades_for_a_ref_as_for_a_cte(dbt_proj
     ok, text = compile_inline(dbt_project, "{{ " + call.format("ref('family_predictions')", "ref('family_truth')",
                                                                ", relevance=none, relevance_threshold=2") + " }}")
     assert not ok and "relevance_threshold 2 applies to grades, but no grade column of truth is read" in text
+
+
+def test_merged_lists_repeated_rows_and_spaced_ids_are_logged(dbt_project):
+    """Lists of several days read as one, the same row twice and ids with a space in one table
+    gave a plausible number with no word in dbt (issue 43): each is a warning in dbt's log when
+    the model runs, in the words Python warns with."""
+    logged = []
+    result = dbt_project.invoke("run", "-s", "+shape_map_merged", "+shape_map_by_day", "--vars", "{rank_metrics_shape_data: true}",
+                                callbacks=[lambda event: logged.append(event.data.msg) if event.info.name == "JinjaLogWarning" else None])
+    assert result.success, messages(result)
+    merged = [line for line in logged if "(shape_map_merged)" in line]
+    by_day = [line for line in logged if "(shape_map_by_day)" in line]
+    assert sorted(merged) == sorted([
+        "rank_metrics (shape_map_merged): lists merged: user 1 has two rows at rank 1, and their column 'day', which by= does "
+        "not name, differs between them: lists of several day values are read as one list, and the number is no day's; "
+        "pass by='day' for a row per day",
+        "rank_metrics (shape_map_merged): truth's column 'item_id' holds ids with a space at the start or end, such as 'c ', "
+        "and predictions' have none: ids are compared exactly, so such an id never meets the same id without the space; "
+        "strip the spaces"])
+    assert by_day[0] == (
+        "rank_metrics (shape_map_by_day): duplicate rows: user 1 has two rows at rank 1, item 'a' both times, the same row "
+        "twice (a table appended to itself, or a join that repeats rows): every repeat takes a place in the list and moves "
+        "the items after it down; drop the repeated rows") and len(by_day) == 2

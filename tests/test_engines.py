@@ -13,7 +13,7 @@ import sqlglot
 import rank_metrics
 from rank_metrics.api import DIALECTS
 
-from conftest import INTEGRATION, ROOT, DbtProject
+from conftest import ENGINE_BUILD, ENVIRONMENT, INTEGRATION, ROOT, early_fixture, run_beside
 from engine_tables import to_postgres, to_spark
 
 SEEDS = INTEGRATION / "seeds"
@@ -28,31 +28,30 @@ def seed(name):
 
 
 @pytest.mark.parametrize("target", ["postgres", "spark"])
-def test_integration_project_builds_and_passes(target, request, tmp_path_factory):
-    request.getfixturevalue("postgres_port" if target == "postgres" else "spark")
-    project = DbtProject(tmp_path_factory.mktemp(f"dbt_{target}"), target)
-    assert project.invoke("deps").success
-    # `--empty` renders each ref as a subquery with dbt's own alias, which the macros read through
-    # one more subquery: a second alias straight after it is a syntax error on PostgreSQL (a new
-    # user's report); the full build below then replaces the empty tables
-    empty = project.invoke("build", "--empty", "--vars", "{rank_metrics_examples: false}", "--exclude", "resource_type:test")
-    assert empty.success, [(result.node.name, result.message) for result in (empty.result.results if empty.result else [])
-                           if str(result.status) not in ("pass", "success")]
-    # the release gates too (the tests above are left out: assertions on values fail on no rows),
-    # whose own count of the baseline's rows read the subquery with a second alias (a user's report)
-    gates = project.invoke("build", "--empty", "--vars", "{rank_metrics_examples: false}",
-                           "--select", "test_name:metric_at_least", "test_name:no_significant_regression")
-    gate_results = gates.result.results if gates.result else []
-    assert gates.success and {result.node.name.split("_compare")[0] for result in gate_results} == {
-        "rank_metrics_metric_at_least", "rank_metrics_no_significant_regression"}, \
-        [(result.node.name, result.message) for result in gate_results]
-    # the example data (72,000 seed rows) is DuckDB's: seeding it row by row costs a minute here
-    build = project.invoke("build", "--vars", "{rank_metrics_examples: false}")
+def test_integration_project_builds_and_passes(target, request):
+    project = request.getfixturevalue(f"dbt_{target}")   # the session's project on the target
+    build = project.invoke_once(*ENGINE_BUILD)
     failures = [(result.node.name, result.message) for result in (build.result.results if build.result else [])
                 if str(result.status) not in ("pass", "success")]
     assert build.success and not failures, (build.exception, failures)
     statuses = {result.node.name: str(result.status) for result in build.result.results}
     assert {name: statuses.get(name) for name in ASSERTIONS} == dict.fromkeys(ASSERTIONS, "pass")
+    # `--empty` renders each ref as a subquery with dbt's own alias, which the macros read through
+    # one more subquery: a second alias straight after it is a syntax error on PostgreSQL (a new
+    # user's report). Every model and the unit test, and the release gates, whose own count of the
+    # baseline's rows read the subquery with a second alias (a user's report); not the other tests
+    # (assertions on values fail on no rows), nor the seeds again (--empty reads none of their rows)
+    empty = project.invoke("build", "--empty", "--vars", "{rank_metrics_examples: false}", "--indirect-selection", "empty",
+                           "--select", "resource_type:model", "resource_type:unit_test", "test_name:metric_at_least",
+                           "test_name:no_significant_regression")
+    results = empty.result.results if empty.result else []
+    assert empty.success, [(result.node.name, result.message) for result in results if str(result.status) not in ("pass", "success")]
+    def models(run):
+        return {result.node.name for result in run.result.results if result.node.resource_type in ("model", "unit_test")}
+    assert models(empty) == models(build)
+    gates = [result for result in results if result.node.resource_type == "test"]
+    assert {result.node.name.split("_compare")[0] for result in gates} == {
+        "rank_metrics_metric_at_least", "rank_metrics_no_significant_regression"}, [(result.node.name, result.message) for result in gates]
     if target == "postgres":
         # information_schema calls every array ARRAY, so text[] items met bigint truth unchecked,
         # and the database said `operator does not exist: text = bigint` (a dbt-postgres user's trial)
@@ -111,7 +110,10 @@ def test_options_grid_on_the_engine(engine_inputs):
     predictions = load("options_predictions", seed("options_predictions"))
     truth = load("options_truth", seed("options_truth"))
     for variant, options in VARIANTS.items():
-        got = rank_metrics.average_precision_at_k(predictions, truth, k=[3, 5], con=con, check=True, **options)
+        # the hand-computed values are the reference's (test_options_grid): on Spark, where the
+        # check's own query and reads cost seconds, one variant is also checked with check=True
+        check = con is not None or variant == "defaults"
+        got = rank_metrics.average_precision_at_k(predictions, truth, k=[3, 5], con=con, check=check, **options)
         want = EXPECTED[EXPECTED.variant == variant].sort_values(["user_id", "k"])
         assert list(zip(got.user_id, got.k)) == list(zip(want.user_id, want.k)), variant
         assert list(got.average_precision) == pytest.approx(list(want.average_precision), abs=1e-6), variant
@@ -612,17 +614,25 @@ print("ok")
 """
 
 
-def test_spark_connect_keeps_a_cached_input_cached(tmp_path):
+@early_fixture
+def spark_connect_run():
+    """SPARK_CONNECT_SCRIPT's run, beside the tests from the session's start (its server takes a
+    minute to start)."""
+    import sys
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        return run_beside([sys.executable, "-c", SPARK_CONNECT_SCRIPT], cwd=folder, capture_output=True, text=True,
+                          timeout=600, env=dict(ENVIRONMENT, PYTHONPATH=str(ROOT / "python")))
+
+
+@pytest.mark.spark
+def test_spark_connect_keeps_a_cached_input_cached(spark_connect_run):
     """On Spark Connect, dropping a temporary view uncaches the DataFrame it reads, and there is
     no other drop: a user's cached inputs came back uncached (a user's trial). A cached input
     keeps its view there, one per DataFrame. In a process of its own: a Connect session has its
     own local server."""
-    import os
-    import subprocess
-    import sys
-
-    done = subprocess.run([sys.executable, "-c", SPARK_CONNECT_SCRIPT], cwd=tmp_path, capture_output=True, text=True,
-                          timeout=600, env=dict(os.environ, PYTHONPATH=str(ROOT / "python")))
+    done = spark_connect_run
     assert done.returncode == 0 and done.stdout.strip().endswith("ok"), done.stderr[-3000:]
 
 

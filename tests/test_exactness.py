@@ -27,6 +27,12 @@ def perfect(users: int, graded: bool = False):
     return predictions, truth.assign(relevance=3) if graded else truth
 
 
+def perfect_groups(counts, graded: bool = False):
+    """perfect(n) for each user count n, in one table: group n (column n) holds n users."""
+    frames = [(predictions.assign(n=n), truth.assign(n=n)) for n in counts for predictions, truth in [perfect(n, graded)]]
+    return pd.concat([p for p, _ in frames], ignore_index=True), pd.concat([t for _, t in frames], ignore_index=True)
+
+
 def assert_perfect(result, users):
     for row in result.itertuples():
         assert row.value == (1 / row.k if row.metric == "precision" else 1.0), (users, row)
@@ -34,10 +40,23 @@ def assert_perfect(result, users):
             assert row.std_error == 0.0 and row.ci_low == row.value == row.ci_high, (users, row)
 
 
+def assert_perfect_groups(result, counts):
+    """Each group n of evaluate(by='n') as assert_perfect has it for n users."""
+    assert sorted(set(result.n)) == sorted(counts) and (result.n_users == result.n).all()
+    for users, rows in result.groupby("n"):
+        assert_perfect(rows, users)
+
+
 @pytest.mark.parametrize("k, graded", [([1, 5, 12], False), ([100], False), ([5, 12], True)],
                          ids=["hit patterns", "a row per user (k > 61)", "graded"])
 def test_a_perfect_model_scores_exactly_one_on_duckdb(k, graded):
-    for users in range(1, 101):
+    """Every user count 1-100 as a group of one query (by='n', a mean and standard error per
+    group), and every eleventh alone (one group, no by)."""
+    counts = range(1, 101)
+    predictions, truth = perfect_groups(counts, graded)
+    assert_perfect_groups(rank_metrics.evaluate(predictions, truth, k=k, metrics=METRICS, by="n"), counts)
+    assert rank_metrics.map_at_k(predictions, truth, k=k[-1], by="n").map_at_k.tolist() == [1.0] * len(counts)
+    for users in range(1, 101, 11):
         predictions, truth = perfect(users, graded)
         assert_perfect(rank_metrics.evaluate(predictions, truth, k=k, metrics=METRICS), users)
         assert rank_metrics.map_at_k(predictions, truth, k=k[-1]) == 1.0
@@ -45,16 +64,21 @@ def test_a_perfect_model_scores_exactly_one_on_duckdb(k, graded):
 
 @pytest.mark.parametrize("engine", ["postgres", "spark"])
 def test_a_perfect_model_scores_exactly_one_on_the_other_engines(engine, request):
-    for users in (5, 10, 49, 98):
-        for k, graded in (([5, 12], False), ([100], False), ([5], True)):
-            predictions, truth = perfect(users, graded)
-            if engine == "postgres":
-                con = request.getfixturevalue("postgres")
-                tables = to_postgres(con, "perfect_preds", predictions), to_postgres(con, "perfect_truth", truth)
-            else:
-                spark, con = request.getfixturevalue("spark"), None
-                tables = to_spark(spark, predictions), to_spark(spark, truth)
-            assert_perfect(rank_metrics.evaluate(*tables, k=k, metrics=METRICS, con=con), users)
+    """The user counts as groups of one query per k (Spark pays seconds a query), and one alone."""
+    counts = (5, 10, 49, 98)
+
+    def tables(predictions, truth):
+        if engine == "postgres":
+            con = request.getfixturevalue("postgres")
+            return (to_postgres(con, "perfect_preds", predictions), to_postgres(con, "perfect_truth", truth)), con
+        spark = request.getfixturevalue("spark")
+        return (to_spark(spark, predictions), to_spark(spark, truth)), None
+
+    for k, graded in (([5, 12], False), ([100], False), ([5], True)):
+        inputs, con = tables(*perfect_groups(counts, graded))
+        assert_perfect_groups(rank_metrics.evaluate(*inputs, k=k, metrics=METRICS, by="n", con=con), counts)
+    inputs, con = tables(*perfect(counts[0]))
+    assert_perfect(rank_metrics.evaluate(*inputs, k=[5, 12], metrics=METRICS, con=con), counts[0])
 
 
 def test_the_mean_is_the_nearest_double_within_an_ulp():

@@ -5,30 +5,54 @@ with one row that names c."""
 
 import pytest
 
-from conftest import DbtProject
+from conftest import ENGINE_BUILD
 from test_dbt_inputs import messages
 
-FAILING = "{rank_metrics_failing_gates: true, rank_metrics_examples: false}"
+# Every failing gate the tests below look at, enabled together: one build a target of the gate
+# models and compare_truth, not one per test. On DuckDB with the models' seeds and the seed's own
+# gates (which pass); on PostgreSQL and Spark, where a gate takes seconds, on the seeds the
+# integration build loaded (test_engines; its gates pass there).
+GATES = ("{rank_metrics_failing_gates: true, rank_metrics_silent_gates: true, rank_metrics_empty_gates: true, "
+         "rank_metrics_examples: false}")
+GATE_MODELS = {"duckdb": ["+gate_regressed_predictions", "+gate_unevaluated_predictions", "+gate_empty_predictions",
+                          "+gate_ephemeral_predictions", "+gate_baseline_only_predictions"],
+               "postgres": ["gate_regressed_predictions", "gate_unevaluated_predictions"],
+               "spark": ["gate_regressed_predictions", "gate_unevaluated_predictions"]}
+
+
+def gate_build(project):
+    """The build that ran the gates."""
+    if project.target != "duckdb":
+        assert project.invoke_once(*ENGINE_BUILD).success
+    return project.invoke_once("build", "-s", *GATE_MODELS[project.target], "compare_truth", "--indirect-selection",
+                               "cautious", "--vars", GATES)
+
+
+def gate_results(project, model):
+    """The build's results for the gates on `model`, after checking that the seed's gates passed."""
+    build = gate_build(project)
+    assert not build.success
+    tests = [result for result in build.result.results if result.node.resource_type == "test"]
+    for result in tests:
+        if "gate_" not in result.node.name:   # the seed's gates (and on an engine, the assertions)
+            assert str(result.status) == "pass", (result.node.name, result.status, result.message)
+    return [result for result in tests if model in result.node.name]
+
+
+def stored_rows(project, result):
+    """The failing rows a gate stored, as dicts."""
+    shown = project.invoke("show", "--inline", f"select * from {result.node.relation_name}", "--vars", GATES)
+    assert shown.success, shown.exception
+    table = shown.result.results[0].agate_table
+    return [dict(zip(table.column_names, row)) for row in table.rows]
 
 
 def failed_gates(project):
     """{gate: its stored failing rows as dicts}, after building the model the gates fail on."""
-    build = project.invoke("build", "-s", "+gate_regressed_predictions", "compare_truth", "--indirect-selection",
-                           "cautious", "--vars", FAILING)
-    assert not build.success
     gates = {}
-    for result in build.result.results:
-        if result.node.resource_type != "test":
-            continue
-        if "gate_regressed_predictions" not in result.node.name:   # the seed's gates, which pass
-            assert str(result.status) == "pass", (result.node.name, result.status, result.message)
-        else:
-            assert str(result.status) == "fail", (result.node.name, result.status, result.message)
-            shown = project.invoke("show", "--inline", f"select * from {result.node.relation_name}",
-                                   "--vars", FAILING)
-            assert shown.success, shown.exception
-            table = shown.result.results[0].agate_table
-            gates[result.node.test_metadata.name] = [dict(zip(table.column_names, row)) for row in table.rows]
+    for result in gate_results(project, "gate_regressed_predictions"):
+        assert str(result.status) == "fail", (result.node.name, result.status, result.message)
+        gates[result.node.test_metadata.name] = stored_rows(project, result)
     return gates
 
 
@@ -53,11 +77,8 @@ def test_gates_fail_with_a_row_per_offending_model(dbt_project):
 
 
 @pytest.mark.parametrize("target", ["postgres", "spark"])
-def test_gates_fail_on_the_engine(target, request, tmp_path_factory):
-    request.getfixturevalue("postgres_port" if target == "postgres" else "spark")
-    project = DbtProject(tmp_path_factory.mktemp(f"dbt_gates_{target}"), target)
-    assert project.invoke("deps").success
-    assert_gates_name_the_regressed_model(failed_gates(project))
+def test_gates_fail_on_the_engine(target, request):
+    assert_gates_name_the_regressed_model(failed_gates(request.getfixturevalue(f"dbt_{target}")))
 
 
 def test_a_gate_checks_its_inputs_under_dbt_test(dbt_project):
@@ -74,18 +95,10 @@ def test_gates_on_empty_predictions_fail(dbt_project):
     """An empty predictions model left both gates without a failing row, so they passed (a new
     user's report): metric_at_least now fails with a row that says why, and compare's data
     checks fail no_significant_regression (the baseline has no rows)."""
-    empty = "{rank_metrics_empty_gates: true, rank_metrics_examples: false}"
-    build = dbt_project.invoke("build", "-s", "+gate_empty_predictions", "compare_truth", "--indirect-selection",
-                               "cautious", "--vars", empty)
-    assert not build.success
-    gates = {result.node.test_metadata.name: result for result in build.result.results
-             if result.node.resource_type == "test" and "gate_empty_predictions" in result.node.name}
+    gates = {result.node.test_metadata.name: result for result in gate_results(dbt_project, "gate_empty_predictions")}
     assert sorted(gates) == ["metric_at_least", "no_significant_regression"]
     assert str(gates["metric_at_least"].status) == "fail" and gates["metric_at_least"].failures == 1
-    shown = dbt_project.invoke("show", "--inline", f"select * from {gates['metric_at_least'].node.relation_name}",
-                               "--vars", empty)
-    table = shown.result.results[0].agate_table
-    (row,) = [dict(zip(table.column_names, values)) for values in table.rows]
+    (row,) = stored_rows(dbt_project, gates["metric_at_least"])
     assert row["problem"] == "no user is evaluated, so there is no value to judge" and row["value"] is None
     assert str(gates["no_significant_regression"].status) == "error"
     assert ("rank_metrics: baseline: predictions has no rows, so none with model = 'b' to compare with"
@@ -96,20 +109,13 @@ def test_no_significant_regression_fails_when_nothing_is_compared(dbt_project):
     """Two ways the gate had no row to fail on, so it passed (a new user's trial): a misspelt
     baseline over an ephemeral predictions model (whose data checks cannot run), and predictions
     that hold the baseline alone (a candidate that wrote nothing). Each now fails with one row."""
-    silent = "{rank_metrics_silent_gates: true, rank_metrics_examples: false}"
-    build = dbt_project.invoke("build", "-s", "+gate_ephemeral_predictions", "+gate_baseline_only_predictions",
-                               "compare_truth", "--indirect-selection", "cautious", "--vars", silent)
-    assert not build.success
-    gates = {result.node.name: result for result in build.result.results if result.node.resource_type == "test"
-             and result.node.test_metadata.name == "no_significant_regression"
-             and ("gate_ephemeral" in result.node.name or "gate_baseline_only" in result.node.name)}
-    assert len(gates) == 2
+    gates = {result.node.name: result for model in ("gate_ephemeral_predictions", "gate_baseline_only_predictions")
+             for result in gate_results(dbt_project, model)}
+    assert len(gates) == 2 and {result.node.test_metadata.name for result in gates.values()} == {"no_significant_regression"}
     problems = {}
     for name, result in gates.items():
         assert str(result.status) == "fail" and result.failures == 1, (name, result.status, result.message)
-        shown = dbt_project.invoke("show", "--inline", f"select * from {result.node.relation_name}", "--vars", silent)
-        table = shown.result.results[0].agate_table
-        (row,) = [dict(zip(table.column_names, values)) for values in table.rows]
+        (row,) = stored_rows(dbt_project, result)
         problems["ephemeral" if "gate_ephemeral" in name else "baseline only"] = row["problem"]
     assert problems == {
         "ephemeral": "predictions has no rows with model = 'bb', so nothing is compared with the baseline",
@@ -219,18 +225,10 @@ def test_gates_fail_for_a_model_no_user_is_evaluated_for(dbt_project):
     users='both', and one whose users the baseline's never are (users='predictions') has no
     p-value: each gate passed them without a word (a new user's trial). Each now fails with a
     row for the model that says why; so does a baseline no user is evaluated for."""
-    silent = "{rank_metrics_silent_gates: true, rank_metrics_examples: false}"
-    build = dbt_project.invoke("build", "-s", "+gate_unevaluated_predictions", "compare_truth",
-                               "--indirect-selection", "cautious", "--vars", silent)
-    assert not build.success
     rows = {}
-    for result in build.result.results:
-        if result.node.resource_type != "test" or "gate_unevaluated" not in result.node.name:
-            continue
+    for result in gate_results(dbt_project, "gate_unevaluated_predictions"):
         assert str(result.status) == "fail" and result.failures == 1, (result.node.name, result.status, result.message)
-        shown = dbt_project.invoke("show", "--inline", f"select * from {result.node.relation_name}", "--vars", silent)
-        table = shown.result.results[0].agate_table
-        (row,) = [dict(zip(table.column_names, values)) for values in table.rows]
+        (row,) = stored_rows(dbt_project, result)
         arguments = result.node.test_metadata.kwargs
         rows[(result.node.test_metadata.name, arguments.get("baseline"), arguments["users"])] = row
     assert sorted(rows) == [("metric_at_least", None, "both"), ("no_significant_regression", "b", "both"),
@@ -254,8 +252,5 @@ def test_gates_fail_for_a_model_no_user_is_evaluated_for(dbt_project):
 
 
 @pytest.mark.parametrize("target", ["postgres", "spark"])
-def test_gates_fail_for_a_model_no_user_is_evaluated_for_on_the_engine(target, request, tmp_path_factory):
-    request.getfixturevalue("postgres_port" if target == "postgres" else "spark")
-    project = DbtProject(tmp_path_factory.mktemp(f"dbt_unevaluated_gates_{target}"), target)
-    assert project.invoke("deps").success
-    test_gates_fail_for_a_model_no_user_is_evaluated_for(project)
+def test_gates_fail_for_a_model_no_user_is_evaluated_for_on_the_engine(target, request):
+    test_gates_fail_for_a_model_no_user_is_evaluated_for(request.getfixturevalue(f"dbt_{target}"))

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 import rank_metrics
 from rank_metrics import RankMetricsError
 
+from conftest import examples
 from engine_tables import to_postgres, to_spark
 from test_cli import run
 
@@ -136,7 +137,7 @@ def test_separated_text_on_spark_splits_on_the_text_not_a_pattern(spark):
 lists_strategy = st.lists(st.tuples(st.integers(1, 4), st.lists(st.sampled_from("abcdef"), max_size=6)), max_size=6)
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(rows=lists_strategy, truth_rows=st.lists(st.tuples(st.integers(1, 5), st.sampled_from("abcdefg")), min_size=1, max_size=10),
        k=st.integers(1, 7))
 def test_list_form_equals_long_form_on_random_inputs(rows, truth_rows, k):

@@ -9,14 +9,13 @@ list (no peer breaks ties as we do) and no list repeats an item (a ranx run cann
 
 import json
 import random
-import subprocess
 
 import pandas as pd
 import pytest
 
 import rank_metrics
 
-from conftest import ROOT
+from conftest import ROOT, early_fixture, run_beside
 
 BENCH_PYTHON = ROOT / "bench" / ".venv" / "bin" / "python"
 CASES = 30
@@ -41,12 +40,15 @@ def random_case(seed):
     return {"predictions": predictions, "truth": truth, "ks": sorted(draw.sample([1, 2, 3, 5, 10], 3))}
 
 
-@pytest.fixture(scope="module")
+@early_fixture
 def cases():
+    """The cases and the peers' numbers for them, computed beside the tests from the session's
+    start (the peers' venv takes a minute: numba compiles ranx, pyspark starts a JVM)."""
     assert BENCH_PYTHON.exists(), "the bench venv is missing: make test builds it (make bench/.venv/.installed)"
     cases = [random_case(seed) for seed in range(CASES)]
-    run = subprocess.run([str(BENCH_PYTHON), str(ROOT / "tests" / "peers" / "peer_values.py")],
-                         input=json.dumps(cases), capture_output=True, text=True, check=True)
+    run = run_beside([BENCH_PYTHON, ROOT / "tests" / "peers" / "peer_values.py"], cwd=ROOT, input=json.dumps(cases),
+                     capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-3000:]
     return list(zip(cases, json.loads(run.stdout)))
 
 

@@ -5,14 +5,21 @@ Inputs have ties in rank and score, repeated items, users with empty lists on ei
 groups matched in truth or shared, every option of SPEC §1 and §6 and every convention, any
 subset of the metrics, k alone or as a list. Every metric of every evaluated user is compared,
 and every group's mean. The same properties run on DuckDB (arrow tables), PostgreSQL (tables on
-a connection) and Spark (Spark DataFrames)."""
+a connection) and Spark (Spark DataFrames).
+
+Most cases run batched: BATCH random cases that share their options (the call's arguments),
+stacked in one table with a case_id column and evaluated in one query with by='case_id', each
+case's rows compared with the reference's (a query per case cost seconds on Spark, and most of
+the suite's time). The tests of one case per query keep the paths a batch cannot take: no `by`
+(one number back), and errors of one case (an empty table, a duplicate)."""
 
 import math
 
 import pyarrow as pa
 import pytest
+from conftest import examples
 from engine_tables import to_postgres, to_spark
-from hypothesis import given, settings
+from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
 import rank_metrics
@@ -22,8 +29,18 @@ from rank_metrics import reference
 # test_errors.py) would fill the log, and these tests compare numbers
 pytestmark = pytest.mark.filterwarnings("ignore::rank_metrics.RankMetricsWarning")
 
-# Spark answers a query in about a second, so it gets fewer random inputs than the others
-SPARK_EXAMPLES = 120
+# The random cases each engine checks, under the "ci" profile (tests/conftest.py) of 600 examples;
+# the "dev" profile scales them down. A batch is BATCH cases in one query (each case a case_id).
+# Per function: DuckDB 120 single cases and 600 batched (720, where one case a query was 600);
+# PostgreSQL (three functions on each case) 60 and 600 (660, was 600); Spark (two functions),
+# where a query costs seconds whatever its size, 6 and 240 in batches of 30 (246, was 120).
+BATCH = 20
+SPARK_BATCH = 30
+SINGLE_EXAMPLES = examples(120)
+BATCHED_EXAMPLES = examples(600 // BATCH)
+POSTGRES_SINGLE_EXAMPLES = examples(60)
+SPARK_SINGLE_EXAMPLES = examples(6)
+SPARK_BATCHED_EXAMPLES = examples(240 // SPARK_BATCH)
 
 USERS = st.integers(min_value=1, max_value=4)
 ITEMS = st.sampled_from(list("abcdef"))
@@ -32,9 +49,9 @@ MODELS = st.sampled_from(["m1", "m2"])
 RANKS = st.integers(min_value=1, max_value=5)
 SCORES = st.sampled_from([0.1, 0.25, 0.5, 0.75, 0.9])
 GRADES = st.integers(min_value=-1, max_value=3)
-METRICS = list(rank_metrics.api.METRICS)
+METRICS = list(reference.METRICS)
 
-prediction_rows = st.lists(st.tuples(MODELS, USERS, ITEMS, RANKS, SCORES), max_size=40)
+PREDICTION_ROW = st.tuples(MODELS, USERS, ITEMS, RANKS, SCORES)
 truth_rows = st.lists(st.tuples(MODELS, USERS, ITEMS, GRADES), max_size=25)
 # k = 62 is past the 64-bit word of hit positions: AP's running count then comes from a window
 K = st.sampled_from([1, 2, 3, 4, 5, 6, 7, 62])
@@ -46,19 +63,27 @@ def option(values):
 
 
 @st.composite
-def cases(draw):
+def case_data(draw, rank_offsets=(None, 0.0, 0.4, 0.6), nonempty=False):
+    """A case's rows: what may differ between the cases of one query."""
     return dict(
-        predictions=draw(prediction_rows),
+        predictions=draw(st.lists(PREDICTION_ROW, min_size=int(nonempty), max_size=40)),
         truth=draw(truth_rows),
         # a (user, item) judged twice must count once: repeat some truth rows often
         repeated_truth=draw(st.integers(min_value=0, max_value=5)),
-        k=draw(ks),
-        order=draw(st.sampled_from(["rank", "score"])),
         # ranks rewritten to 1..n per list, as most rank columns are (the SQL's no-sort path)
         dense_ranks=draw(st.booleans()),
         # an integer rank column, or a double one holding whole numbers or numbers between them
         # (0.4 rounds down and 0.6 up, so casts that round and casts that truncate both show)
-        rank_offset=draw(st.sampled_from([None, 0.0, 0.4, 0.6])),
+        rank_offset=draw(st.sampled_from(rank_offsets)),
+    )
+
+
+@st.composite
+def cases(draw):
+    return dict(
+        **draw(case_data()),
+        k=draw(ks),
+        order=draw(st.sampled_from(["rank", "score"])),
         graded=draw(st.booleans()),
         # no groups; groups sharing one truth; groups matched in truth (an evaluation date, say)
         grouping=draw(st.sampled_from(["none", "shared", "matched"])),
@@ -92,6 +117,40 @@ def hit_pattern_cases(draw):
             "metrics": draw(st.one_of(st.none(), st.lists(st.sampled_from(METRICS), min_size=1, max_size=6,
                                                          unique=True).map(lambda chosen: chosen + ["precision"]
                                                                            if "precision" not in chosen else chosen)))}
+
+
+@st.composite
+def batches(draw, base=cases, size=BATCH):
+    """`size` cases for one query: the options (k, order, grouping, grades, the options and the
+    metrics) of one draw of `base`, the rows each case's own. Each case has a prediction, so each
+    is a group of the query (a case alone, without `by`, has its one group even with no row).
+    Under duplicates='error' a batch repeats no item, and a threshold comes with grades
+    (without, a batch is refused whole, as one case is in the tests of one case), so that numbers
+    are compared."""
+    first = draw(base())
+    if not first["graded"]:
+        first["relevance_threshold"] = None
+    offsets = (None,) if first["rank_offset"] is None else (0.0, 0.4, 0.6)
+    batch = [{**first, **data} for data in draw(st.lists(case_data(offsets, nonempty=True), min_size=size,
+                                                         max_size=size))]
+    if resolved(first).duplicates == "error":
+        batch = [{**case, "predictions": list(unique_rows(case))} for case in batch]
+    assume(any(case["truth"] for case in batch))   # a batch with no truth at all is refused whole
+    return batch
+
+
+def resolved(case):
+    return reference.resolve_options(case["convention"], **{name: case[name] for name in OPTION_NAMES})
+
+
+def unique_rows(case):
+    """The case's prediction rows, each (model if grouped, user, item) once."""
+    seen = set()
+    for row in case["predictions"]:
+        key = (row[0] if case["grouping"] != "none" else None, row[1], row[2])
+        if key not in seen:
+            seen.add(key)
+            yield row
 
 
 def dense(rows):
@@ -131,11 +190,30 @@ def tables(case):
     return predictions, pa.table(truth)
 
 
-def expected(case, predictions, truth, per_user):
-    """The reference's rows, or the error the SQL must raise instead."""
-    options = reference.resolve_options(case["convention"], **{name: case[name] for name in OPTION_NAMES})
-    by = [] if case["grouping"] == "none" else ["model"]
-    truth_by = ["model"] if case["grouping"] == "matched" else []
+def stacked(batch):
+    """The batch's tables: each case's rows under its case_id, one table for each input."""
+    parts = [tables(case) for case in batch]
+
+    def with_case_id(table, case_id):
+        return table.add_column(0, "case_id", pa.array([case_id] * table.num_rows, pa.int64()))
+    return (pa.concat_tables([with_case_id(predictions, case_id) for case_id, (predictions, _) in enumerate(parts)]),
+            pa.concat_tables([with_case_id(truth, case_id) for case_id, (_, truth) in enumerate(parts)]))
+
+
+def group_columns(case, batched=False):
+    """(by, truth_by): the model column when grouped, after case_id in a batch."""
+    first = ["case_id"] if batched else []
+    return (first + ([] if case["grouping"] == "none" else ["model"]),
+            first + (["model"] if case["grouping"] == "matched" else []))
+
+
+def expected(case, predictions, truth, per_user, batch=None):
+    """The reference's rows, or the error the SQL must raise instead. For a batch (predictions
+    and truth stacked), the errors are the whole tables', and the rows each case's own reference
+    rows under its case_id: a case the reference refuses alone for having no (relevant) truth
+    has no evaluated user in the batch, so no row."""
+    options = resolved(case)
+    by, truth_by = group_columns(case, batched=batch is not None)
     # the problems in the order they are reported: a threshold with no grades to apply it to
     # (before any query), empty input, then duplicates
     threshold = case["relevance_threshold"]
@@ -149,10 +227,19 @@ def expected(case, predictions, truth, per_user):
         return "truth"
     if options.users == "predictions" and predictions.num_rows == 0:
         return "predictions"
-    prediction_keys = [(row["model"] if by else None, row["user_id"], row["item_id"])
+    prediction_keys = [(*(row[column] for column in by), row["user_id"], row["item_id"])
                        for row in predictions.to_pylist()]
     if options.duplicates == "error" and len(set(prediction_keys)) != len(prediction_keys):
         return "duplicates"
+    if batch is not None:
+        rows = []
+        for case_id, one in enumerate(batch):
+            alone = expected(one, *tables(one), per_user)
+            if isinstance(alone, str):
+                assert alone == "truth", alone
+                continue
+            rows += [{"case_id": case_id, **row} for row in alone]
+        return rows
     ks = case["k"] if isinstance(case["k"], list) else [case["k"]]
     user_rows, group_rows = reference.evaluate(
         predictions.to_pylist(), truth.to_pylist(), sorted(set(ks)), user="user_id", item="item_id",
@@ -166,9 +253,9 @@ OPTION_NAMES = ("normalization", "users", "duplicates", "tie_break", "gain", "ga
                 "precision_denominator", "recall_denominator", "truth_scope", "relevance_threshold")
 
 
-def arguments(case, with_metrics=False):
-    chosen = dict(k=case["k"], by=None if case["grouping"] == "none" else ["model"],
-                  convention=case["convention"], **{name: case[name] for name in OPTION_NAMES})
+def arguments(case, with_metrics=False, batched=False):
+    by = group_columns(case, batched)[0]
+    chosen = dict(k=case["k"], by=by or None, convention=case["convention"], **{name: case[name] for name in OPTION_NAMES})
     return dict(chosen, metrics=case["metrics"]) if with_metrics else chosen
 
 
@@ -183,16 +270,20 @@ def assert_same(got_rows, want_rows, keys, value):
         assert math.isclose(got[key], want[key], rel_tol=1e-9, abs_tol=1e-12), (key, got[key], want[key])
 
 
-def check_map_at_k(case, predictions, truth, inputs, con=None):
-    """map_at_k on `inputs` (what the engine is given) equals the reference on the arrow tables."""
-    want = expected(case, predictions, truth, per_user=False)
+def check_map_at_k(case, predictions, truth, inputs, con=None, batch=None):
+    """map_at_k on `inputs` (what the engine is given) equals the reference on the arrow tables;
+    `batch`: the cases stacked in them (each case_id a case), or None for one case."""
+    want = expected(case, predictions, truth, per_user=False, batch=batch)
+    batched = batch is not None
+    event(f"refused ({want})" if isinstance(want, str) else "compared")
     if isinstance(want, str):
         with pytest.raises(rank_metrics.RankMetricsError, match=want):
-            rank_metrics.map_at_k(*inputs, con=con, **arguments(case))
+            rank_metrics.map_at_k(*inputs, con=con, **arguments(case, batched=batched))
         return
-    got = rank_metrics.map_at_k(*inputs, con=con, **arguments(case))
-    by = [] if case["grouping"] == "none" else ["model"]
+    got = rank_metrics.map_at_k(*inputs, con=con, **arguments(case, batched=batched))
+    by = group_columns(case, batched)[0]
     if isinstance(got, float):
+        assert not by
         assert len(want) <= 1
         if want:
             assert math.isclose(got, want[0]["map_at_k"], rel_tol=1e-9, abs_tol=1e-12)
@@ -203,14 +294,16 @@ def check_map_at_k(case, predictions, truth, inputs, con=None):
     assert_same(got.to_dict("records"), want, by + ["k"], "n_users")
 
 
-def check_average_precision(case, predictions, truth, inputs, con=None):
-    want = expected(case, predictions, truth, per_user=True)
+def check_average_precision(case, predictions, truth, inputs, con=None, batch=None):
+    want = expected(case, predictions, truth, per_user=True, batch=batch)
+    batched = batch is not None
+    event(f"refused ({want})" if isinstance(want, str) else "compared")
     if isinstance(want, str):
         with pytest.raises(rank_metrics.RankMetricsError, match=want):
-            rank_metrics.average_precision_at_k(*inputs, con=con, **arguments(case))
+            rank_metrics.average_precision_at_k(*inputs, con=con, **arguments(case, batched=batched))
         return
-    got = rank_metrics.average_precision_at_k(*inputs, con=con, **arguments(case)).to_dict("records")
-    keys = ([] if case["grouping"] == "none" else ["model"]) + ["user_id", "k"]
+    got = rank_metrics.average_precision_at_k(*inputs, con=con, **arguments(case, batched=batched)).to_dict("records")
+    keys = group_columns(case, batched)[0] + ["user_id", "k"]
     for value in ("average_precision", "n_relevant", "n_hits"):
         assert_same(got, want, keys, value)
 
@@ -219,38 +312,50 @@ def chosen_metrics(case):
     return METRICS if case["metrics"] is None else [metric for metric in METRICS if metric in case["metrics"]]
 
 
-def check_evaluate_users(case, predictions, truth, inputs, con=None):
+def user_column(metric):
+    return reference.METRICS[metric][0]
+
+
+def group_column(metric):
+    return reference.METRICS[metric][1]
+
+
+def check_evaluate_users(case, predictions, truth, inputs, con=None, batch=None):
     """Every chosen metric of every evaluated user, and m and the hits, equal the reference's."""
-    want = expected(case, predictions, truth, per_user=True)
+    want = expected(case, predictions, truth, per_user=True, batch=batch)
+    batched = batch is not None
+    event(f"refused ({want})" if isinstance(want, str) else "compared")
     if isinstance(want, str):
         with pytest.raises(rank_metrics.RankMetricsError, match=want):
-            rank_metrics.evaluate_users(*inputs, con=con, **arguments(case, with_metrics=True))
+            rank_metrics.evaluate_users(*inputs, con=con, **arguments(case, with_metrics=True, batched=batched))
         return
-    got = rank_metrics.evaluate_users(*inputs, con=con, **arguments(case, with_metrics=True))
-    columns = [rank_metrics.api.METRICS[metric][2] for metric in chosen_metrics(case)]
+    got = rank_metrics.evaluate_users(*inputs, con=con, **arguments(case, with_metrics=True, batched=batched))
+    columns = [user_column(metric) for metric in chosen_metrics(case)]
     assert list(got.columns)[-len(columns) - 2:] == columns + ["n_relevant", "n_hits"]
-    keys = ([] if case["grouping"] == "none" else ["model"]) + ["user_id", "k"]
+    keys = group_columns(case, batched)[0] + ["user_id", "k"]
     for value in columns + ["n_relevant", "n_hits"]:
         assert_same(got.to_dict("records"), want, keys, value)
 
 
-def check_evaluate(case, predictions, truth, inputs, con=None):
+def check_evaluate(case, predictions, truth, inputs, con=None, batch=None):
     """Every chosen metric's mean per group and k, and the users counted, equal the reference's."""
-    want = expected(case, predictions, truth, per_user=False)
+    want = expected(case, predictions, truth, per_user=False, batch=batch)
+    batched = batch is not None
+    event(f"refused ({want})" if isinstance(want, str) else "compared")
     if isinstance(want, str):
         with pytest.raises(rank_metrics.RankMetricsError, match=want):
-            rank_metrics.evaluate(*inputs, con=con, **arguments(case, with_metrics=True))
+            rank_metrics.evaluate(*inputs, con=con, **arguments(case, with_metrics=True, batched=batched))
         return
-    got = rank_metrics.evaluate(*inputs, con=con, **arguments(case, with_metrics=True)).to_dict("records")
-    by = [] if case["grouping"] == "none" else ["model"]
+    got = rank_metrics.evaluate(*inputs, con=con, **arguments(case, with_metrics=True, batched=batched)).to_dict("records")
+    by = group_columns(case, batched)[0]
     metrics = chosen_metrics(case)
     assert {row["metric"] for row in got} <= set(metrics)
     spread = [{**{key: row[key] for key in by + ["k", "n_users"]}, "metric": metric,
-               "value": row[rank_metrics.api.METRICS[metric][1]]} for row in want for metric in metrics]
+               "value": row[group_column(metric)]} for row in want for metric in metrics]
     assert_same(got, spread, by + ["k", "metric"], "value")
     assert_same(got, spread, by + ["k", "metric"], "n_users")
     # SPEC §7: the standard error of each mean (none under two users) and the 95% interval
-    errors = {(*(row[key] for key in by + ["k"]), metric): row[rank_metrics.api.METRICS[metric][1] + "_std_error"]
+    errors = {(*(row[key] for key in by + ["k"]), metric): row[group_column(metric) + "_std_error"]
               for row in want for metric in metrics}
     for row in got:
         want_error = errors[(*(row[key] for key in by + ["k"]), row["metric"])]
@@ -262,49 +367,115 @@ def check_evaluate(case, predictions, truth, inputs, con=None):
             assert math.isclose(row[column], value, rel_tol=1e-9, abs_tol=1e-12), (row, column, value)
 
 
+def on_duckdb(check, case):
+    predictions, truth = tables(case)
+    check(case, predictions, truth, (predictions, truth))
+
+
+def on_duckdb_batched(check, batch):
+    predictions, truth = stacked(batch)
+    check(batch[0], predictions, truth, (predictions, truth), batch=batch)
+
+
+# --- DuckDB (arrow tables): one case per query, then batches ----------------------------------
+
+@settings(max_examples=SINGLE_EXAMPLES)
 @given(case=cases())
 def test_duckdb_map_at_k_equals_reference(case):
-    predictions, truth = tables(case)
-    check_map_at_k(case, predictions, truth, (predictions, truth))
+    on_duckdb(check_map_at_k, case)
 
 
+@settings(max_examples=SINGLE_EXAMPLES)
 @given(case=cases())
 def test_duckdb_average_precision_equals_reference(case):
-    predictions, truth = tables(case)
-    check_average_precision(case, predictions, truth, (predictions, truth))
+    on_duckdb(check_average_precision, case)
 
 
+@settings(max_examples=SINGLE_EXAMPLES)
 @given(case=cases())
 def test_duckdb_evaluate_users_equals_reference(case):
-    predictions, truth = tables(case)
-    check_evaluate_users(case, predictions, truth, (predictions, truth))
+    on_duckdb(check_evaluate_users, case)
 
 
+@settings(max_examples=SINGLE_EXAMPLES)
 @given(case=cases())
 def test_duckdb_evaluate_equals_reference(case):
-    predictions, truth = tables(case)
-    check_evaluate(case, predictions, truth, (predictions, truth))
+    on_duckdb(check_evaluate, case)
 
 
+@settings(max_examples=SINGLE_EXAMPLES)
 @given(case=hit_pattern_cases())
 def test_duckdb_evaluate_by_hit_pattern_equals_reference(case):
-    predictions, truth = tables(case)
-    check_evaluate(case, predictions, truth, (predictions, truth))
+    on_duckdb(check_evaluate, case)
 
 
+@settings(max_examples=BATCHED_EXAMPLES)
+@given(batch=batches())
+def test_duckdb_batched_map_at_k_equals_reference(batch):
+    on_duckdb_batched(check_map_at_k, batch)
+
+
+@settings(max_examples=BATCHED_EXAMPLES)
+@given(batch=batches())
+def test_duckdb_batched_average_precision_equals_reference(batch):
+    on_duckdb_batched(check_average_precision, batch)
+
+
+@settings(max_examples=BATCHED_EXAMPLES)
+@given(batch=batches())
+def test_duckdb_batched_evaluate_users_equals_reference(batch):
+    on_duckdb_batched(check_evaluate_users, batch)
+
+
+@settings(max_examples=BATCHED_EXAMPLES)
+@given(batch=batches())
+def test_duckdb_batched_evaluate_equals_reference(batch):
+    on_duckdb_batched(check_evaluate, batch)
+
+
+@settings(max_examples=BATCHED_EXAMPLES)
+@given(batch=batches(hit_pattern_cases))
+def test_duckdb_batched_evaluate_by_hit_pattern_equals_reference(batch):
+    on_duckdb_batched(check_evaluate, batch)
+
+
+# --- PostgreSQL (tables on the connection) -------------------------------------------------------
+
+def on_postgres(con, case, batch=None):
+    predictions, truth = tables(case) if batch is None else stacked(batch)
+    names = (to_postgres(con, "predictions", predictions), to_postgres(con, "truth", truth))
+    for check in (check_map_at_k, check_evaluate_users, check_evaluate):
+        check(case, predictions, truth, names, con=con, batch=batch)
+
+
+@settings(max_examples=POSTGRES_SINGLE_EXAMPLES)
 @given(case=cases())
 def test_postgres_equals_reference(case, postgres):
-    predictions, truth = tables(case)
-    names = (to_postgres(postgres, "predictions", predictions), to_postgres(postgres, "truth", truth))
-    check_map_at_k(case, predictions, truth, names, con=postgres)
-    check_evaluate_users(case, predictions, truth, names, con=postgres)
-    check_evaluate(case, predictions, truth, names, con=postgres)
+    on_postgres(postgres, case)
 
 
-@settings(max_examples=SPARK_EXAMPLES)
+@settings(max_examples=BATCHED_EXAMPLES)
+@given(batch=batches())
+def test_postgres_batched_equals_reference(batch, postgres):
+    on_postgres(postgres, batch[0], batch)
+
+
+# --- Spark (DataFrames) ---------------------------------------------------------------------------
+
+def on_spark(spark, case, batch=None):
+    predictions, truth = tables(case) if batch is None else stacked(batch)
+    frames = (to_spark(spark, predictions), to_spark(spark, truth))
+    for check in (check_evaluate_users, check_evaluate):
+        check(case, predictions, truth, frames, batch=batch)
+
+
+@settings(max_examples=SPARK_SINGLE_EXAMPLES)
 @given(case=cases())
 def test_spark_equals_reference(case, spark):
-    predictions, truth = tables(case)
-    frames = (to_spark(spark, predictions), to_spark(spark, truth))
-    check_evaluate_users(case, predictions, truth, frames)
-    check_evaluate(case, predictions, truth, frames)
+    on_spark(spark, case)
+
+
+@settings(max_examples=SPARK_BATCHED_EXAMPLES)
+@given(batch=batches(size=SPARK_BATCH))
+def test_spark_batched_equals_reference(batch, spark):
+    on_spark(spark, batch[0], batch)

@@ -1,18 +1,35 @@
 """The wheel carries the macros, and the package renders from them when installed."""
 
+import atexit
+import shutil
 import subprocess
 import sys
+import tempfile
 import zipfile
+from pathlib import Path
 
 import rank_metrics
 
-from conftest import ROOT
+from conftest import ROOT, early_fixture, run_beside
 
 
-def test_wheel_contains_the_macros_and_renders_from_them(tmp_path):
-    subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(tmp_path / "dist"),
-                    str(ROOT)], check=True, capture_output=True)
-    (wheel,) = (tmp_path / "dist").glob("rank_metrics-*.whl")
+@early_fixture
+def wheel_and_venv():
+    """The wheel, built once, and a new venv where it is installed with no extras (pip install
+    rank-metrics): beside the tests from the session's start (the install takes half a minute)."""
+    folder = Path(tempfile.mkdtemp(prefix="rank_metrics_wheel_"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    run_beside([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", folder / "dist", ROOT], check=True,
+               capture_output=True, cwd=ROOT)
+    (wheel,) = (folder / "dist").glob("rank_metrics-*.whl")
+    venv = folder / "venv"
+    run_beside([sys.executable, "-m", "venv", venv], check=True, capture_output=True, cwd=folder)
+    run_beside([venv / "bin" / "pip", "install", "--quiet", wheel], check=True, capture_output=True, cwd=folder)
+    return wheel, venv
+
+
+def test_wheel_contains_the_macros_and_renders_from_them(wheel_and_venv, tmp_path):
+    wheel, _ = wheel_and_venv
     assert wheel.name.startswith(f"rank_metrics-{rank_metrics.__version__}-")
     names = set(zipfile.ZipFile(wheel).namelist())
     macros = {f"rank_metrics/_dbt/macros/{path.relative_to(ROOT / 'macros').as_posix()}"
@@ -33,15 +50,10 @@ def test_wheel_contains_the_macros_and_renders_from_them(tmp_path):
     assert sql == rank_metrics.sql("p", "t", k=[5, 12], by="model")
 
 
-def test_a_plain_install_without_extras(tmp_path):
+def test_a_plain_install_without_extras(wheel_and_venv, tmp_path):
     """pip install rank-metrics (duckdb, jinja2, pandas and nothing else): DataFrames, files,
     DuckDB relations (also of another connection, with no pyarrow) and the command line work."""
-    subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(tmp_path / "dist"),
-                    str(ROOT)], check=True, capture_output=True)
-    (wheel,) = (tmp_path / "dist").glob("rank_metrics-*.whl")
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    subprocess.run([str(venv / "bin" / "pip"), "install", "--quiet", str(wheel)], check=True, capture_output=True)
+    _, venv = wheel_and_venv
     script = """
 import duckdb, importlib.util, pandas as pd, rank_metrics
 assert importlib.util.find_spec("pyarrow") is None and importlib.util.find_spec("polars") is None
