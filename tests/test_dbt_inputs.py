@@ -88,9 +88,12 @@ def test_ephemeral_cte_subquery_inputs_and_a_unit_test_pass(dbt_project):
     statuses = {result.node.name: str(result.status) for result in dbt_project.build.result.results}
     assert {name: statuses.get(name) for name in (
         "spec_map_from_ephemeral", "spec_map_from_cte", "spec_map_from_subquery",
-        "assert_map_from_other_inputs", "map_of_two_users")} == {
+        "assert_map_from_other_inputs", "map_of_two_users", "map_matches_truths_by_column_as_production_does")} == {
         "spec_map_from_ephemeral": "success", "spec_map_from_cte": "success", "spec_map_from_subquery": "success",
-        "assert_map_from_other_inputs": "pass", "map_of_two_users": "pass"}
+        "assert_map_from_other_inputs": "pass", "map_of_two_users": "pass",
+        # a unit test's fixtures stand for relations: their columns are looked up, and truth's
+        # case_id is matched as in production (issue 43 item 7)
+        "map_matches_truths_by_column_as_production_does": "pass"}
 
 
 def test_inputs_whose_columns_cannot_be_looked_up_are_text(dbt_project):

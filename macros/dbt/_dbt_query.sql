@@ -23,6 +23,7 @@
     {%- set arguments = dict(options, predictions=predictions, truth=truth, k=k,
                              predictions_columns=rank_metrics._relation_columns(predictions, 'predictions'),
                              truth_columns=rank_metrics._relation_columns(truth, 'truth')) -%}
+    {%- set queryable = {'predictions': predictions, 'truth': truth} -%}
     {%- for name in ['predictions', 'truth'] -%}
         {%- do arguments.update({name: rank_metrics._aliasable(arguments[name])}) -%}
     {%- endfor -%}
@@ -31,7 +32,7 @@
         {%- do rank_metrics._input_warnings(arguments, options) -%}
     {%- endif -%}
     {%- set checked = [] -%}
-    {%- for name in ['predictions', 'truth'] if arguments[name ~ '_columns'] is not none -%}{%- do checked.append(name) -%}{%- endfor -%}
+    {%- for name in ['predictions', 'truth'] if arguments[name ~ '_columns'] is not none and rank_metrics._queryable(queryable[name]) -%}{%- do checked.append(name) -%}{%- endfor -%}
     {%- if validate and checked and rank_metrics._data_checks_run() -%}
         {%- set problems = run_query(adapter.dispatch('input_problems', 'rank_metrics')(**dict(arguments, checked_tables=checked))) -%}
         {%- for row in problems.rows -%}
@@ -106,6 +107,29 @@
     {{ return(execute and flags.WHICH in ('run', 'build', 'test') and not flags.EMPTY) }}
 {% endmacro %}
 
+{#- The relation a unit test's fixture stands for: under `dbt test` (or build) a ref to a model
+    or seed is a CTE named __dbt__cte__<name>, as a ref to an ephemeral model is; the model or seed
+    of that name, not ephemeral, as the warehouse holds it. None for anything else. -#}
+{% macro _relation_behind_fixture(relation) %}
+    {%- if not (execute and rank_metrics._is_relation(relation) and relation.is_cte and graph is defined) -%}
+        {{ return(none) }}
+    {%- endif -%}
+    {%- set name = (relation.identifier or '') | replace('__dbt__cte__', '', 1) -%}
+    {%- set nodes = graph.get('nodes', {}) -%}
+    {%- for node in nodes.values() if node.resource_type in ['model', 'seed', 'snapshot'] and node.name == name -%}
+        {{ return(none if node.config.materialized == 'ephemeral'
+                  else adapter.get_relation(database=node.database, schema=node.schema, identifier=node.alias or node.name)) }}
+    {%- endfor -%}
+    {#- a unit test's context may hold no graph: the relation of that name in the target's schema -#}
+    {{ return(none if nodes else adapter.get_relation(database=target.database, schema=target.schema, identifier=name)) }}
+{% endmacro %}
+
+{#- Whether an input can be queried on its own: a relation, not a CTE (a unit test's fixture, an
+    ephemeral model), whose rows exist only inside the model's own query. -#}
+{% macro _queryable(value) %}
+    {{ return(rank_metrics._is_relation(value) and not value.is_cte) }}
+{% endmacro %}
+
 {#- Whether an input is a dbt relation (ref, source), not SQL text or a CTE's name. -#}
 {% macro _is_relation(value) %}
     {{ return(value is mapping and value.get('metadata', {}).get('type', '').endswith('Relation')) }}
@@ -123,8 +147,15 @@
 {% endmacro %}
 
 {#- The columns (name, data_type) of a relation, or none for anything else (an ephemeral model,
-    a CTE name, SQL text) and at parse time, when nothing can be looked up. -#}
+    a CTE name, SQL text) and at parse time, when nothing can be looked up. A dbt unit test's
+    fixture stands for a model or seed that exists (dbt reads its columns to build the fixture):
+    its columns are that relation's, so that the test matches and reads the columns production
+    does (a unit test found no truth_by or grade column, and computed something else). -#}
 {% macro _relation_columns(relation, argument) %}
+    {%- set behind = rank_metrics._relation_behind_fixture(relation) -%}
+    {%- if behind is not none -%}
+        {{ return(rank_metrics._relation_columns(behind, argument)) }}
+    {%- endif -%}
     {%- if execute and rank_metrics._is_relation(relation) and not relation.is_cte -%}
         {#- the table itself, not the subquery that --empty or sampling renders (dbt-spark's
             `describe` cannot read that) -#}
