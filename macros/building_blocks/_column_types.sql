@@ -73,9 +73,10 @@
 
 {#- "column x (argument a) of table is <type>": an id column of one table, named as its argument. -#}
 {% macro _id_column_is(table, argument, name, truth_name, data_type) -%}
-    {{- "rank_metrics: column " ~ (name if table == 'predictions' else truth_name) ~ " (argument "
-        ~ (argument if table == 'predictions' or argument == 'by' else rank_metrics._truth_argument(argument, truth_name, name))
-        ~ ") of " ~ table ~ " is " ~ data_type -}}
+    {%- set column = name if table == 'predictions' else truth_name -%}
+    {{- "rank_metrics: column " ~ column ~ " "
+        ~ rank_metrics._mention(argument if table == 'predictions' or argument == 'by' else rank_metrics._truth_argument(argument, truth_name, name), column, 'argument')
+        ~ " of " ~ table ~ " is " ~ data_type -}}
 {%- endmacro %}
 
 {#- The argument that names truth's user or item column: truth_user / truth_item when truth's

@@ -15,7 +15,7 @@
 {%- set plan = {} -%}
 {%- do rank_metrics._plan(plan, predictions, truth, k, **comparison.rest) -%}
 {%- if plan.by | length != 1 -%}
-    {{ exceptions.raise_compiler_error("rank_metrics: compare: by must name one column, the one whose values are the models (baseline is one of them); got " ~ (rank_metrics._shown(plan.names.by) if plan.names.by else 'none')) }}
+    {{ exceptions.raise_compiler_error("rank_metrics: compare: " ~ rank_metrics._mention('by', plan.names.by) ~ " must name one column, the one whose values are the models (baseline is one of them); got " ~ (rank_metrics._shown(plan.names.by) if plan.names.by else 'none')) }}
 {%- endif -%}
 {%- set model = plan.by[0] -%}
 {%- set double = rank_metrics.type_double() -%}
@@ -134,19 +134,20 @@ from rm_adjusted
     {%- set alpha = rest.pop('alpha', none) -%}
     {%- set alpha = 0.05 if alpha is none else alpha -%}
     {%- if baseline is none -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: compare: baseline is required: the value of the by column that names the model to compare against") }}
+        {{ exceptions.raise_compiler_error("rank_metrics: compare: " ~ rank_metrics._mention('baseline') ~ " is required: the value of the by column that names the model to compare against") }}
     {%- endif -%}
     {%- if test != 't' -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: compare: SQL has only the t test (test='t', its p-value the normal approximation); got test=" ~ rank_metrics._shown(test) ~ ": the permutation and bootstrap tests run in Python (rank_metrics.compare, rank-metrics compare)") }}
+        {{ exceptions.raise_compiler_error("rank_metrics: compare: SQL has only the t test (" ~ rank_metrics._mention('test', 't', 'value') ~ ", its p-value the normal approximation); got "
+            ~ rank_metrics._mention('test', test, 'value', "test=" ~ rank_metrics._shown(test)) ~ ": the permutation and bootstrap tests run in Python (rank_metrics.compare, rank-metrics compare)") }}
     {%- endif -%}
     {%- if correction not in ['holm', 'bonferroni', 'none'] -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: compare: correction must be one of 'holm', 'bonferroni', 'none'; got " ~ rank_metrics._shown(correction)) }}
+        {{ exceptions.raise_compiler_error("rank_metrics: compare: " ~ rank_metrics._mention('correction', correction) ~ " must be one of 'holm', 'bonferroni', 'none'; got " ~ rank_metrics._shown(correction)) }}
     {%- endif -%}
     {%- if alpha is not number or alpha is boolean or not rank_metrics._spells_a_number(alpha) | trim or not (alpha > 0 and alpha < 1) -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: compare: alpha must be a number between 0 and 1; got " ~ rank_metrics._shown(alpha)) }}
+        {{ exceptions.raise_compiler_error("rank_metrics: compare: " ~ rank_metrics._mention('alpha', alpha) ~ " must be a number between 0 and 1; got " ~ rank_metrics._shown(alpha)) }}
     {%- endif -%}
     {%- if family not in ['metric_and_k', 'all'] -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: compare: family must be one of 'metric_and_k', 'all'; got " ~ rank_metrics._shown(family)) }}
+        {{ exceptions.raise_compiler_error("rank_metrics: compare: " ~ rank_metrics._mention('family', family) ~ " must be one of 'metric_and_k', 'all'; got " ~ rank_metrics._shown(family)) }}
     {%- endif -%}
     {%- do comparison.update({'baseline': baseline, 'test': test, 'correction': correction, 'family': family, 'alpha': alpha, 'rest': rest}) -%}
 {% endmacro %}
@@ -171,25 +172,26 @@ from rm_adjusted
         {%- if spelt in ['true', 't', 'yes', 'y', '1'] -%}true
         {%- elif spelt in ['false', 'f', 'no', 'n', '0'] -%}false
         {%- else -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: baseline " ~ rank_metrics._shown(baseline) ~ " is text, but by column " ~ name ~ " is "
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('baseline', baseline) ~ " " ~ rank_metrics._shown(baseline) ~ " is text, but by column " ~ name ~ " is "
             ~ data_type ~ ": give the baseline as true or false") }}
         {%- endif -%}
     {%- elif is_text and family is not none and (family.startswith('date') or family.startswith('timestamp'))
               and not rank_metrics._spells_a_date(baseline | trim) | trim -%}
         {#- the engine's own failed cast, inside the data checks' query, before (a new user's trial) -#}
-        {{ exceptions.raise_compiler_error("rank_metrics: baseline " ~ rank_metrics._shown(baseline) ~ " is text, but by column " ~ name ~ " is "
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('baseline', baseline) ~ " " ~ rank_metrics._shown(baseline) ~ " is text, but by column " ~ name ~ " is "
             ~ data_type ~ ": give the baseline as a date, such as '2024-01-02', one of the column's values") }}
     {%- elif baseline is boolean and family is not none and family not in ['boolean', 'bool'] -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: baseline " ~ rank_metrics._shown(baseline) ~ " is a boolean, but by column " ~ name ~ " is "
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('baseline', baseline, 'word') ~ " " ~ rank_metrics._shown(baseline) ~ " is a boolean, but by column " ~ name ~ " is "
             ~ data_type ~ ": give the baseline as one of the column's values") }}
     {%- elif (family == 'string' and is_number) or (numeric_column and is_text) -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: baseline " ~ rank_metrics._shown(baseline) ~ " is " ~ ('a number' if is_number else 'text')
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('baseline', baseline, 'name' if is_text else 'word') ~ " " ~ rank_metrics._shown(baseline)
+            ~ " is " ~ ('a number' if is_number else 'text')
             ~ ", but by column " ~ name ~ " is " ~ data_type ~ ": give the baseline as " ~ ('text, ' ~ rank_metrics._shown(baseline | string) if is_number else 'a number')
             ~ ", one of the column's values") }}
     {%- elif data_type is not none and rank_metrics._holds_no_single_value(data_type) | trim -%}
         {#- a struct, list, map or bytes column met the baseline's literal as the engine's raw type
             error (a user's trial) -#}
-        {{ exceptions.raise_compiler_error("rank_metrics: compare: by column " ~ name ~ " is " ~ data_type ~ ", and a baseline is a "
+        {{ exceptions.raise_compiler_error("rank_metrics: compare: " ~ rank_metrics._mention('by', name, 'word') ~ " column " ~ name ~ " is " ~ data_type ~ ", and a baseline is a "
             ~ "text, a number, a boolean or a date, which a value of this type cannot be compared with: compare by a column of "
             ~ "one of those types (cast it to text, say)") }}
     {%- else -%}
@@ -223,7 +225,7 @@ from rm_adjusted
         Timestamp), as the cast of its text every engine reads -#}
     {%- elif value.hour is defined and value.strftime is defined -%}cast({{ rank_metrics.string_literal(value.strftime('%Y-%m-%d %H:%M:%S.%f')) }} as timestamp)
     {%- elif value.year is defined and value.strftime is defined -%}cast({{ rank_metrics.string_literal(value.strftime('%Y-%m-%d')) }} as date)
-    {%- else -%}{{ exceptions.raise_compiler_error("rank_metrics: " ~ argument ~ " must be a text, a number or a date (a value of the by column); got " ~ rank_metrics._shown_as_given(value)) }}
+    {%- else -%}{{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention(argument, value) ~ " must be a text, a number or a date (a value of the by column); got " ~ rank_metrics._shown_as_given(value)) }}
     {%- endif -%}
 {%- endmacro %}
 

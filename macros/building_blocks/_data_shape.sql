@@ -49,7 +49,8 @@ with rm_colliding as (
         {%- endif %}
     from {{ plan.predictions }} as rm_p
     {%- if ranked %}
-    where {{ plan.order_by }} <= {{ [plan.ks | max, 3] | max }}
+    {#- a decimal rank of a fine scale cannot hold k itself (DECIMAL(38,37) has no 12): as a double #}
+    where {{ 'cast(' ~ plan.order_by ~ ' as ' ~ rank_metrics.type_double() ~ ')' if plan.rank_compared_as_double else plan.order_by }} <= {{ [plan.ks | max, 3] | max }}
     {%- endif %}
     group by {% for column in plan.by %}{{ column }}, {% endfor %}{{ plan.user }}, {{ at }}
     having count(*) > 1

@@ -55,8 +55,8 @@
     {{- rows.values[-1] -}}
 {%- endmacro %}
 
-{#- A value as a message shows it: text quoted as Python's repr quotes it (so the command line
-    can read a list back, cli._listed_values_as_flags), a list item by item, anything else as is. -#}
+{#- A value as a message shows it: text quoted as Python's repr quotes it (as Python's own
+    messages show it), a list item by item, anything else as is. -#}
 {% macro _shown(value) -%}
     {%- if value is string -%}
         {%- set escaped = value | replace('\\', '\\\\') | replace('\n', '\\n') | replace('\r', '\\r') | replace('\t', '\\t') -%}

@@ -34,7 +34,7 @@
 
     {#- convention: a preset; options passed explicitly still win -#}
     {%- if convention is not none and convention not in conventions -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: convention must be one of " ~ rank_metrics._shown(conventions | list | sort) ~ "; got " ~ rank_metrics._shown(convention)
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('convention', convention) ~ " must be one of " ~ rank_metrics._shown(conventions | list | sort) ~ "; got " ~ rank_metrics._shown(convention)
             ~ rank_metrics._meant(convention, conventions | list | sort)) }}
     {%- endif -%}
     {%- set preset = conventions[convention] if convention is not none else conventions['kaggle'] -%}
@@ -44,7 +44,7 @@
     {%- for option, allowed in choices.items() -%}
         {%- set value = given[option] if given[option] is not none else preset[option] -%}
         {%- if value not in allowed -%}
-            {{ exceptions.raise_compiler_error("rank_metrics: " ~ option ~ " must be one of " ~ rank_metrics._shown(allowed) ~ "; got " ~ rank_metrics._shown(value)
+            {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention(option, value) ~ " must be one of " ~ rank_metrics._shown(allowed) ~ "; got " ~ rank_metrics._shown(value)
                 ~ rank_metrics._meant(value, allowed)) }}
         {%- endif -%}
         {%- do plan.update({option: value}) -%}
@@ -65,10 +65,10 @@
     {%- set known_metrics = (rank_metrics._metric_names() | trim).split(' ') -%}
     {%- set metric_list = known_metrics if metrics is none else ([metrics] if metrics is string else metrics | list) -%}
     {%- if metric_list | length == 0 -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: metrics must name at least one of " ~ rank_metrics._shown(known_metrics) ~ "; got an empty list") }}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('metrics', metric_list) ~ " must name at least one of " ~ rank_metrics._shown(known_metrics) ~ "; got an empty list") }}
     {%- endif -%}
     {%- for name in metric_list if name not in known_metrics -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: metrics: unknown metric " ~ rank_metrics._shown(name) ~ rank_metrics._meant(name, known_metrics)
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('metrics', name) ~ ": unknown metric " ~ rank_metrics._shown(name) ~ rank_metrics._meant(name, known_metrics)
             ~ "; the metrics are " ~ rank_metrics._shown(known_metrics)) }}
     {%- endfor -%}
     {%- do plan.update({'metrics': known_metrics | select('in', metric_list) | list}) -%}
@@ -77,7 +77,7 @@
     {%- set confidence = 0.95 if confidence is none else confidence -%}
     {%- if confidence is not number or confidence is boolean or not rank_metrics._spells_a_number(confidence) | trim
             or not (confidence > 0 and confidence < 1) -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: confidence must be a number between 0 and 1 (0.95 for a 95% interval); got " ~ rank_metrics._shown(confidence)) }}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('confidence', confidence) ~ " must be a number between 0 and 1 (0.95 for a 95% interval); got " ~ rank_metrics._shown(confidence)) }}
     {%- endif -%}
     {%- set confidence = confidence | float -%}
     {%- do plan.update({'confidence': confidence, 'z': rank_metrics._normal_quantile_of_confidence(confidence) | float}) -%}
@@ -90,8 +90,8 @@
                         'baseline': ['compare'], 'test': ['compare'], 'correction': ['compare'], 'family': ['compare'], 'alpha': ['compare']} -%}
     {%- for name, macros in taken_by.items() -%}
         {%- if options.get(name) is not none and macro not in macros -%}
-            {{ exceptions.raise_compiler_error("rank_metrics: " ~ macro ~ " takes no " ~ name ~ " (" ~ name ~ " is an argument of "
-                ~ macros | join(', ') ~ "); got " ~ name ~ "=" ~ rank_metrics._shown_as_given(options[name])) }}
+            {{ exceptions.raise_compiler_error("rank_metrics: " ~ macro ~ " takes no " ~ rank_metrics._mention(name, options[name]) ~ " (" ~ name ~ " is an argument of "
+                ~ macros | join(', ') ~ "); got " ~ rank_metrics._mention(name, options[name], 'value')) }}
         {%- endif -%}
     {%- endfor -%}
 {% endmacro %}
@@ -109,13 +109,13 @@
 {% macro _k_problem(k) -%}
     {%- set k_list = [k] if (k is not iterable or k is string) else k -%}
     {%- if k_list | length == 0 -%}
-    k must be a positive integer or a non-empty list of them; got an empty list
+    {{ rank_metrics._mention('k', k) }} must be a positive integer or a non-empty list of them; got an empty list
     {%- else -%}
         {%- for one_k in k_list if one_k is not integer or one_k is boolean or one_k < 1 or one_k > 9223372036854775807 -%}
             {%- if loop.first and (one_k is not integer or one_k is boolean or one_k < 1) -%}
-    k must be a positive integer or a non-empty list of them; got {{ rank_metrics._shown(one_k) }}
+    {{ rank_metrics._mention('k', one_k) }} must be a positive integer or a non-empty list of them; got {{ rank_metrics._shown(one_k) }}
             {%- elif loop.first -%}
-    k must be at most 9223372036854775807 (the engines' bigint); got {{ one_k }}
+    {{ rank_metrics._mention('k', one_k) }} must be at most 9223372036854775807 (the engines' bigint); got {{ one_k }}
             {%- endif -%}
         {%- endfor -%}
     {%- endif -%}

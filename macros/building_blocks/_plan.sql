@@ -14,12 +14,12 @@
         here rather than by Jinja's "takes no keyword argument" about an internal macro -#}
     {%- for name in kwargs | list | sort -%}
         {%- if name in ['seed', 'resamples'] -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: " ~ name ~ " is an argument of the permutation and bootstrap tests, which run in Python "
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention(name, kwargs[name], 'word') ~ " is an argument of the permutation and bootstrap tests, which run in Python "
             ~ "(rank_metrics.compare, rank-metrics compare); SQL has only the t test") }}
         {%- endif -%}
         {%- set known = (rank_metrics._option_names() | replace(',', ' ')).split() + ['metrics', 'confidence', 'baseline', 'test', 'correction', 'family', 'alpha', 'validate'] -%}
         {%- set nearest = rank_metrics._nearest_name(name, known) -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: unknown argument " ~ rank_metrics._shown(name)
+        {{ exceptions.raise_compiler_error("rank_metrics: unknown argument " ~ rank_metrics._mention(name, none, 'word', rank_metrics._shown(name))
             ~ (" (did you mean " ~ rank_metrics._shown(nearest) ~ "?)" if nearest else "")
             ~ "; the arguments after (predictions, truth, k) are " ~ rank_metrics._option_names() ~ ", metrics and confidence "
             ~ "(evaluate), baseline, test, correction, family and alpha (compare), validate (dbt)") }}
@@ -37,7 +37,7 @@
         an integer division, 1/3, on PostgreSQL); relevant = grade >= it, instead of grade > 0 -#}
     {%- if relevance_threshold is not none and (relevance_threshold is not number or relevance_threshold is boolean
             or not rank_metrics._spells_a_number(relevance_threshold) | trim) -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: relevance_threshold must be a finite number (an int, a float or a Decimal); got " ~ rank_metrics._shown_as_given(relevance_threshold)) }}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('relevance_threshold', relevance_threshold) ~ " must be a finite number (an int, a float or a Decimal); got " ~ rank_metrics._shown_as_given(relevance_threshold)) }}
     {%- endif -%}
 
     {#- column names: strings, checked against the tables' columns where those are known -#}
@@ -47,11 +47,11 @@
     {%- set truth_item = item if truth_item is none else truth_item -%}
     {%- for name, value in [('user', user), ('item', item), ('truth_user', truth_user), ('truth_item', truth_item)] -%}
         {%- if value is not string or value == '' -%}
-            {{ exceptions.raise_compiler_error("rank_metrics: " ~ name ~ " must be a column name; got " ~ rank_metrics._shown(value)) }}
+            {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention(name, value) ~ " must be a column name; got " ~ rank_metrics._shown(value)) }}
         {%- endif -%}
     {%- endfor -%}
     {%- if user == item -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: user and item both name column " ~ user ~ "; they must be two different columns") }}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('user', user, 'word') ~ " and " ~ rank_metrics._mention('item', item, 'word') ~ " both name column " ~ user ~ "; they must be two different columns") }}
     {%- endif -%}
     {%- set predictions_names = none if predictions_columns is none else predictions_columns | map(attribute='name') | list -%}
     {%- set truth_names = none if truth_columns is none else truth_columns | map(attribute='name') | list -%}
@@ -69,41 +69,43 @@
         {%- set typed_list = item_type is not none and rank_metrics._element_type(item_type) != item_type -%}
         {%- set resolved = shape if shape is not none else ('list' if typed_list else 'long') -%}
         {%- if resolved not in ['long', 'list'] -%}
-            {{ exceptions.raise_compiler_error("rank_metrics: " ~ table ~ "_shape must be one of 'long', 'list'; got " ~ rank_metrics._shown(resolved)) }}
+            {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention(table ~ '_shape', resolved) ~ " must be one of 'long', 'list'; got " ~ rank_metrics._shown(resolved)) }}
         {%- endif -%}
         {#- text to split: a list table whose item column is known not to be a list, or, when its
             type is not known (text input), one for which a separator is given -#}
         {%- set separated = resolved == 'list' and (not typed_list if item_type is not none else item_separator is not none) -%}
         {%- if separated and item_separator is none -%}
-            {{ exceptions.raise_compiler_error("rank_metrics: " ~ table ~ "_shape='list' but item column " ~ item_name ~ " of " ~ table ~ " is "
-                ~ (item_type or 'not known to be a list') ~ ", not a list; for items in text, name their separator with item_separator= (' ' in a Kaggle submission)"
-                ~ ("; for a row per item (long form), pass no predictions_shape but its rank= or score=" if table == 'predictions' else "")) }}
+            {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention(table ~ '_shape', 'list', 'value') ~ " but item column " ~ item_name ~ " of " ~ table ~ " is "
+                ~ (item_type or 'not known to be a list') ~ ", not a list; for items in text, name their separator with " ~ rank_metrics._mention('item_separator', none, 'equals') ~ " (' ' in a Kaggle submission)"
+                ~ ("; for a row per item (long form), pass no " ~ rank_metrics._mention('predictions_shape') ~ " but its " ~ rank_metrics._mention('rank', none, 'equals') ~ " or " ~ rank_metrics._mention('score', none, 'equals') if table == 'predictions' else "")) }}
         {%- endif -%}
         {%- if separated and item_type is not none and rank_metrics._type_family(item_type) != 'string' -%}
-            {{ exceptions.raise_compiler_error("rank_metrics: item_separator splits text, but item column " ~ item_name ~ " of " ~ table ~ " is " ~ item_type) }}
+            {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('item_separator', item_separator) ~ " splits text, but item column " ~ item_name ~ " of " ~ table ~ " is " ~ item_type) }}
         {%- endif -%}
         {%- do shapes.update({table: {'list': resolved == 'list', 'given': shape is not none, 'separator': item_separator if separated else none,
                                       'text_items': item_type is not none and rank_metrics._type_family(item_type) == 'string',
                                       'element_type': none if item_type is none else ('varchar' if separated else rank_metrics._element_type(item_type) | replace('array', '') or none)}}) -%}
     {%- endfor -%}
     {%- if item_separator is not none and (item_separator is not string or item_separator == '') -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: item_separator must be a non-empty text; got " ~ rank_metrics._shown(item_separator)) }}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('item_separator', item_separator) ~ " must be a non-empty text; got " ~ rank_metrics._shown(item_separator)) }}
     {%- endif -%}
     {#- a separator that splits nothing would leave each whole text as one item: a silent miss -#}
     {%- if item_separator is not none and shapes.predictions.separator is none and shapes.truth.separator is none -%}
         {%- set typed = [] -%}
         {%- for table in ['predictions', 'truth'] if shapes[table].list -%}{%- do typed.append(table) -%}{%- endfor -%}
         {%- if typed | length == 2 -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: item_separator splits the items of a list-shaped table out of text, but the item columns of "
-            ~ "predictions and truth hold lists already: pass no item_separator") }}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('item_separator', item_separator) ~ " splits the items of a list-shaped table out of text, but the item columns of "
+            ~ "predictions and truth hold lists already: pass no " ~ rank_metrics._mention('item_separator', item_separator)) }}
         {%- elif typed -%}
         {%- set other = 'truth' if typed[0] == 'predictions' else 'predictions' -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: item_separator splits the items of a list-shaped table out of text, but the item column of "
-            ~ typed[0] ~ " holds lists already: for " ~ other ~ " with each user's items in one text, pass " ~ other ~ "_shape='list' with it; else pass no item_separator") }}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('item_separator', item_separator) ~ " splits the items of a list-shaped table out of text, but the item column of "
+            ~ typed[0] ~ " holds lists already: for " ~ other ~ " with each user's items in one text, pass " ~ rank_metrics._mention(other ~ '_shape', 'list', 'value')
+            ~ " with it; else pass no " ~ rank_metrics._mention('item_separator', item_separator)) }}
         {%- endif -%}
         {#- (where the columns are not looked up, as when dbt parses a project, no table is known to be one) -#}
-        {{ exceptions.raise_compiler_error("rank_metrics: item_separator splits the items of a list-shaped table out of text, but no table is said to be one:"
-            ~ " pass predictions_shape='list' for predictions with each user's items in one text, truth_shape='list' for truth in that form, or both") }}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('item_separator', item_separator) ~ " splits the items of a list-shaped table out of text, but no table is said to be one:"
+            ~ " pass " ~ rank_metrics._mention('predictions_shape', 'list', 'value') ~ " for predictions with each user's items in one text, " ~ rank_metrics._mention('truth_shape', 'list', 'value')
+            ~ " for truth in that form, or both") }}
     {%- endif -%}
     {%- if shapes.predictions.list -%}
         {#- a rank or score column beside lists whose shape was not said would be left unread, though
@@ -111,25 +113,29 @@
         {%- for name in ['rank', 'score'] if not shapes.predictions.given and rank is none and score is none and name in (predictions_names or []) -%}
             {{ exceptions.raise_compiler_error("rank_metrics: predictions' item column " ~ item ~ " holds lists, which are read in their own order, "
                 ~ "and its " ~ name ~ " column would be left unread: for that order, give a row per item (long form; explode both columns); "
-                ~ "else drop the column or pass predictions_shape='list'") }}
+                ~ "else drop the column or pass " ~ rank_metrics._mention('predictions_shape', 'list', 'value')) }}
         {%- endfor -%}
         {%- for argument, value in [('rank', rank), ('score', score)] if value is not none -%}
-            {{ exceptions.raise_compiler_error("rank_metrics: " ~ argument ~ ": list-shaped predictions are ordered by their lists; pass no rank or score (got " ~ argument ~ "=" ~ rank_metrics._shown(value) ~ ")") }}
+            {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention(argument, value) ~ ": list-shaped predictions are ordered by their lists; pass no " ~ rank_metrics._mention('rank', rank)
+                ~ " or score (got " ~ rank_metrics._mention(argument, value, 'value', argument ~ "=" ~ rank_metrics._shown(value)) ~ ")") }}
         {%- endfor -%}
         {%- set rank = 'rm_list_position' -%}
     {%- endif -%}
     {%- if shapes.truth.list and relevance is not none -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: relevance: list-shaped truth has no grades; pass no relevance (got relevance=" ~ rank_metrics._shown(relevance) ~ ")") }}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('relevance', relevance) ~ ": list-shaped truth has no grades; pass no " ~ rank_metrics._mention('relevance', relevance)
+            ~ " (got " ~ rank_metrics._mention('relevance', relevance, 'value', "relevance=" ~ rank_metrics._shown(relevance)) ~ ")") }}
     {%- endif -%}
 
     {#- rank or score: exactly one orders each user's list -#}
     {%- if rank is not none and score is not none -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: pass rank or score, not both (got rank=" ~ rank_metrics._shown(rank) ~ ", score=" ~ rank_metrics._shown(score) ~ ")") }}
+        {{ exceptions.raise_compiler_error("rank_metrics: pass rank or score, not both (got " ~ rank_metrics._mention('rank', rank, 'value', "rank=" ~ rank_metrics._shown(rank))
+            ~ ", " ~ rank_metrics._mention('score', score, 'value', "score=" ~ rank_metrics._shown(score)) ~ ")") }}
     {%- elif rank is none and score is none -%}
         {%- if predictions_names is none -%}
             {%- set rank = 'rank' -%}
         {%- elif 'rank' in predictions_names and 'score' in predictions_names -%}
-            {{ exceptions.raise_compiler_error("rank_metrics: predictions has both a rank and a score column; name the one to use with rank= or score=") }}
+            {{ exceptions.raise_compiler_error("rank_metrics: predictions has both a rank and a score column; name the one to use with "
+                ~ rank_metrics._mention('rank', none, 'equals') ~ " or " ~ rank_metrics._mention('score', none, 'equals')) }}
         {%- elif 'rank' in predictions_names -%}
             {%- set rank = 'rank' -%}
         {%- elif 'score' in predictions_names -%}
@@ -139,16 +145,17 @@
                 {%- set spelt = rank_metrics._in_another_case(predictions_names, wanted) -%}
                 {%- if spelt -%}
                 {{ exceptions.raise_compiler_error("rank_metrics: predictions has neither a rank nor a score column, but it has "
-                    ~ rank_metrics._spelt_otherwise(wanted, spelt) ~ " (names are matched as spelt): pass " ~ wanted ~ "='" ~ spelt ~ "'") }}
+                    ~ rank_metrics._spelt_otherwise(wanted, spelt) ~ " (names are matched as spelt): pass " ~ rank_metrics._mention(wanted, spelt, 'value', wanted ~ "='" ~ spelt ~ "'")) }}
                 {%- endif -%}
             {%- endfor -%}
             {#- a missing item column is the first thing to say (the check of every column below) -#}
             {%- if item in predictions_names -%}
             {%- set in_truth = (truth_names or []) | select('in', ['rank', 'score']) | list -%}
             {#- a text item column may hold each user's whole list, as a Kaggle submission does -#}
-            {%- set as_list = "; or, if each row holds a user's whole list in column " ~ item ~ ", pass predictions_shape='list'"
-                ~ " (with item_separator= for items in text: ' ' in a Kaggle submission)" if shapes.predictions.text_items else "" -%}
-            {{ exceptions.raise_compiler_error("rank_metrics: predictions has neither a rank nor a score column; name one with rank= or score= (its columns are: " ~ predictions_names | join(', ') ~ ")"
+            {%- set as_list = "; or, if each row holds a user's whole list in column " ~ item ~ ", pass " ~ rank_metrics._mention('predictions_shape', 'list', 'value')
+                ~ " (with " ~ rank_metrics._mention('item_separator', none, 'equals') ~ " for items in text: ' ' in a Kaggle submission)" if shapes.predictions.text_items else "" -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: predictions has neither a rank nor a score column; name one with " ~ rank_metrics._mention('rank', none, 'equals')
+                ~ " or " ~ rank_metrics._mention('score', none, 'equals') ~ " (its columns are: " ~ predictions_names | join(', ') ~ ")"
                 ~ ("; truth has " ~ in_truth[0] ~ ": are predictions and truth the other way round?" if in_truth
                    else "; truth is list-shaped: are predictions and truth the other way round?" if shapes.truth.list else as_list)) }}
             {%- endif -%}
@@ -165,9 +172,9 @@
         nothing (at most 1) or leaves no relevant item (above 1); either way a grade column was
         meant (trec_eval's -l on qrels whose grade column was not named) -#}
     {%- if relevance_threshold is not none and relevance is none and truth_names is not none -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: relevance_threshold " ~ rank_metrics._shown(relevance_threshold) ~ " applies to grades, but "
-            ~ ("list-shaped truth has none: give truth in long form (a row per item, with its grade) and name its grade column with relevance="
-               if shapes.truth.list else "no grade column of truth is read: name it with relevance= (truth's columns are: " ~ truth_names | join(', ') ~ ")")
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('relevance_threshold', relevance_threshold, 'word') ~ " " ~ rank_metrics._shown(relevance_threshold) ~ " applies to grades, but "
+            ~ ("list-shaped truth has none: give truth in long form (a row per item, with its grade) and name its grade column with " ~ rank_metrics._mention('relevance', none, 'equals')
+               if shapes.truth.list else "no grade column of truth is read: name it with " ~ rank_metrics._mention('relevance', none, 'equals') ~ " (truth's columns are: " ~ truth_names | join(', ') ~ ")")
             ~ "; without grades every truth row is relevant") }}
     {%- endif -%}
 
@@ -178,7 +185,7 @@
         {%- for name in by_list if truth_names is not none and name not in truth_by -%}
             {%- set spelt = rank_metrics._in_another_case(truth_names, name) -%}
             {%- if spelt -%}
-                {{ exceptions.raise_compiler_error("rank_metrics: by column " ~ name ~ " is in truth as " ~ rank_metrics._spelt_otherwise(name, spelt) ~ "; names are matched as spelt, "
+                {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('by', name, 'word') ~ " column " ~ name ~ " is in truth as " ~ rank_metrics._spelt_otherwise(name, spelt) ~ "; names are matched as spelt, "
                     ~ "so the groups would not be matched with truth's but share all of it: rename one of the two columns") }}
             {%- endif -%}
         {%- endfor -%}
@@ -186,7 +193,7 @@
         {%- set truth_by = [truth_by] if truth_by is string else truth_by | list -%}
     {%- endif -%}
     {%- for name in truth_by if name not in by_list -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: truth_by column " ~ name ~ " is not one of the by columns (" ~ by_list | join(', ') ~ ")") }}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('truth_by', name, 'word') ~ " column " ~ name ~ " is not one of the by columns (" ~ by_list | join(', ') ~ ")") }}
     {%- endfor -%}
 
     {#- the columns the metric macros output: a user, item or by column of the same name would
@@ -208,17 +215,17 @@
                                 't', 'df', 'p_value', 'p_value_adjusted', 'significant', 'n_only_model', 'n_only_baseline'] -%}
     {#- in any case: the engines fold unquoted names, so N_Users and n_users are one column to them -#}
     {%- for argument, name in [('user', user), ('item', item)] if name is string and (name | lower) in output_columns -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: " ~ argument ~ " column " ~ name ~ " clashes with an output column (" ~ output_columns | join(', ') ~ "); rename it in a view or select") }}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention(argument, name, 'word') ~ " column " ~ name ~ " clashes with an output column (" ~ output_columns | join(', ') ~ "); rename it in a view or select") }}
     {%- endfor -%}
     {%- set reserved = [user, item, rank, score] + output_columns -%}
     {%- set reserved_lower = reserved | reject('none') | map('lower') | list -%}
     {%- for name in by_list -%}
         {%- if name is not string or name == '' -%}
-            {{ exceptions.raise_compiler_error("rank_metrics: by must be a column name or a list of them; got " ~ rank_metrics._shown(name)) }}
+            {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('by', name) ~ " must be a column name or a list of them; got " ~ rank_metrics._shown(name)) }}
         {%- elif by_list[:loop.index0] | select('equalto', name) | list -%}
-            {{ exceptions.raise_compiler_error("rank_metrics: by names column " ~ name ~ " twice") }}
+            {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('by', name, 'word') ~ " names column " ~ name ~ " twice") }}
         {%- elif (name | lower) in reserved_lower or (name | lower).startswith('rm_') -%}
-            {{ exceptions.raise_compiler_error("rank_metrics: by column " ~ name ~ " clashes with the user, item or order column or an output column (" ~ reserved | reject('none') | join(', ') ~ ", rm_*)") }}
+            {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('by', name, 'word') ~ " column " ~ name ~ " clashes with the user, item or order column or an output column (" ~ reserved | reject('none') | join(', ') ~ ", rm_*)") }}
         {%- endif -%}
     {%- endfor -%}
 
@@ -230,13 +237,14 @@
     {%- for table, names, needed in [('predictions', predictions_names, needed_in_predictions), ('truth', truth_names, needed_in_truth)] if names is not none -%}
         {%- for argument, name in needed if name is not none and name not in names -%}
             {#- truth's user or item column under another name is named by truth_user / truth_item -#}
-            {%- set other_name = "; name truth's own column with truth_" ~ argument ~ "=" if table == 'truth' and argument in ['user', 'item'] else "" -%}
+            {%- set other_name = "; name truth's own column with " ~ rank_metrics._mention('truth_' ~ argument, none, 'equals') if table == 'truth' and argument in ['user', 'item'] else "" -%}
             {%- set spelt = rank_metrics._in_another_case(names, name) -%}
             {%- if spelt -%}
                 {#- truth's own spelling is named by truth_user / truth_item; a matched by column
                     must be spelt alike in both tables -#}
+                {%- set fixed = 'truth_' ~ argument if table == 'truth' and argument in ['user', 'item'] else argument -%}
                 {%- set fix = "rename one of the two columns" if argument == 'truth_by'
-                    else "pass " ~ ('truth_' ~ argument if table == 'truth' and argument in ['user', 'item'] else argument) ~ "='" ~ spelt ~ "'" -%}
+                    else "pass " ~ rank_metrics._mention(fixed, spelt, 'value', fixed ~ "='" ~ spelt ~ "'") -%}
                 {%- set other_name = "; it has " ~ rank_metrics._spelt_otherwise(name, spelt) ~ " (names are matched as spelt): " ~ fix -%}
             {%- elif names and rank_metrics._read_without_header(names) | trim == 'True' -%}
                 {#- DuckDB's CSV reader names the columns of a file without a header line column0,
@@ -244,11 +252,11 @@
                 {%- set other_name = "; the file has no header line, so its columns were numbered: begin it with one naming them (" ~ name ~ ", …)" -%}
             {%- elif name | lower in ['none', 'null'] -%}
                 {#- a gate's YAML `relevance: none` is the text 'none' (a new user's trial) -#}
-                {%- set other_name = "; in a YAML file none is this text: write null (" ~ argument ~ ": null)" ~ other_name -%}
+                {%- set other_name = rank_metrics._mention(argument, name, 'yaml_null') ~ other_name -%}
             {%- elif rank_metrics._nearest_name(name, names) -%}
                 {%- set other_name = "; did you mean " ~ rank_metrics._nearest_name(name, names) ~ "?" ~ other_name -%}
             {%- endif -%}
-            {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " (argument " ~ argument ~ ") is not in " ~ table ~ "; its columns are: " ~ names | join(', ') ~ other_name) }}
+            {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " " ~ rank_metrics._mention(argument, name, 'argument') ~ " is not in " ~ table ~ "; its columns are: " ~ names | join(', ') ~ other_name) }}
         {%- endfor -%}
     {%- endfor -%}
 
@@ -258,7 +266,7 @@
         {%- for argument, name in checked if name is not none -%}
             {%- set column = columns | selectattr('name', 'equalto', name) | first -%}
             {%- if rank_metrics._type_family(column.data_type) not in ('number', 'floating point', 'no type') -%}
-                {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " (argument " ~ argument ~ ") of " ~ table ~ " is " ~ column.data_type ~ "; " ~ argument ~ " must be a numeric column (integer, decimal or floating point)") }}
+                {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " " ~ rank_metrics._mention(argument, name, 'argument') ~ " of " ~ table ~ " is " ~ column.data_type ~ "; " ~ rank_metrics._mention(argument, name) ~ " must be a numeric column (integer, decimal or floating point)") }}
             {%- endif -%}
         {%- endfor -%}
     {%- endfor -%}
@@ -274,7 +282,7 @@
         {%- set data_type = shapes[table].element_type if argument in ('item', 'truth_item') and shapes[table].list
             else (columns | selectattr('name', 'equalto', name) | first).data_type | string -%}
         {%- if 'map<' in (data_type or '') | lower or 'map(' in (data_type or '') | lower -%}
-            {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " (argument " ~ argument ~ ") of " ~ table ~ " is " ~ data_type
+            {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " " ~ rank_metrics._mention(argument, name, 'argument') ~ " of " ~ table ~ " is " ~ data_type
                 ~ ", and an id cannot hold a map (Spark compares no maps, DuckDB by rules of its own): turn it into text, or a struct of its fields") }}
         {%- endif -%}
     {%- endfor -%}
@@ -304,7 +312,7 @@
             {%- endfor -%}
             {%- set why_they_do_not_meet = rank_metrics._why_ids_do_not_meet(left, right) -%}
             {%- if why_they_do_not_meet -%}
-                {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " (argument " ~ argument ~ ") is " ~ left ~ " in predictions but "
+                {{ exceptions.raise_compiler_error("rank_metrics: column " ~ name ~ " " ~ rank_metrics._mention(argument, name, 'argument') ~ " is " ~ left ~ " in predictions but "
                     ~ ("" if truth_name == name else "its truth column " ~ truth_name ~ " is ") ~ right ~ " in truth; cast one so they match"
                     ~ ("" if why_they_do_not_meet == 'types' else " (" ~ why_they_do_not_meet ~ ")")) }}
             {%- endif -%}

@@ -11,6 +11,8 @@
 {%- set options = dict(kwargs) -%}
 {%- set checked = options.pop('checked_tables', ['predictions', 'truth']) -%}
 {%- set baseline = options.pop('baseline', none) -%}
+{#- Python's list of the problem texts that name arguments, with their mentions (_problem_literal) -#}
+{%- set fragments = options.pop('problem_mentions', none) -%}
 {%- for name in ['test', 'correction', 'family', 'alpha'] -%}{%- do options.pop(name, none) -%}{%- endfor -%}
 {%- set plan = {} -%}
 {%- do rank_metrics._plan(plan, predictions, truth, k, **options) -%}
@@ -68,15 +70,16 @@
     {%- endfor -%}
 {%- endfor -%}
 {#- users='truth', 'judged' and 'predictions' need a row to take their users from -#}
+{%- set users_named = rank_metrics._mention('users', plan.users, 'value') -%}
 {%- set first_row = {'truth': {'table': 'truth', 'where': rank_metrics._is_relevant(plan, rank_metrics._truth_grade(plan)),
-                                'problem': "truth has no relevant rows, so users='truth' has no user to evaluate"},
-                     'judged': {'table': 'truth', 'where': none, 'problem': "truth has no rows, so users='judged' has no user to evaluate"},
+                                'problem': "truth has no relevant rows, so " ~ users_named ~ " has no user to evaluate"},
+                     'judged': {'table': 'truth', 'where': none, 'problem': "truth has no rows, so " ~ users_named ~ " has no user to evaluate"},
                      'predictions': {'table': 'predictions', 'where': none,
-                                     'problem': "predictions has no rows, so users='predictions' has no user to evaluate"}}.get(plan.users) -%}
+                                     'problem': "predictions has no rows, so " ~ users_named ~ " has no user to evaluate"}}.get(plan.users) -%}
 {%- set first_row = first_row if first_row is not none and first_row.table in checked else none -%}
 {%- if first_row is not none -%}
     {#- named by the users rule that needs the row: 'truth: truth has …' would say truth twice -#}
-    {%- do checks.append((200, 'users', 'case when f.rm_rows = 0 then ' ~ rank_metrics.string_literal(first_row.problem) ~ ' end')) -%}
+    {%- do checks.append((200, 'users', 'case when f.rm_rows = 0 then ' ~ rank_metrics._problem_literal(first_row.problem, fragments) ~ ' end')) -%}
 {%- endif -%}
 with
 {%- for cte, name, relation, nulls, numbers, table in [('rm_prediction_counts', 'rm_prediction', plan.predictions, prediction_checks, prediction_numbers, 'predictions'),
@@ -130,8 +133,8 @@ rm_problems as (
 union all
 select 160 as rm_check, 'relevance' as argument,
     {{ rank_metrics.string_literal('truth has grade ') }} || cast(rm_largest as {{ text }})
-        || {{ rank_metrics.string_literal(' in column ' ~ plan.names.relevance ~ "; under gain='exponential' a grade adds 2^grade - 1, which past grade 1000 "
-                                          ~ "is no longer a finite double: grades must be at most 1000 (or use gain='linear')") }} as problem
+        || {{ rank_metrics._problem_literal(' in column ' ~ plan.names.relevance ~ "; under " ~ rank_metrics._mention('gain', 'exponential', 'value') ~ " a grade adds 2^grade - 1, which past grade 1000 "
+                                          ~ "is no longer a finite double: grades must be at most 1000 (or use " ~ rank_metrics._mention('gain', 'linear', 'value') ~ ")", fragments) }} as problem
 from (
     select max({{ plan.relevance }}) as rm_largest
     from {{ plan.truth }} as rm_t
@@ -141,7 +144,7 @@ where rm_largest > 1000
 {%- if plan.duplicates == 'error' and 'predictions' in checked %}
 union all
 select 300 as rm_check, 'duplicates' as argument, problem from (
-    {%- set source = " (set by convention=" ~ rank_metrics._shown(plan.convention) ~ ")" if 'duplicates' in plan.preset_options else "" %}
+    {%- set source = " (set by " ~ rank_metrics._mention('convention', plan.convention, 'value', "convention=" ~ rank_metrics._shown(plan.convention)) ~ ")" if 'duplicates' in plan.preset_options else "" %}
     {#- and its group, where a user's lists of two models may hold the same item (a new user's trial) -#}
     {%- set group = [] -%}
     {%- for name in plan.names.by -%}
@@ -149,7 +152,7 @@ select 300 as rm_check, 'duplicates' as argument, problem from (
     {%- endfor %}
     {#- the argument leads the message: the rule comes after the repeat, not twice in front -#}
     select ({{ rank_metrics.string_literal("user ") }} || cast({{ plan.user }} as {{ text }}) || {{ rank_metrics.string_literal(' has item ') }} || cast({{ plan.item }} as {{ text }}) || {{ rank_metrics.string_literal(' more than once in predictions') }}
-        {%- if group %} || {{ group | join(' || ') }} || ')'{% endif %} || {{ rank_metrics.string_literal(", which duplicates='error'" ~ source ~ " refuses") }}) as problem
+        {%- if group %} || {{ group | join(' || ') }} || ')'{% endif %} || {{ rank_metrics._problem_literal(", which " ~ rank_metrics._mention('duplicates', 'error', 'value') ~ source ~ " refuses", fragments) }}) as problem
     from {{ plan.predictions }} as rm_p
     group by {{ rank_metrics._column_prefix(plan.by) }}{{ plan.user }}, {{ plan.item }}
     having count(*) > 1
@@ -160,10 +163,10 @@ select 300 as rm_check, 'duplicates' as argument, problem from (
 {%- if plan.shapes.predictions.list and 'predictions' in checked %}
 union all
 select 310 as rm_check, 'predictions_shape' as argument, problem from (
-    select ({{ rank_metrics.string_literal("predictions_shape='list' reads a row as a user's whole list, but user ") }} || cast({{ plan.user }} as {{ text }})
-        || {{ rank_metrics.string_literal(' has ') }} || cast(count(*) as {{ text }}) || {{ rank_metrics.string_literal(' rows in predictions; '
-            ~ ('' if plan.by else 'the lists of several models need by= naming the column that tells them apart; ')
-            ~ 'a row per item is long form: pass its rank or score, not a list shape') }}) as problem
+    select ({{ rank_metrics._problem_literal(rank_metrics._mention('predictions_shape', 'list', 'value') ~ " reads a row as a user's whole list, but user ", fragments) }} || cast({{ plan.user }} as {{ text }})
+        || {{ rank_metrics.string_literal(' has ') }} || cast(count(*) as {{ text }}) || {{ rank_metrics._problem_literal(' rows in predictions; '
+            ~ ('' if plan.by else 'the lists of several models need ' ~ rank_metrics._mention('by', none, 'equals') ~ ' naming the column that tells them apart; ')
+            ~ 'a row per item is long form: pass its rank or score, not a list shape', fragments) }}) as problem
     from {{ predictions }} as rm_p
     group by {{ rank_metrics._column_prefix(plan.by) }}{{ plan.user }}
     having count(*) > 1
@@ -223,8 +226,8 @@ select {{ number }} as rm_check, {{ rank_metrics.string_literal('item_separator'
         || case {%- for other in others %} when rm_other_{{ loop.index }} > 0 then {{ rank_metrics.string_literal(rank_metrics._shown(other) | replace('\t', '\\t')) }}{% endfor %} end
         || {{ rank_metrics.string_literal(' is: name the separator its lists use') }} as problem
     {%- else %}
-    {{ rank_metrics.string_literal('values of column ' ~ name ~ ' of ' ~ table ~ ' hold the item separator ' ~ rank_metrics._shown(separator)
-        ~ ", so each is a list of items, which long form would read as one item: pass " ~ table ~ "_shape='list'") }} as problem
+    {{ rank_metrics._problem_literal('values of column ' ~ name ~ ' of ' ~ table ~ ' hold the item separator ' ~ rank_metrics._shown(separator)
+        ~ ", so each is a list of items, which long form would read as one item: pass " ~ rank_metrics._mention(table ~ '_shape', 'list', 'value'), fragments) }} as problem
     {%- endif %}
 from (
     select {{ rank_metrics._holding_counts(item, [separator], 'rm_holding') }}
@@ -263,8 +266,8 @@ union all
 select {{ number + 6 }} as rm_check, 'item_separator' as argument,
     {{ rank_metrics.string_literal('values of column ' ~ name ~ ' of ' ~ table ~ ' hold ') }}
         || case {%- for join in joins %} when rm_join_{{ loop.index }} > 0 then {{ rank_metrics.string_literal(rank_metrics._shown(join)) }}{% endfor %} end
-        || ' (' || substr(rm_joined, 1, 40) || {{ rank_metrics.string_literal('): split by ' ~ rank_metrics._shown(separator) ~ ' alone, its items would keep the rest of it and meet nothing; pass item_separator=') }}
-        || case {%- for join in joins %} when rm_join_{{ loop.index }} > 0 then {{ rank_metrics.string_literal(rank_metrics._shown(join)) }}{% endfor %} end as problem
+        || ' (' || substr(rm_joined, 1, 40) || {{ rank_metrics.string_literal('): split by ' ~ rank_metrics._shown(separator) ~ ' alone, its items would keep the rest of it and meet nothing; pass ') }}
+        || case {%- for join in joins %} when rm_join_{{ loop.index }} > 0 then {{ rank_metrics._problem_literal(rank_metrics._mention('item_separator', join, 'value', 'item_separator=' ~ rank_metrics._shown(join)), fragments) }}{% endfor %} end as problem
 from (
     select {{ rank_metrics._holding_counts(item, joins, 'rm_join') }},
         min(case when {% for join in joins %}{{ rank_metrics._holds(item, join) }}{{ ' or ' if not loop.last }}{% endfor %} then {{ item }} end) as rm_joined
@@ -288,7 +291,8 @@ select 340 as rm_check, 'truth_shape' as argument,
         || {{ rank_metrics.string_literal(" (such as '") }} || substr({{ example }}, 1, 40) || {{ rank_metrics.string_literal("'), which no predicted item holds: ") }}
         {#- one id with a stray space ('0200 '): the advice of shapes alone led a user to a silent miss -#}
         || case when trim({{ example }}) <> {{ example }} then {{ rank_metrics.string_literal("a space before or after an id makes it another id, so trim them if that is all; ") }} else '' end
-        || {{ rank_metrics.string_literal("if each holds a user's items in one text, pass truth_shape='list' and item_separator= with it; if each is one item, pass truth_shape='long'") }} as problem
+        || {{ rank_metrics._problem_literal("if each holds a user's items in one text, pass " ~ rank_metrics._mention('truth_shape', 'list', 'value') ~ " and " ~ rank_metrics._mention('item_separator', none, 'equals')
+                ~ " with it; if each is one item, pass " ~ rank_metrics._mention('truth_shape', 'long', 'value'), fragments) }} as problem
 from (
     select {{ rank_metrics._holding_counts(plan.truth_item, usual_separators, 'rm_holding') }},
         {% for candidate in usual_separators %}min(case when {{ rank_metrics._holds(plan.truth_item, candidate) }} then {{ plan.truth_item }} end) as rm_example_{{ loop.index }}{{ ', ' if not loop.last }}{% endfor %}
@@ -310,7 +314,7 @@ where {% for candidate in usual_separators %}(t.rm_holding_{{ loop.index }} > 0 
 union all
 select 400 as rm_check, 'baseline' as argument,
     case when rm_values = 0 then {{ rank_metrics.string_literal('predictions has no rows, so none with ' ~ plan.names.by[0] ~ ' = ' ~ rank_metrics._shown(baseline) ~ ' to compare with') }}
-    else {{ rank_metrics.string_literal('predictions has no rows with ' ~ plan.names.by[0] ~ ' = ' ~ rank_metrics._shown(baseline) ~ '; baseline must be one of the values of by (' ~ plan.names.by[0] ~ '): ') }}
+    else {{ rank_metrics._problem_literal('predictions has no rows with ' ~ plan.names.by[0] ~ ' = ' ~ rank_metrics._shown(baseline) ~ '; ' ~ rank_metrics._mention('baseline', baseline) ~ ' must be one of the values of by (' ~ plan.names.by[0] ~ '): ', fragments) }}
         {%- for place in range(1, 11) %}
         || coalesce({{ rank_metrics.string_literal(', ') ~ ' || ' if place > 1 }}rm_value_{{ place }}, '')
         {%- endfor %}

@@ -8,7 +8,7 @@ from typing import Sequence
 
 from ._render import metric_registry
 from ._render import namespace as _render_namespace
-from .errors import RankMetricsError
+from .errors import RankMetricsError, mention
 
 
 def _k_argument(k):
@@ -58,7 +58,7 @@ def _metric_arguments(k, options: dict, own: Sequence[str] = ()) -> dict:
         known = [*own, *OPTIONS, "con", "check"]
         # the macros' rule, which dbt's message uses too: one suggestion for one misspelling
         close = str(_render_namespace()._nearest_name(unknown[0], known)).strip()
-        raise RankMetricsError(f"rank_metrics: unknown argument {unknown[0]!r}"
+        raise RankMetricsError(f"rank_metrics: unknown argument {mention(unknown[0], form='word', text=repr(unknown[0]))}"
                                f"{f' (did you mean {close!r}?)' if close else ''}; the arguments are {', '.join(known)}")
     return dict(OPTIONS, **options, k=_k_argument(k))
 
@@ -73,7 +73,7 @@ def _check_argument(check):
     """check as given: False, True (every user of small tables, else a sample) or 'all'."""
     if check is None or check is False or check is True or check == "all":
         return check or False
-    raise RankMetricsError(f"rank_metrics: check must be True, False or 'all'; got {check!r}")
+    raise RankMetricsError(f"rank_metrics: {mention('check', check)} must be True, False or 'all'; got {check!r}")
 
 
 def _as_list(by) -> list:

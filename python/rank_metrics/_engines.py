@@ -25,7 +25,7 @@ from ._inputs import (_ANOTHER_NAME, _FILE_READERS, _file_reader, _folder_of_fil
                       _refuse_identical_files, _refuse_one_column, _refuse_special_file, _text_not_utf8, read_once,
                       _warn_of_spaced_values, _wide_integer_hint)
 from ._render import metric_registry, render
-from .errors import RankMetricsError
+from .errors import RankMetricsError, mention
 
 if TYPE_CHECKING:   # imported where a result is made, so `import rank_metrics` stays fast
     import pandas as pd
@@ -60,13 +60,13 @@ def _table_name(value, argument: str, engine: str) -> str:
     another library is named with its kind and the way to make it one (a pandas truth beside a
     Spark DataFrame said only 'expected a table name; got DataFrame')."""
     if isinstance(value, str) and not value:
-        raise RankMetricsError(f"rank_metrics: {argument}: expected a table name; got ''")
+        raise RankMetricsError(f"rank_metrics: {mention(argument)}: expected a table name; got ''")
     if not isinstance(value, str):
         kind = f"{_module(value).split('.')[0]} {type(value).__name__}" if _module(value) else type(value).__name__
         fix = ("make it a Spark DataFrame (spark.createDataFrame) or pass both inputs as the same kind of frame"
                if engine == "spark" else "write it to a table on the server, or use DuckDB (no con) for frames")
         where = {"spark": "Spark", "snowflake": "Snowflake"}.get(engine, "PostgreSQL")
-        raise RankMetricsError(f"rank_metrics: {argument}: the inputs run on {where} "
+        raise RankMetricsError(f"rank_metrics: {mention(argument)}: the inputs run on {where} "
                                f"(con, or the other input), which reads a table name there; got a {kind}: {fix}")
     return value
 
@@ -75,7 +75,7 @@ def _table_parts(value, argument: str, engine: str, expected: str, most: int) ->
     """A table name's parts, at most `most` of them, none empty."""
     parts = _name_parts(_table_name(value, argument, engine))
     if len(parts) > most or not all(parts):
-        raise RankMetricsError(f"rank_metrics: {argument}: expected {expected} (a part in SQL's double quotes may hold "
+        raise RankMetricsError(f"rank_metrics: {mention(argument)}: expected {expected} (a part in SQL's double quotes may hold "
                                f"a dot); got {value!r}")
     return parts
 
@@ -209,7 +209,7 @@ class DuckDBEngine(Engine):
             try:
                 return self.con.table(text)
             except duckdb.Error as error:   # e.g. in a schema off the search path: DuckDB names it
-                raise RankMetricsError(f"rank_metrics: {argument}: a table or view named {text!r} is on the connection, "
+                raise RankMetricsError(f"rank_metrics: {mention(argument)}: a table or view named {text!r} is on the connection, "
                                        f"but not by that name alone: {_one_line(error)}") from None
         # On a connection of the caller's, a bare name that is no table stays an error even where
         # a folder or a Parquet file of that name exists here: the table was meant (a name off by
@@ -219,7 +219,7 @@ class DuckDBEngine(Engine):
         found_here = self._owned and (os.path.isdir(text) or by_content is not None)
         if isinstance(value, str) and not (reader or in_a_folder or "*" in text or found_here):
             raise RankMetricsError(
-                f"rank_metrics: {argument}: {text!r} is neither a table or view on the connection (con; "
+                f"rank_metrics: {mention(argument)}: {text!r} is neither a table or view on the connection (con; "
                 "--database on the command line) nor a file path (a name ending in " + ", ".join(sorted(_FILE_READERS))
                 + f", a folder as {text + '/'!r}, a glob with *, or a pathlib.Path)"
                 + (f"; it is a folder here: name it {text + '/'!r} to read it" if os.path.isdir(text)
@@ -230,7 +230,7 @@ class DuckDBEngine(Engine):
         # nothing. `source` is what DuckDB reads, its glob characters escaped for such a name.
         if isinstance(value, os.PathLike) or os.path.exists(text):
             if not os.path.exists(text):
-                raise RankMetricsError(f"rank_metrics: {argument}: no file {text!r}")
+                raise RankMetricsError(f"rank_metrics: {mention(argument)}: no file {text!r}")
             matches, source = [text], _literal_pattern(text)
             # a folder is read as one whatever its name says (Spark writes x.csv/ as a folder),
             # and a file whose name tells no format by its content, if it is Parquet
@@ -241,18 +241,18 @@ class DuckDBEngine(Engine):
             if reader is None and matches and all(_parquet_by_content(match) for match in matches):
                 reader, source = _FILE_READERS[".parquet"], [_literal_pattern(match) for match in matches]
         if not matches:
-            raise RankMetricsError(f"rank_metrics: {argument}: no file matches {text!r}")
+            raise RankMetricsError(f"rank_metrics: {mention(argument)}: no file matches {text!r}")
         for match in matches:
             _refuse_special_file(argument, match)
         if reader is None and len(matches) == 1 and os.path.isdir(matches[0]):
             text, reader, matches, source = _folder_of_files(argument, matches[0])
         if reader is None:
             raise RankMetricsError(
-                f"rank_metrics: {argument}: cannot tell the format of {text!r}; "
+                f"rank_metrics: {mention(argument)}: cannot tell the format of {text!r}; "
                 f"expected a name ending in one of {', '.join(sorted(_FILE_READERS))} ({_ANOTHER_NAME})")
         for match in matches:
             if os.path.isfile(match) and os.path.getsize(match) == 0:
-                raise RankMetricsError(f"rank_metrics: {argument}: cannot read {match!r}: the file is empty")
+                raise RankMetricsError(f"rank_metrics: {mention(argument)}: cannot read {match!r}: the file is empty")
         _refuse_identical_files(argument, text, matches)
         try:
             reader_name, options = reader
@@ -290,18 +290,18 @@ class DuckDBEngine(Engine):
             # a CSV file's types come from its rows: with none, every column would be text
             first_rows = relation.limit(1).fetchall() if reader_name == "read_csv" else [()]
             if not first_rows:
-                raise RankMetricsError(f"rank_metrics: {argument}: cannot read {text!r}: "
+                raise RankMetricsError(f"rank_metrics: {mention(argument)}: cannot read {text!r}: "
                                        "it has a header line but no rows")
             _warn_of_spaced_values(argument, text, relation.columns, first_rows[0])
         except duckdb.Error as error:
             # a file whose name says CSV but whose bytes are Parquet's is said as such, not as
             # ragged lines (a stranger's trial)
             if reader_name == "read_csv" and all(_parquet_by_content(match) for match in matches):
-                raise RankMetricsError(f"rank_metrics: {argument}: {text!r} is named as a text file but holds Parquet: "
+                raise RankMetricsError(f"rank_metrics: {mention(argument)}: {text!r} is named as a text file but holds Parquet: "
                                        "rename it to end in .parquet") from None
             hint = (" (do its lines have different numbers of fields?)"
                     if "not possible to automatically detect the CSV" in str(error) else "")
-            raise RankMetricsError(f"rank_metrics: {argument}: cannot read {text!r}: {_one_line(error)}{hint}") from None
+            raise RankMetricsError(f"rank_metrics: {mention(argument)}: cannot read {text!r}: {_one_line(error)}{hint}") from None
         self._files.append((argument, text, relation))
         return relation
 
@@ -316,7 +316,7 @@ class DuckDBEngine(Engine):
             try:   # a count of every column, so that every value is read and converted
                 relation.aggregate(", ".join(f"count({_quote(column, self.name)})" for column in relation.columns)).fetchall()
             except self._duckdb.Error as error:
-                return RankMetricsError(f"rank_metrics: {argument}: cannot read {text!r}: {_one_line(error)}")
+                return RankMetricsError(f"rank_metrics: {mention(argument)}: cannot read {text!r}: {_one_line(error)}")
         # the frames' text is looked at only for DuckDB's "cannot encode str as UTF-8" (a read of
         # every value: seconds for 10M rows)
         for argument, frame in self._frames if "UTF-8" in str(error) else ():
@@ -324,7 +324,7 @@ class DuckDBEngine(Engine):
             if found:
                 column, value = found
                 return RankMetricsError(
-                    f"rank_metrics: {argument}: column {str(column)!r} holds text that is no valid UTF-8, such as {value!r} "
+                    f"rank_metrics: {mention(argument)}: column {str(column)!r} holds text that is no valid UTF-8, such as {value!r} "
                     "(a file name that os.listdir could not decode, say), which DuckDB cannot read: make it valid text, "
                     "e.g. text.encode('utf-8', 'surrogateescape').decode('utf-8', 'backslashreplace')")
         return None
@@ -372,16 +372,16 @@ class DuckDBEngine(Engine):
                 except (duckdb.Error, TypeError, ValueError) as error:
                     if re.search(r"ModuleNotFoundError: .*\bpyarrow\b", str(error)):   # DuckDB reads a polars frame as Arrow data
                         extra = "polars" if _module(value).startswith("polars") else "arrow"
-                        raise RankMetricsError(f"rank_metrics: {argument}: reading a {_module(value).split('.')[0]} "
+                        raise RankMetricsError(f"rank_metrics: {mention(argument)}: reading a {_module(value).split('.')[0]} "
                                                f"{type(value).__name__} needs the pyarrow package, which is not "
                                                f"installed: pip install 'rank-metrics[{extra}]'") from None
                     if isinstance(error, duckdb.Error) and _module(value).split(".")[0] in ("pandas", "polars", "pyarrow"):
                         # a frame of a kind DuckDB reads, with a column it cannot
                         hint = _numpy_text_hint(value) if "Data type '<U" in str(error) else _wide_integer_hint(value)
-                        raise RankMetricsError(f"rank_metrics: {argument}: DuckDB cannot read this {type(value).__name__}: "
+                        raise RankMetricsError(f"rank_metrics: {mention(argument)}: DuckDB cannot read this {type(value).__name__}: "
                                                f"{_one_line(error)}{hint}") from None
                     raise RankMetricsError(
-                        f"rank_metrics: {argument}: expected a pandas or polars DataFrame, a pyarrow "
+                        f"rank_metrics: {mention(argument)}: expected a pandas or polars DataFrame, a pyarrow "
                         "Table, a DuckDB relation, a Parquet/CSV path or glob, or a table name in con; "
                         f"got {type(value).__name__}") from None
             view = self.con.table(name)
@@ -460,10 +460,10 @@ class PostgresEngine(Engine):
         # a closed connection, or one whose transaction an earlier error aborted, would fail at our
         # first query with the driver's own words (a user's trial)
         if getattr(con, "closed", False):
-            raise RankMetricsError("rank_metrics: con: the PostgreSQL connection is closed; open a new one")
+            raise RankMetricsError(f"rank_metrics: {mention('con')}: the PostgreSQL connection is closed; open a new one")
         status = getattr(getattr(con, "info", None), "transaction_status", None)
         if status is not None and int(status) == 3:   # INERROR, in psycopg2 and psycopg 3 alike
-            raise RankMetricsError("rank_metrics: con: the PostgreSQL connection's transaction failed earlier and is "
+            raise RankMetricsError(f"rank_metrics: {mention('con')}: the PostgreSQL connection's transaction failed earlier and is "
                                    "aborted; call con.rollback() first")
         self.con = con
 
@@ -475,7 +475,7 @@ class PostgresEngine(Engine):
         if columns.empty:
             spelt = self.first_row(render("relation_in_another_case", self.name, schema=schema, table=table))
             hint = f"; it has {spelt[0]!r}, in another case" if spelt else ""
-            raise RankMetricsError(f"rank_metrics: {argument}: no table {value!r} on the connection "
+            raise RankMetricsError(f"rank_metrics: {mention(argument)}: no table {value!r} on the connection "
                                    f"(names are matched as written, case included){hint}")
         yield View(quoted=".".join(_quote(part, self.name) for part in parts),
                    columns=[{"name": row.column_name, "data_type": row.data_type} for row in columns.itertuples()])
@@ -543,7 +543,7 @@ class SnowflakeEngine(Engine):
             cursor.execute(render("relation_no_rows", self.name, relation=quoted))
             described = cursor.description
         except Exception as error:   # the connector's ProgrammingError: no such table
-            raise RankMetricsError(f"rank_metrics: {argument}: cannot read table {value!r} on the Snowflake connection: "
+            raise RankMetricsError(f"rank_metrics: {mention(argument)}: cannot read table {value!r} on the Snowflake connection: "
                                    f"{_one_line(error)}") from None
         finally:
             cursor.close()
@@ -587,7 +587,7 @@ class SparkEngine(Engine):
             # a view is made in the DataFrame's own session: from another one the SQL would not
             # find it (a raw TABLE_OR_VIEW_NOT_FOUND), nor could it be dropped afterwards
             if not _same_session(value.sparkSession, self.session):
-                raise RankMetricsError(f"rank_metrics: {argument}: this Spark DataFrame belongs to another SparkSession "
+                raise RankMetricsError(f"rank_metrics: {mention(argument)}: this Spark DataFrame belongs to another SparkSession "
                                        "than the other input (or con): make both inputs in one session")
             frame = value
         else:
@@ -595,7 +595,7 @@ class SparkEngine(Engine):
             try:
                 frame = self.session.table(name)
             except Exception:
-                raise RankMetricsError(f"rank_metrics: {argument}: no table {name!r} in the Spark session") from None
+                raise RankMetricsError(f"rank_metrics: {mention(argument)}: no table {name!r} in the Spark session") from None
         # Catalog.dropTempView also uncaches every cached DataFrame whose plan the view holds, so
         # it would uncache a caller's cached input. Classic Spark drops through the session
         # catalog, which leaves the cache alone; Spark Connect has no other drop (nor does its
@@ -731,7 +731,7 @@ def engine_for(con, *inputs) -> Engine:
         return PostgresEngine(con)
     if (module.startswith("snowflake.connector") or module.startswith("fakesnow")) and hasattr(con, "cursor"):
         return SnowflakeEngine(con)
-    raise RankMetricsError("rank_metrics: con must be a DuckDB connection, a PostgreSQL connection "
+    raise RankMetricsError(f"rank_metrics: {mention('con')} must be a DuckDB connection, a PostgreSQL connection "
                            f"(psycopg2 or psycopg), a Snowflake connection (snowflake.connector) or a SparkSession; "
                            f"got {type(con).__name__}")
 

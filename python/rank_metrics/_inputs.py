@@ -14,7 +14,7 @@ import os
 import re
 import stat
 
-from .errors import RankMetricsError, warn
+from .errors import RankMetricsError, mention, warn
 
 
 # file suffix -> DuckDB reader and its options. The delimiter of .csv and .tsv is fixed, so that a
@@ -53,7 +53,7 @@ def _refuse_special_file(argument: str, path: str) -> None:
         mode = os.stat(path).st_mode
         if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
             kind = "a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
-            raise RankMetricsError(f"rank_metrics: {argument}: {path!r} is {kind}, not a file: "
+            raise RankMetricsError(f"rank_metrics: {mention(argument)}: {path!r} is {kind}, not a file: "
                                    "write the rows to a Parquet or CSV file and pass that")
 
 
@@ -98,7 +98,7 @@ def _folder_of_files(argument: str, folder: str) -> tuple[str, tuple[str, dict],
     if parquet_unnamed and (not suffixes or suffixes in ([".parquet"], [".pq"])):
         if not suffixes and len(parquet_unnamed) < len(unnamed):
             others = [os.path.relpath(path, folder) for path in unnamed if path not in parquet_unnamed]
-            raise RankMetricsError(f"rank_metrics: {argument}: cannot tell the format of folder {folder!r}: beside "
+            raise RankMetricsError(f"rank_metrics: {mention(argument)}: cannot tell the format of folder {folder!r}: beside "
                                    f"Parquet files named without a suffix it has files of no format it can tell "
                                    f"({', '.join(map(repr, others[:3]))}); name the files to read with a glob that "
                                    "matches them alone")
@@ -108,7 +108,7 @@ def _folder_of_files(argument: str, folder: str) -> tuple[str, tuple[str, dict],
         found = f"files ending in {', '.join(suffixes)}" if suffixes else "no file ending in one of " + ", ".join(sorted(_FILE_READERS))
         hint = (f"; name its files of one kind with a glob, e.g. {os.path.join(folder, '*' + suffixes[-1])!r}" if suffixes
                 else "; give its files a name that tells their format (part-0.csv)" if files else "")
-        raise RankMetricsError(f"rank_metrics: {argument}: cannot tell the format of folder {folder!r}: it has {found} "
+        raise RankMetricsError(f"rank_metrics: {mention(argument)}: cannot tell the format of folder {folder!r}: it has {found} "
                                f"(files starting with _ or . left aside){hint}")
     pattern = os.path.join(folder, "**", "*" + suffixes[0])
     return (pattern, _file_reader(pattern), [path for path in files if path.lower().endswith(suffixes[0])],
@@ -127,7 +127,7 @@ def _refuse_one_column(argument: str, text: str, column: str, delimiter: str) ->
     if others:
         names = {",": "commas", "\t": "tabs"}
         raise RankMetricsError(
-            f"rank_metrics: {argument}: cannot read {text!r}: it reads as one column, {column!r}: a {os.path.splitext(text)[1]} "
+            f"rank_metrics: {mention(argument)}: cannot read {text!r}: it reads as one column, {column!r}: a {os.path.splitext(text)[1]} "
             f"file is read with {names[delimiter]} between fields, and this one has {others[0]!r} between them; "
             f"save it with {names[delimiter]}, or name it .txt to have its separator detected")
 
@@ -153,7 +153,7 @@ def _refuse_identical_files(argument: str, text: str, matches: list) -> None:
             for second in same[index + 1:]:
                 if filecmp.cmp(first, second, shallow=False):
                     raise RankMetricsError(
-                        f"rank_metrics: {argument}: {text!r} matches {first!r} and {second!r}, which hold the same "
+                        f"rank_metrics: {mention(argument)}: {text!r} matches {first!r} and {second!r}, which hold the same "
                         "bytes: their rows would be read twice; name the files to read with a narrower glob")
 
 
@@ -211,7 +211,7 @@ def as_read(value, argument: str, read: set, named: set):
     repeated = sorted(name for name in read if unclear(name))
     if repeated:
         alike = [name for name in names if spelt(name) == spelt(repeated[0])]
-        raise RankMetricsError(f"rank_metrics: {argument}: column {repeated[0]!r} appears {len(alike)} times in this "
+        raise RankMetricsError(f"rank_metrics: {mention(argument)}: column {repeated[0]!r} appears {len(alike)} times in this "
                                f"{kind[1]}" + (f" ({', '.join(alike)}: {'Spark' if kind[0] == 'pyspark' else 'DuckDB'} "
                                                "matches names whatever their case)"
                                                if len(set(alike)) > 1 else "")
@@ -264,7 +264,7 @@ def _refuse_mixed_types(frame, argument: str, read: set) -> None:
                 examples.setdefault(type(value).__name__, value)
             shown = ", ".join(f"{kind} such as {value!r}" for kind, value in sorted(examples.items()))
             raise RankMetricsError(
-                f"rank_metrics: {argument}: column {str(column)!r} holds values of several types ({shown}); "
+                f"rank_metrics: {mention(argument)}: column {str(column)!r} holds values of several types ({shown}); "
                 f"they would be compared as text, where 1 and '1' are one id: make it one type, "
                 f"e.g. df[{str(column)!r}].astype(str)")
 

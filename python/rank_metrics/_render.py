@@ -20,6 +20,7 @@ from pathlib import Path
 
 import jinja2
 
+from . import errors
 from .errors import RankMetricsError
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
@@ -42,6 +43,21 @@ class _Exceptions:
     @staticmethod
     def raise_compiler_error(message):
         raise RankMetricsError(str(message))
+
+
+class _StructuredErrors:
+    """``rank_metrics_structured_errors`` inside the macros: defined when Python renders them (dbt
+    has no such name), so that rank_metrics._mention writes a mention as a marker that
+    RankMetricsError reads back (errors.py), where under dbt it writes the plain text."""
+
+    @staticmethod
+    def mention(name, value, form, text):
+        return errors.mention(name, value, form, text)
+
+    @staticmethod
+    def plain(text):
+        """Text for SQL, where no marker goes: each mention as the API spells it."""
+        return errors.plain(text)
 
 
 class _Namespace:
@@ -178,7 +194,9 @@ def namespace(engine: str = "duckdb") -> _Namespace:
 
 
 @functools.lru_cache(maxsize=None)
-def _loaded_namespace(engine: str) -> _Namespace:
+def _loaded_namespace(engine: str, structured_errors: bool = True) -> _Namespace:
+    """The macros as one engine's dispatch sees them; without `structured_errors`, as dbt renders
+    them (its messages plain text: no rank_metrics_structured_errors)."""
     macros_dir = dbt_project_dir() / "macros"
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(macros_dir)),
@@ -188,6 +206,8 @@ def _loaded_namespace(engine: str) -> _Namespace:
     )
     names = _Namespace(engine)
     env.globals.update(rank_metrics=names, exceptions=_Exceptions())
+    if structured_errors:
+        env.globals["rank_metrics_structured_errors"] = _StructuredErrors()
     for path in sorted(macros_dir.rglob("*.sql")):
         relative = path.relative_to(macros_dir)
         if relative.parts[0] == "dbt":

@@ -19,7 +19,7 @@ from ._render import render
 from ._warnings import (_warn_about_columns, _warn_if_nothing_met, _warn_of_a_model_column_left_out,
                         _warn_of_colliding_rows_and_padded_ids, _warn_of_a_score_read_as_rank,
                         _warn_of_groups_without_users)
-from .errors import CheckFailed, RankMetricsError
+from .errors import CheckFailed, RankMetricsError, _restored, mention
 
 
 if TYPE_CHECKING:   # pandas is imported where a result is made, so `import rank_metrics` stays fast
@@ -79,14 +79,19 @@ def _prepared(predictions, truth, con, arguments):
             tables = dict(predictions=predictions_view.quoted, truth=truth_view.quoted,
                           predictions_columns=predictions_view.columns,
                           truth_columns=truth_view.columns)
-            first_problem = engine.first_row(render("input_problems", engine.name, **tables, **arguments))
+            # the texts of the checks that name arguments, with their mentions, which the SQL
+            # returns as plain text (no marker goes into SQL)
+            fragments: list[str] = []
+            first_problem = engine.first_row(render("input_problems", engine.name, **tables, **arguments,
+                                                    problem_mentions=fragments))
             if first_problem is not None:
                 argument, problem = first_problem
                 # a pandas NaN in a float column reaches the engine as NULL
                 table = {"predictions": predictions, "truth": truth}.get(problem.split(" ")[0])
                 pandas = _module(table).startswith("pandas") and " with NULL in column " in problem
                 hint = " (missing: pandas shows NULL as NaN or None)" if pandas else ""
-                raise RankMetricsError(f"rank_metrics: {argument}: {problem}{hint}")
+                raise RankMetricsError(f"rank_metrics: {mention(argument, arguments.get(argument))}: "
+                                       f"{_restored(problem, fragments)}{hint}")
             yield engine, tables, predictions_view, truth_view
     except RankMetricsError as error:
         raise _of_an_empty_frame(_with_text_found_in_a_number_column(error, engine), predictions, truth) from None
@@ -144,7 +149,7 @@ def _of_an_empty_frame(error: RankMetricsError, predictions, truth) -> RankMetri
     if not empty:
         return error
     # in place of the reason a column of ids is floating point when it has rows
-    mismatch = str(error).split(" (ids compared with a floating point column")[0]
+    mismatch = error.marked.split(" (ids compared with a floating point column")[0]
     return RankMetricsError(f"{mismatch} ({empty[0]} has no rows, and pandas types the columns of an empty frame as "
                             "float64 or object: give them the other table's types, e.g. "
                             "pd.DataFrame({'user_id': pd.Series(dtype='int64'), …}))")
@@ -167,7 +172,7 @@ def _with_text_found_in_a_number_column(error: RankMetricsError, engine) -> Rank
     text = value[0][0]
     missing = text in ("NA", "N/A", "null", "NULL", "None")
     why = "; in a CSV file a missing value is an empty field, and NA, as R writes one, is text" if missing else ""
-    return RankMetricsError(f"{error} (it holds text such as {text!r}{why})")
+    return RankMetricsError(f"{error.marked} (it holds text such as {text!r}{why})")
 
 
 def _require_one_spelling(arguments: dict, engine, predictions_view, truth_view) -> None:
@@ -182,7 +187,8 @@ def _require_one_spelling(arguments: dict, engine, predictions_view, truth_view)
     if pair is not None:
         where = "" if truth_item == item else f" (truth's column {truth_item})"
         raise RankMetricsError(
-            f"rank_metrics: column {item} (argument item){where}: predictions' item {pair[0]!r} and truth's {pair[1]!r} "
+            f"rank_metrics: column {item} {mention('item', item, 'argument')}{where}: predictions' item {pair[0]!r} and "
+            f"truth's {pair[1]!r} "
             "are one number written two ways, and ids are compared as text (predictions' are text, so the truth "
             "file's are read as text too), where they never meet: write the ids alike in both")
 

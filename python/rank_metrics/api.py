@@ -14,7 +14,7 @@ from ._inputs import _file_reader
 from ._render import metric_registry, render
 from ._run import _run, _sorted
 from ._warnings import _warn_about_columns
-from .errors import RankMetricsError
+from .errors import RankMetricsError, mention
 
 if TYPE_CHECKING:   # pandas is imported where a result is made, so `import rank_metrics` stays fast
     import pandas as pd
@@ -123,19 +123,19 @@ def sql(predictions, truth, k, *, con=None, dialect=None, macro="map_at_k", metr
     if isinstance(dialect, str):   # Snowflake, postgresql, sparksql
         dialect = DIALECT_NAMES.get(dialect.lower(), dialect.lower())
     if dialect not in DIALECTS:
-        raise RankMetricsError(f"rank_metrics: dialect must be one of {', '.join(DIALECTS)}; got {dialect!r}")
+        raise RankMetricsError(f"rank_metrics: {mention('dialect', dialect)} must be one of {', '.join(DIALECTS)}; got {dialect!r}")
     if macro not in MACROS:
-        raise RankMetricsError(f"rank_metrics: macro must be one of {', '.join(MACROS)}; got {macro!r}")
+        raise RankMetricsError(f"rank_metrics: {mention('macro', macro)} must be one of {', '.join(MACROS)}; got {macro!r}")
     for argument, value in (("predictions", predictions), ("truth", truth)):
         if not isinstance(value, str) or not value:
             # a frame's repr would fill the message: its type says what was given
             module = type(value).__module__.split(".")[0]
             got = repr(value) if module == "builtins" else f"a {module} {type(value).__name__}"
-            raise RankMetricsError(f"rank_metrics: {argument}: expected a table name; got {got} (the SQL printed reads "
+            raise RankMetricsError(f"rank_metrics: {mention(argument)}: expected a table name; got {got} (the SQL printed reads "
                                    f"tables by name; map_at_k and the other metric functions read frames)")
         if _file_reader(value) is not None and os.path.isfile(value):
             # 'preds.csv' would be read as schema "preds", table "csv"
-            raise RankMetricsError(f"rank_metrics: {argument}: {value!r} is a file, and the SQL printed reads tables "
+            raise RankMetricsError(f"rank_metrics: {mention(argument)}: {value!r} is a file, and the SQL printed reads tables "
                                    f"by name: load it as a table (in DuckDB: create table t as select * from "
                                    f"'{value}') and name the table")
     # the macro says which of these it takes: one given to a macro that does not take it fails

@@ -8,14 +8,12 @@ shows the traceback).
 from __future__ import annotations
 
 import argparse
-import ast
 import codecs
 import contextlib
 import functools
 import os
 import re
 import select
-import shlex
 import signal
 import sys
 import threading
@@ -28,7 +26,7 @@ from ._render import namespace as _render_namespace
 from ._tables import BETTER, WORSE
 from .comparison import MIN_PAIRED_USERS, RESAMPLES
 from .comparison import compare as api_compare
-from .errors import CheckFailed, RankMetricsError, RankMetricsWarning
+from .errors import CheckFailed, RankMetricsError, RankMetricsWarning, mention
 
 EXIT_BAD_INPUT = 2
 EXIT_CHECK_FAILED = 3
@@ -294,7 +292,7 @@ def _sandbox_refusal(error: Exception, database: str | None) -> RankMetricsError
         return None
     # the engine's message names the input (predictions:) but, for a view, blames its name
     argument = re.match(r"rank_metrics: (predictions|truth): ", str(error))
-    return RankMetricsError(f"rank_metrics: {argument.group(1) + ': ' if argument else ''}DuckDB refused to read "
+    return RankMetricsError(f"rank_metrics: {mention(argument.group(1)) + ': ' if argument else ''}DuckDB refused to read "
                             f"{found.group(1)} {found.group(2)}: --database {database!r} is opened read-only with "
                             "external access off, so a view in it can read nothing outside the file (and a file "
                             "input only when PREDICTIONS or TRUTH names that one file)")
@@ -461,7 +459,7 @@ def main(argv: list[str] | None = None) -> int:
     except _OutputFailed as error:   # a full disk, a closed standard output
         return _fail(str(error), EXIT_FAILED)
     except RankMetricsError as error:   # the output itself (_write_out)
-        return _fail(str(error), EXIT_BAD_INPUT)
+        return _fail(error, EXIT_BAD_INPUT)
     except KeyboardInterrupt:
         return _say_interrupted()
     finally:
@@ -551,77 +549,28 @@ def _silence_stdout() -> None:
             pass
 
 
-def _as_flags(message: str) -> str:
-    """The API's names for arguments, as its messages give them, in the command line's spelling:
-    '(argument truth_user)' as '(--truth-user)', 'with rank= or score=' as 'with --rank or --score',
-    and an option with its value, "pass predictions_shape='list'", as 'pass --predictions-shape list'."""
-    message = re.sub(r"\(argument (\w+)\)", lambda found: f"(--{found.group(1).replace('_', '-')})", message)
-    # a column named none: instead of YAML's hint, the command line's own (for grades)
-    message = re.sub(r"; in a YAML file none is this text: write null \((\w+): null\)", lambda found:
-                     "; for no grade column, pass --no-relevance" if found.group(1) == "relevance" else "", message)
-    message = re.sub(r"\b(\w+)=(?=[ ,;)]|$)", lambda found: "--" + found.group(1).replace("_", "-"), message)
+# the API's arguments that the command line takes as flags of the same name (--truth-user for
+# truth_user): the mentions of an error (errors.py) are named so; others (k: -k; predictions and
+# truth, its positional arguments; con, check) as the API spells them
+_FLAGS = frozenset([*api.OPTIONS, "dialect", "macro", "metrics", "confidence", "baseline", "test", "correction", "family",
+                    "alpha", "seed", "resamples"])
 
-    def shown(value) -> str:   # as a shell takes it back
-        return shlex.quote(str(value))
 
-    def with_value(found):
-        # the macros quote text as repr does ('a\\b', "it's"): read back, it is the value given
-        try:
-            value = ast.literal_eval(found.group(2))
-        except (ValueError, SyntaxError):
-            return found.group(0)
-        return f"--{found.group(1).replace('_', '-')} {shown(value)}"
-
-    # only the options (a message's own text, "model = 'b'", has spaces around its =)
-    names = "|".join([*api.OPTIONS, *_OTHER_OPTIONS])
-    message = re.sub(r"\b(" + names + r")=('(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\")", with_value, message)
-    message = _listed_values_as_flags(message, names, shown)
-    # and an option named in a rule: "dialect must be one of", "takes no baseline", "baseline is required"
-    message = re.sub(r"(?<![\w-])(" + names + r")(?= must | is required)",
-                     lambda found: "--" + found.group(1).replace("_", "-"), message)
-    message = re.sub(r"\b(takes|pass) no (" + names + r")\b",
-                     lambda found: f"{found.group(1)} no --" + found.group(2).replace("_", "-"), message)
+def _command_line_text(error: Exception | str) -> str:
+    """An error's message as the command line says it: each argument it names as its flag
+    (errors.Mention: '(--truth-user)', '--predictions-shape list', 'takes no --baseline')."""
+    if not isinstance(error, RankMetricsError):
+        return str(error)
     # a type the command line cannot cast: a CSV file's types are its reader's guess
-    message = message.replace("; cast one so they match", "; make them match (a CSV file's column types are its "
-                              "reader's guess from the values: ids written alike in both files are read alike)")
-    # and an option a message starts with: "baseline 'two' is text", "item_separator splits the items"
-    message = re.sub(r"^(rank_metrics: )(" + names + r")(?= '| splits )",
-                     lambda found: f"{found.group(1)}--{found.group(2).replace('_', '-')}", message)
-    # and the option a message is about, named first: "metrics: unknown metric 'ndgc'"
-    return re.sub(r"^(rank_metrics: )(" + names + r"): ",
-                  lambda found: f"{found.group(1)}--{found.group(2).replace('_', '-')}: ", message)
+    return error.for_command_line(_FLAGS).replace(
+        "; cast one so they match", "; make them match (a CSV file's column types are its reader's guess from the "
+        "values: ids written alike in both files are read alike)")
 
 
-def _listed_values_as_flags(message: str, names: str, shown) -> str:
-    """A list given to an option, "metrics=['ndcg', 'recall']", as the flag takes it: '--metrics
-    ndcg recall'. The list is read as Python wrote it (quotes, commas and brackets inside its
-    values included); text that is no such list is left as it is."""
-    for found in reversed(list(re.finditer(r"\b(" + names + r")=\[", message))):
-        start = found.end() - 1
-        for end in (position for position, character in enumerate(message) if character == "]" and position > start):
-            with contextlib.suppress(ValueError, SyntaxError):
-                values = ast.literal_eval(message[start:end + 1])
-                # the macros quote text as repr does: a list that does not read back as it was
-                # written (text in brackets that only looks like one) is left as it is
-                if isinstance(values, list) and all(isinstance(value, (str, int, float)) for value in values) \
-                        and message[start:end + 1] == "[" + ", ".join(
-                            repr(value) if isinstance(value, str) else str(value) for value in values) + "]":
-                    flag = "--" + found.group(1).replace("_", "-")
-                    message = message[:found.start()] + " ".join([flag, *(shown(str(value)) for value in values)]) \
-                        + message[end + 1:]
-                    break
-    return message
-
-
-# the command line's options that are not metric options (api.OPTIONS)
-_OTHER_OPTIONS = ("dialect", "macro", "metrics", "confidence", "baseline", "test", "correction", "family", "alpha", "seed",
-                  "resamples")
-
-
-def _fail(message: str, status: int) -> int:
+def _fail(error: Exception | str, status: int) -> int:
     if _interrupted:   # Ctrl-C, whatever error it became on its way up (a file "cannot be read")
         return _say_interrupted()
-    message = _as_flags(message)
+    message = _command_line_text(error)
     lines = [line.strip() for line in message.splitlines() if line.strip()]
     # the API's messages start "rank_metrics: "; after the command's own prefix that says it twice
     print("rank-metrics: error: " + " | ".join(lines).removeprefix("rank_metrics: "), file=sys.stderr)
@@ -662,7 +611,7 @@ def _main(argv: list[str] | None) -> int:
             try:
                 return _picture(arguments, keywords)
             except RankMetricsError as error:   # its comparison's errors, named as the command
-                named = str(error).replace("rank_metrics: compare: ", f"rank_metrics: {arguments.command}: ", 1)
+                named = error.marked.replace("rank_metrics: compare: ", f"rank_metrics: {arguments.command}: ", 1)
                 raise RankMetricsError(named) from None
         function_name = _COMMANDS[arguments.command][0]
         _refuse_unread_options(arguments, _single_metric(function_name), arguments.command)
@@ -675,7 +624,7 @@ def _main(argv: list[str] | None) -> int:
         result = getattr(api, function_name)(arguments.predictions, arguments.truth, check=arguments.check,
                                              con=_database(arguments), **keywords)
     except RankMetricsError as error:
-        return _fail(str(_sandbox_refusal(error, arguments.database) or error), EXIT_BAD_INPUT)
+        return _fail(_sandbox_refusal(error, arguments.database) or error, EXIT_BAD_INPUT)
     except CheckFailed as error:
         return _fail(str(error), EXIT_CHECK_FAILED)
     except ModuleNotFoundError as error:
@@ -687,7 +636,7 @@ def _main(argv: list[str] | None) -> int:
             raise KeyboardInterrupt from None
         refused = _sandbox_refusal(error, arguments.database)
         if refused is not None:   # the input's fault (a view reading outside its file), not ours
-            return _fail(str(refused), EXIT_BAD_INPUT)
+            return _fail(refused, EXIT_BAD_INPUT)
         if os.environ.get("RANK_METRICS_DEBUG"):
             raise
         return _fail(f"{arguments.command} failed: {type(error).__name__}: {error} "

@@ -17,7 +17,7 @@ from ._arguments import HITS_ONLY_METRIC, METRICS, _as_list, _check_argument, _m
 from ._inputs import read_once
 from ._run import _run
 from ._warnings import shown_values
-from .errors import RankMetricsError, warn
+from .errors import RankMetricsError, mention, warn
 
 COLUMNS = ["k", "metric", "baseline_value", "value", "difference", "relative_difference", "std_error", "t",
            "df", "p_value", "p_value_adjusted", "significant", "n_users", "n_only_model", "n_only_baseline"]
@@ -44,27 +44,27 @@ def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", corr
     arguments are those of evaluate.
     """
     if test not in stats.TESTS:
-        raise RankMetricsError(f"rank_metrics: compare: test must be one of {', '.join(map(repr, stats.TESTS))}; "
+        raise RankMetricsError(f"rank_metrics: compare: {mention('test', test)} must be one of {', '.join(map(repr, stats.TESTS))}; "
                                f"got {test!r}")
     if family not in stats.FAMILIES:
-        raise RankMetricsError(f"rank_metrics: compare: family must be one of {', '.join(map(repr, stats.FAMILIES))}; "
+        raise RankMetricsError(f"rank_metrics: compare: {mention('family', family)} must be one of {', '.join(map(repr, stats.FAMILIES))}; "
                                f"got {family!r}")
     if correction not in stats.CORRECTIONS:
-        raise RankMetricsError(f"rank_metrics: compare: correction must be one of "
+        raise RankMetricsError(f"rank_metrics: compare: {mention('correction', correction)} must be one of "
                                f"{', '.join(map(repr, stats.CORRECTIONS))}; got {correction!r}")
     # checked here for every test (the t test's SQL checks it too): the resampled tests compared
     # p with 1.5 and failed a gate on p = 0.5 (a new user's trial)
     alpha = 0.05 if alpha is None else alpha
     if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not 0 < alpha < 1:
-        raise RankMetricsError(f"rank_metrics: compare: alpha must be a number between 0 and 1; got {alpha!r}")
+        raise RankMetricsError(f"rank_metrics: compare: {mention('alpha', alpha)} must be a number between 0 and 1; got {alpha!r}")
     stats.check_resampling(seed, resamples)
     check = _check_argument(check)
     model = _model_column(by)
     # a UUID is named by its text in SQL, as in a dbt gate's YAML
     baseline = str(baseline) if isinstance(baseline, uuid.UUID) else baseline
     if isinstance(baseline, (bytes, bytearray, list, tuple, set, dict)):   # the macros showed b'x' as 120
-        raise RankMetricsError("rank_metrics: compare: baseline must be a text, a number, a boolean or a date (a value "
-                               f"of the by column); got {baseline!r}")
+        raise RankMetricsError(f"rank_metrics: compare: {mention('baseline', baseline)} must be a text, a number, a boolean "
+                               f"or a date (a value of the by column); got {baseline!r}")
     # read below more than once (a reader gives its rows once)
     predictions, truth = read_once(predictions, "predictions"), read_once(truth, "truth")
     arguments = dict(_metric_arguments(k, dict(options, by=[model]), own=_OWN_ARGUMENTS),
@@ -120,7 +120,7 @@ def _warn_if_unpaired(result, model, baseline) -> None:
 def _model_column(by) -> str:
     columns = _as_list(by)
     if len(columns) != 1:
-        raise RankMetricsError("rank_metrics: compare: by must name one column, the one whose values are the "
+        raise RankMetricsError(f"rank_metrics: compare: {mention('by', columns)} must name one column, the one whose values are the "
                                f"models (baseline is one of them); got {', '.join(map(repr, columns)) or 'no column'}")
     return columns[0]
 
@@ -189,8 +189,8 @@ def _require_baseline(model, baseline, groups) -> None:
     if baseline not in set(groups):
         kind = "" if _kind(baseline) == _kind(groups[0]) else \
             f" ({_kind(baseline)}, where the column's values are {_kind(groups[0], many=True)})"
-        raise RankMetricsError(f"rank_metrics: compare: baseline {baseline!r}{kind} is not a value of column {model} "
-                               f"among the users evaluated; its values are: {shown_values(groups)}")
+        raise RankMetricsError(f"rank_metrics: compare: {mention('baseline', baseline, 'word')} {baseline!r}{kind} is not a "
+                               f"value of column {model} among the users evaluated; its values are: {shown_values(groups)}")
     if len(groups) < 2:
         raise RankMetricsError(f"rank_metrics: compare: only the baseline {baseline!r} has evaluated users; no other "
                                f"value of column {model} has any, so nothing is compared with it")
@@ -206,9 +206,9 @@ def _resampled(predictions, truth, arguments, model, baseline, test, seed, resam
     composite = [value for value in users[model] if isinstance(value, (dict, list, tuple, bytes, bytearray, memoryview))
               or type(value).__name__ == "ndarray"]
     if composite:
-        raise RankMetricsError(f"rank_metrics: compare: by column {model} holds values such as {composite[0]!r}, and a baseline "
-                               "is a text, a number, a boolean or a date, which such a value cannot be compared with: "
-                               "compare by a column of one of those types (cast it to text, say)")
+        raise RankMetricsError(f"rank_metrics: compare: {mention('by', model, 'word')} column {model} holds values such as "
+                               f"{composite[0]!r}, and a baseline is a text, a number, a boolean or a date, which such a value "
+                               "cannot be compared with: compare by a column of one of those types (cast it to text, say)")
     groups = sorted(set(users[model]))
     baseline = _as_group_value(baseline, groups)
     _require_baseline(model, baseline, groups)

@@ -7,17 +7,17 @@ import numbers
 from typing import Sequence
 
 from . import reference
-from .errors import RankMetricsError
+from .errors import RankMetricsError, mention
 
 
 def _checked(k, normalization, duplicates):
     if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
-        raise RankMetricsError(f"rank_metrics: k must be a positive integer; got {k!r}")
+        raise RankMetricsError(f"rank_metrics: {mention('k', k)} must be a positive integer; got {k!r}")
     if normalization not in reference.NORMALIZATIONS:
-        raise RankMetricsError(f"rank_metrics: normalization must be one of "
+        raise RankMetricsError(f"rank_metrics: {mention('normalization', normalization)} must be one of "
                                f"{', '.join(reference.NORMALIZATIONS)}; got {normalization!r}")
     if duplicates not in reference.DUPLICATES:
-        raise RankMetricsError(f"rank_metrics: duplicates must be one of "
+        raise RankMetricsError(f"rank_metrics: {mention('duplicates', duplicates)} must be one of "
                                f"{', '.join(reference.DUPLICATES)}; got {duplicates!r}")
 
 
@@ -26,11 +26,12 @@ def _items(value, name: str, ordered: bool = True, what: str = "a list of items"
     relevant items, where order means nothing) as a Python list. A text
     is refused: it is a sequence of characters, and apk('a b', 'a') would score each character as
     an item (a Kaggle submission's prediction string passed as it is)."""
+    named = mention(name.split("[")[0], text=name)   # actual[3]: an item of the argument actual
     if isinstance(value, (str, bytes)):
-        raise RankMetricsError(f"rank_metrics: {name} is a {type(value).__name__} ({value[:40]!r}), not a list of "
+        raise RankMetricsError(f"rank_metrics: {named} is a {type(value).__name__} ({value[:40]!r}), not a list of "
                                "items: its characters would be the items; split it first, e.g. .split()")
     if not hasattr(value, "__iter__") or isinstance(value, dict) or (ordered and isinstance(value, (set, frozenset))):
-        raise RankMetricsError(f"rank_metrics: {name} must be {what} (a list, tuple, numpy array or pandas "
+        raise RankMetricsError(f"rank_metrics: {named} must be {what} (a list, tuple, numpy array or pandas "
                                f"Series{'' if ordered else ', or a set'}); got {type(value).__name__}"
                                + ("; a set has no order to rank by" if isinstance(value, (set, frozenset)) else ""))
     return list(value)
@@ -46,7 +47,7 @@ def apk(actual: Sequence, predicted: Sequence, k: int = 10, *, normalization: st
     _checked(k, normalization, duplicates)
     if duplicates == "error" and len(set(predicted)) != len(predicted):
         repeated = next(item for index, item in enumerate(predicted) if item in predicted[:index])
-        raise RankMetricsError(f"rank_metrics: duplicates='error': item {repeated!r} is predicted more than once")
+        raise RankMetricsError(f"rank_metrics: {mention('duplicates', 'error', 'value')}: item {repeated!r} is predicted more than once")
     value, _ = reference.average_precision(list(predicted), set(actual), k, normalization, duplicates)
     return value
 

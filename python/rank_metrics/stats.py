@@ -10,7 +10,7 @@ import numbers
 from typing import Sequence
 
 from ._optional import load
-from .errors import RankMetricsError
+from .errors import RankMetricsError, mention
 
 TESTS = ("t", "permutation", "bootstrap")
 CORRECTIONS = ("holm", "bonferroni", "none")
@@ -22,9 +22,9 @@ def check_resampling(seed, resamples) -> None:
     """seed and resamples as the resampled tests take them (checked whichever test runs, so that a
     bad value is found before a run switches tests)."""
     if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 1:
-        raise RankMetricsError(f"rank_metrics: resamples must be a positive integer; got {resamples!r}")
+        raise RankMetricsError(f"rank_metrics: {mention('resamples', resamples)} must be a positive integer; got {resamples!r}")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0):
-        raise RankMetricsError(f"rank_metrics: seed must be an integer of 0 or more (or None); got {seed!r}")
+        raise RankMetricsError(f"rank_metrics: {mention('seed', seed)} must be an integer of 0 or more (or None); got {seed!r}")
 
 
 # the largest rounding error of a mean or standard deviation of per-user values (each within
@@ -43,7 +43,7 @@ def paired(model: Sequence[float], baseline: Sequence[float], *, test: str = "t"
     p = 2/8 (two of the eight sign flips reach |mean| 1), not 0. With fewer than two users every
     statistic is None. seed: None or an integer of 0 or more."""
     if test not in TESTS:
-        raise RankMetricsError(f"rank_metrics: test must be one of {', '.join(map(repr, TESTS))}; got {test!r}")
+        raise RankMetricsError(f"rank_metrics: {mention('test', test)} must be one of {', '.join(map(repr, TESTS))}; got {test!r}")
     check_resampling(seed, resamples)
     if len(model) != len(baseline):
         raise RankMetricsError(f"rank_metrics: paired values must be as many on both sides; got "
@@ -77,8 +77,9 @@ def paired(model: Sequence[float], baseline: Sequence[float], *, test: str = "t"
 
 def student_p_value(t: float, df: float) -> float:
     """Two-sided, exact: 2 P(T_df > |t|)."""
-    scipy_stats = load("scipy.stats", "the t test's exact p-value (test='t', the default; test='permutation' "
-                                      "and test='bootstrap' need no scipy)")
+    scipy_stats = load("scipy.stats", f"the t test's exact p-value ({mention('test', 't', 'value')}, the default; "
+                                      f"{mention('test', 'permutation', 'value')} and {mention('test', 'bootstrap', 'value')} "
+                                      "need no scipy)")
     return float(2 * scipy_stats.t.sf(abs(t), df))
 
 
@@ -173,7 +174,7 @@ def adjust(p_values: Sequence[float | None], correction: str = "holm") -> list[f
     step-down (the running largest of (m - i + 1) p_(i), p ascending, capped at 1),
     Bonferroni's m p capped at 1, or the p-values themselves."""
     if correction not in CORRECTIONS:
-        raise RankMetricsError(f"rank_metrics: correction must be one of {', '.join(map(repr, CORRECTIONS))}; "
+        raise RankMetricsError(f"rank_metrics: {mention('correction', correction)} must be one of {', '.join(map(repr, CORRECTIONS))}; "
                                f"got {correction!r}")
     tested = [index for index, p in enumerate(p_values) if p is not None]
     adjusted: list[float | None] = [None] * len(p_values)
