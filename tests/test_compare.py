@@ -402,10 +402,9 @@ def test_agrees_with_ranx_student_and_fisher():
 @pytest.mark.parametrize("arguments, message", [
     (dict(baseline="nope"), "baseline: predictions has no rows with model = 'nope'; baseline must be one of the "
                             "values of by (model): 'a', 'b'$"),
-    (dict(baseline="b", by=["model", "user_id"]), "compare: by must name one column, the one whose values are the "
-                                                   "models (baseline is one of them); got 'model', 'user_id'"),
-    (dict(baseline="b", by=None), "compare: by must name one column, the one whose values are the models "
-                                  "(baseline is one of them); got no column$"),
+    # (more columns are segments: tests/test_compare_segments.py)
+    (dict(baseline="b", by=None), "compare: by must name the column whose values are the models "
+                                  "(baseline is one of them), then any segment columns; got no column$"),
     (dict(baseline="b", test="wilcoxon"), "compare: test must be one of 't', 'permutation', 'bootstrap'"),
     (dict(baseline="b", correction="fdr"), "compare: correction must be one of 'holm', 'bonferroni', 'none'"),
     (dict(baseline="b", alpha=1.5), "compare: alpha must be a number between 0 and 1"),

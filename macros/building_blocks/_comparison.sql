@@ -1,23 +1,32 @@
-{#- Paired comparison (SPEC §7): each group of the one `by` column against the `baseline`
-    group, per k and metric, from the per-user values of the one pass. A row each:
-      <by>, k, metric, baseline_value, value, difference, relative_difference, std_error, t, df,
+{#- Paired comparison (SPEC §7): each group of the first `by` column (the models) against the
+    `baseline` group, per k and metric, within each segment (the values of the other `by`
+    columns, if any), from the per-user values of the one pass. A row each:
+      <by columns>, k, metric, baseline_value, value, difference, relative_difference, std_error, t, df,
       p_value, p_value_adjusted, significant, n_users, n_only_model, n_only_baseline
     over the users evaluated for both (n_users); users evaluated for one side only are counted,
     never paired with zeros. The p-value is the t test's, two-sided, with the normal
     approximation 2 (1 - Phi(|t|)) (engines have no t distribution; df is beside it); the
     correction spans the family: by default the comparisons of one metric at one k across the
-    models (asking for more metrics or k changes no row's adjusted p), every row under
-    family='all'. -#}
+    models in one segment (asking for more metrics or k changes no row's adjusted p), every row
+    under family='all'. A user's values pair within one segment. -#}
 {% macro _compare(predictions, truth, k, options) %}
 {%- do rank_metrics._macro_arguments('compare', options) -%}
 {%- set comparison = {} -%}
 {%- do rank_metrics._comparison_options(comparison, options) -%}
 {%- set plan = {} -%}
 {%- do rank_metrics._plan(plan, predictions, truth, k, **comparison.rest) -%}
-{%- if plan.by | length != 1 -%}
-    {{ exceptions.raise_compiler_error("rank_metrics: compare: " ~ rank_metrics._mention('by', plan.names.by) ~ " must name one column, the one whose values are the models (baseline is one of them); got " ~ (rank_metrics._shown(plan.names.by) if plan.names.by else 'none')) }}
+{%- if plan.by | length == 0 -%}
+    {{ exceptions.raise_compiler_error("rank_metrics: compare: " ~ rank_metrics._mention('by', plan.names.by) ~ " must name the column whose values are the models (baseline is one of them), then any segment columns; got none") }}
 {%- endif -%}
 {%- set model = plan.by[0] -%}
+{#- the segments: the other by columns, within whose values models are compared -#}
+{%- set segments = plan.by[1:] -%}
+{%- set each = {'m': [], 'b': [], 'p': [], 'plain': []} -%}
+{%- for column in segments -%}
+    {%- for alias in ['m', 'b', 'p'] -%}{%- do each[alias].append(alias ~ '.' ~ column) -%}{%- endfor -%}
+    {%- do each.plain.append(column) -%}
+{%- endfor -%}
+{%- set segment_list = (', ' ~ each.plain | join(', ')) if segments else '' -%}
 {%- set double = rank_metrics.type_double() -%}
 {%- set baseline = rank_metrics._baseline_literal(plan, comparison.baseline) -%}
 {{ rank_metrics._query_header('compare', plan, {'baseline': comparison.baseline, 'test': comparison.test,
@@ -29,20 +38,21 @@ rm_paired_users as (
     -- each user's pair, with the mean difference of the pair's model and k beside it: the spread
     -- is summed around it, not taken by stddev_samp, whose sums in DuckDB's threads gave standard
     -- errors that differ in the last digits from run to run
-    select m.{{ model }}, m.k
+    select m.{{ model }}{% for column in each.m %}, {{ column }}{% endfor %}, m.k
         {%- for metric in plan.metrics %}
         {%- set column = plan.metric_columns[metric] %},
         b.{{ column }} as rm_baseline_{{ loop.index }}, m.{{ column }} as rm_value_{{ loop.index }},
         m.{{ column }} - b.{{ column }} as rm_difference_{{ loop.index }},
-        {{ rank_metrics.weighted_mean('m.' ~ column ~ ' - b.' ~ column, 1, 'over (partition by m.' ~ model ~ ', m.k)') }} as rm_mean_difference_{{ loop.index }}
+        {{ rank_metrics.weighted_mean('m.' ~ column ~ ' - b.' ~ column, 1, 'over (partition by m.' ~ model ~ (', ' ~ each.m | join(', ') if segments else '') ~ ', m.k)') }} as rm_mean_difference_{{ loop.index }}
         {%- endfor %}
     from rm_user_metrics as m
     inner join rm_user_metrics as b
         on b.rm_user = m.rm_user and b.k = m.k and b.{{ model }} = {{ baseline }}
+        {%- for column in segments %} and b.{{ column }} = m.{{ column }}{% endfor %}
     where m.{{ model }} <> {{ baseline }}
 ),
 rm_paired as (
-    select {{ model }}, k,
+    select {{ model }}{{ segment_list }}, k,
         count(*) as rm_n
         {%- for metric in plan.metrics %},
         {{ rank_metrics.mean('rm_baseline_' ~ loop.index) }} as rm_baseline_{{ loop.index }},
@@ -53,17 +63,17 @@ rm_paired as (
             / cast(count(*) - 1 as {{ double }})) end as rm_sd_{{ loop.index }}
         {%- endfor %}
     from rm_paired_users
-    group by {{ model }}, k
+    group by {{ model }}{{ segment_list }}, k
 ),
 rm_evaluated as (
-    select {{ model }}, k, count(*) as rm_n
+    select {{ model }}{{ segment_list }}, k, count(*) as rm_n
     from rm_user_metrics
-    group by {{ model }}, k
+    group by {{ model }}{{ segment_list }}, k
 ),
 rm_pairs as (
     -- every model against the baseline, with its counts, whether or not any user pairs up (a
     -- baseline no user is evaluated for has n_only_baseline 0: no pair, so no difference)
-    select m.{{ model }}, m.k, coalesce(p.rm_n, 0) as n_users,
+    select m.{{ model }}{% for column in each.m %}, {{ column }}{% endfor %}, m.k, coalesce(p.rm_n, 0) as n_users,
         m.rm_n - coalesce(p.rm_n, 0) as n_only_model, coalesce(b.rm_n, 0) - coalesce(p.rm_n, 0) as n_only_baseline
         {%- for metric in plan.metrics %},
         p.rm_baseline_{{ loop.index }}, p.rm_value_{{ loop.index }}, p.rm_difference_{{ loop.index }},
@@ -73,9 +83,9 @@ rm_pairs as (
         {%- endfor %}
     from rm_evaluated as m
     left join rm_evaluated as b
-        on b.k = m.k and b.{{ model }} = {{ baseline }}
+        on b.k = m.k and b.{{ model }} = {{ baseline }}{% for column in segments %} and b.{{ column }} = m.{{ column }}{% endfor %}
     left join rm_paired as p
-        on p.{{ model }} = m.{{ model }} and p.k = m.k
+        on p.{{ model }} = m.{{ model }} and p.k = m.k{% for column in segments %} and p.{{ column }} = m.{{ column }}{% endfor %}
     where m.{{ model }} <> {{ baseline }}
 ),
 rm_metric_names as (
@@ -84,7 +94,7 @@ rm_metric_names as (
     {%- endfor %}
 ),
 rm_differences as (
-    select p.{{ model }}, p.k, n.metric,
+    select p.{{ model }}{% for column in each.p %}, {{ column }}{% endfor %}, p.k, n.metric,
         {%- for part in ['baseline', 'value', 'difference', 'std_error'] %}
         case {%- for metric in plan.metrics %} when n.metric = {{ rank_metrics.string_literal(metric) }} then p.rm_{{ part }}_{{ loop.index }}{% endfor %} end as {{ 'baseline_value' if part == 'baseline' else part }},
         {%- endfor %}
@@ -104,16 +114,16 @@ rm_tests as (
 rm_ordered as (
     -- each p-value's place among them, smallest first, and how many there are (for the correction)
     select rm_tests.*,
-        row_number() over ({{ rank_metrics._family(comparison.family) }} order by case when p_value is null then 1 else 0 end, p_value, {{ model }}, k, metric) as rm_step,
-        count(p_value) over ({{ rank_metrics._family(comparison.family) }}) as rm_tested
+        row_number() over ({{ rank_metrics._family(comparison.family, segments) }} order by case when p_value is null then 1 else 0 end, p_value, {{ model }}{{ segment_list }}, k, metric) as rm_step,
+        count(p_value) over ({{ rank_metrics._family(comparison.family, segments) }}) as rm_tested
     from rm_tests
 ),
 rm_adjusted as (
     select rm_ordered.*,
-        {{ rank_metrics._adjusted_p(comparison.correction, comparison.family) }} as p_value_adjusted
+        {{ rank_metrics._adjusted_p(comparison.correction, comparison.family, segments) }} as p_value_adjusted
     from rm_ordered
 )
-select {{ model }}, k, metric, baseline_value, value, difference,
+select {{ model }}{{ segment_list }}, k, metric, baseline_value, value, difference,
     case when baseline_value <> 0 then difference / baseline_value end as relative_difference,
     std_error, t, df, p_value, p_value_adjusted,
     case when p_value_adjusted < cast({{ rank_metrics._number_literal(comparison.alpha, 'alpha') }} as {{ double }}) then 1 else 0 end as significant,
@@ -251,7 +261,7 @@ from rm_adjusted
     of (m - i + 1) p_(i) with p ascending, capped at 1 (equal p-values get the same value,
     whatever their order); Bonferroni's m p; or none. m counts the rows with a p-value; a row
     without one has none adjusted (least() passes over a NULL: it gave 1). -#}
-{% macro _adjusted_p(correction, family) -%}
+{% macro _adjusted_p(correction, family, segments=[]) -%}
     {%- set one = 'cast(1 as ' ~ rank_metrics.type_double() ~ ')' -%}
     {%- if correction == 'none' -%}
         p_value
@@ -259,13 +269,14 @@ from rm_adjusted
         case when p_value is not null then least({{ one }}, p_value * rm_tested) end
     {%- else -%}
         case when p_value is not null then least({{ one }}, max((rm_tested - rm_step + 1) * p_value)
-            over ({{ rank_metrics._family(family) }} order by rm_step rows between unbounded preceding and current row)) end
+            over ({{ rank_metrics._family(family, segments) }} order by rm_step rows between unbounded preceding and current row)) end
     {%- endif -%}
 {%- endmacro %}
 
 
-{#- The window of the rows one correction spans: one metric at one k (family='metric_and_k'), or
-    every row (family='all'; k is never 0, so its sign is one partition). -#}
-{% macro _family(family) -%}
-    {{- 'partition by k, metric' if family == 'metric_and_k' else rank_metrics._one_partition('k') -}}
+{#- The window of the rows one correction spans: one metric at one k in one segment (the by
+    columns after the models', quoted: family='metric_and_k'), or every row (family='all'; k is
+    never 0, so its sign is one partition). -#}
+{% macro _family(family, segments=[]) -%}
+    {{- 'partition by ' ~ (segments | join(', ') ~ ', ' if segments else '') ~ 'k, metric' if family == 'metric_and_k' else rank_metrics._one_partition('k') -}}
 {%- endmacro %}

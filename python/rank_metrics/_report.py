@@ -20,7 +20,7 @@ from ._tables import BETTER, WORSE, cell, zero_floors
 from ._version import __version__
 from ._warnings import _COUNTING_FOR_A_REPORT
 from .comparison import RESAMPLES, compare
-from .errors import RankMetricsError
+from .errors import RankMetricsError, mention
 
 
 def plot(predictions, truth, k, *, by=None, metrics=None, confidence=None, con=None, **options):
@@ -75,8 +75,13 @@ def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test=
     # the page reads its inputs several times: a one-shot Arrow reader would be empty after the first
     predictions = _inputs.read_once(predictions, "predictions")
     truth = _inputs.read_once(truth, "truth")
-    values = api.evaluate(predictions, truth, k, metrics=metrics, confidence=confidence, con=con, by=by, **options)
     by_columns = _as_list(by)
+    if baseline is not None and len(by_columns) != 1:
+        # compare takes segments (by's other columns); the page draws one column of models
+        raise RankMetricsError(f"rank_metrics: report: {mention('by', by_columns)} must name one column, the one whose "
+                               f"values are the models ({mention('baseline', baseline)} is one of them); "
+                               f"{'got ' + ', '.join(map(repr, by_columns)) if by_columns else 'got no column'}")
+    values = api.evaluate(predictions, truth, k, metrics=metrics, confidence=confidence, con=con, by=by, **options)
     comparison = None
     if baseline is not None:
         with _said_already():

@@ -15,22 +15,24 @@ SHOWN = ["k", "metric", "baseline_value", "value", "difference", "relative_diffe
          "p_value_adjusted", "n_users"]
 
 
-def comparison_text(result, model: str, form: str, legend: str, resamples: int | None = None,
+def comparison_text(result, model, form: str, legend: str, resamples: int | None = None,
                     correction: str = "holm", family: str = "metric_and_k") -> str:
-    """`resamples`: of the permutation or bootstrap test, None for the t test."""
+    """`model`: the models' column, or a list of it and the segments' columns; `resamples`: of the
+    permutation or bootstrap test, None for the t test."""
+    groups = [model] if isinstance(model, str) else list(model)
     escape = {"latex": _latex, "markdown": _markdown}.get(form, str)
     rows = []
     for row, floor in zip(result.to_dict("records"), zero_floors(result, resamples, correction, family)):
         mark = ""
         if row["significant"]:
             mark = BETTER if row["difference"] > 0 else WORSE
-        cells = [str(row[model])] + [cell(name, row[name], floor.get(name)) for name in SHOWN]
+        cells = [str(row[column]) for column in groups] + [cell(name, row[name], floor.get(name)) for name in SHOWN]
         if row["n_only_model"] or row["n_only_baseline"]:
             cells[-1] += f" (+{row['n_only_model']} model only, +{row['n_only_baseline']} baseline only)"
         cells = [escape(text) for text in cells]
-        cells[SHOWN.index("value") + 1] += LATEX_MARKS[mark] if form == "latex" and mark else mark
+        cells[SHOWN.index("value") + len(groups)] += LATEX_MARKS[mark] if form == "latex" and mark else mark
         rows.append(cells)
-    header = [escape(model)] + [escape(name if form == "latex" else name.replace("_", " ")) for name in SHOWN]
+    header = [escape(column) for column in groups] + [escape(name if form == "latex" else name.replace("_", " ")) for name in SHOWN]
     if form == "markdown":
         lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
         lines += ["| " + " | ".join(cells) + " |" for cells in rows]
@@ -38,7 +40,7 @@ def comparison_text(result, model: str, form: str, legend: str, resamples: int |
         return "\n".join(lines) + f"\n\n{escape(legend)}\n"
     if form == "latex":
         # the model and the metric are text, left; k and the numbers right
-        lines = [r"\begin{tabular}{" + "lrl" + "r" * (len(header) - 3) + "}", r"\hline",
+        lines = [r"\begin{tabular}{" + "l" * len(groups) + "rl" + "r" * (len(header) - len(groups) - 2) + "}", r"\hline",
                  " & ".join(header) + r" \\", r"\hline"]
         lines += [" & ".join(cells) + r" \\" for cells in rows]
         lines += [r"\hline", r"\end{tabular}", "% " + legend]

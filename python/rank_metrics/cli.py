@@ -666,17 +666,20 @@ def _compare(arguments: argparse.Namespace, keywords: dict) -> int:
     """rank-metrics compare: the comparison table, markers on significant results."""
     from ._tables import comparison_text
 
-    _require_one_by(arguments.command, keywords["by"])
+    _require_a_by(arguments.command, keywords["by"])
     result = api_compare(arguments.predictions, arguments.truth, metrics=arguments.metrics, baseline=arguments.baseline,
                          test=arguments.test, correction=arguments.correction, family=arguments.family, alpha=arguments.alpha,
                          seed=arguments.seed, resamples=arguments.resamples, check=arguments.check,
                          con=_database(arguments), **keywords)
-    model = keywords["by"][0]
+    model, segments = keywords["by"][0], keywords["by"][1:]
+
+    def named(row) -> str:   # a model, and its segment when there are segments
+        return str(row[model]) + (f" ({', '.join(f'{column} {row[column]}' for column in segments)})" if segments else "")
     worse = result[(result["significant"] == 1) & (result["difference"] < 0)]
     if arguments.fail_if_worse:
         too_few = worse[worse["n_users"] < arguments.min_users]
         if len(too_few):
-            rows = ", ".join(f"{row[model]} {row['metric']}@{row['k']} ({row['n_users']} users)" for row in too_few.to_dict("records"))
+            rows = ", ".join(f"{named(row)} {row['metric']}@{row['k']} ({row['n_users']} users)" for row in too_few.to_dict("records"))
             print(f"rank-metrics: warning: worse than the baseline {arguments.baseline!r} but on fewer than --min-users "
                   f"{arguments.min_users} paired users, so not failed: {rows}", file=sys.stderr)
         worse = worse[worse["n_users"] >= arguments.min_users]
@@ -691,14 +694,14 @@ def _compare(arguments: argparse.Namespace, keywords: dict) -> int:
                       f"(adjusted p < {arguments.alpha}; test {arguments.test}, correction {arguments.correction} over "
                       f"{_FAMILY_WORDS[arguments.family]})")
             resamples = None if arguments.test == "t" else arguments.resamples
-            _write_out(comparison_text(result, model, arguments.format, legend, resamples, arguments.correction,
+            _write_out(comparison_text(result, keywords["by"], arguments.format, legend, resamples, arguments.correction,
                                        arguments.family), exact=False)
     except BrokenPipeError:
         if not failed:
             raise
         _silence_stdout()   # the gate's verdict matters more than the table nobody reads: said below
     if failed:
-        rows = ", ".join(f"{row[model]} {row['metric']}@{row['k']}" for row in worse.to_dict("records"))
+        rows = ", ".join(f"{named(row)} {row['metric']}@{row['k']}" for row in worse.to_dict("records"))
         print(f"rank-metrics: worse than the baseline {arguments.baseline!r}: {rows}", file=sys.stderr)
         return EXIT_WORSE
     return 0
@@ -719,6 +722,13 @@ def _json(result) -> str:
             result = result.assign(**{name: column.dt.strftime("%Y-%m-%d")})
     records = result.astype(object).where(result.notna(), None).to_dict(orient="records")
     return json.dumps(records, default=lambda value: value.item() if hasattr(value, "item") else str(value))
+
+
+def _require_a_by(command: str, by: list | None) -> None:
+    """compare's models are the values of the first --by column, its segments those of the others."""
+    if not by:
+        raise RankMetricsError(f"rank_metrics: {command}: --by must name the column whose values are the models "
+                               "(--baseline is one of them), then any segment columns; --by is missing")
 
 
 def _require_one_by(command: str, by: list | None) -> None:

@@ -29,8 +29,9 @@ _OWN_ARGUMENTS = ("baseline", "metrics", "test", "correction", "family", "alpha"
 
 def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", correction="holm", family="metric_and_k", alpha=0.05,
             seed=0, resamples=RESAMPLES, con=None, check=False, **options):
-    """Each group of `by` against the `baseline` group: a DataFrame with a row per model, k and
-    metric: <by>, k, metric, baseline_value, value, difference, relative_difference, std_error,
+    """Each model (the values of by's first column) against the `baseline` model, within each
+    segment (the values of by's other columns, if any; a user's values pair within one
+    segment): a DataFrame with a row per model, segment, k and metric: <by columns>, k, metric, baseline_value, value, difference, relative_difference, std_error,
     t, df, p_value, p_value_adjusted, significant, n_users, n_only_model, n_only_baseline.
 
     Users are paired when both sides evaluate them (n_users); the others are counted in
@@ -39,7 +40,7 @@ def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", corr
     the latter two seeded by `seed` (0 by default, so that a report gives the same p-values every
     run; None draws fresh resamples each time). correction ('holm', 'bonferroni', 'none') adjusts the
     p-values over each family: family='metric_and_k' (the default) the comparisons of one metric
-    at one k across the models, so that asking for more metrics or k changes no row's adjusted
+    at one k across the models (in one segment), so that asking for more metrics or k changes no row's adjusted
     p; family='all' every row. significant = p_value_adjusted < alpha. The other keyword
     arguments are those of evaluate.
     """
@@ -59,7 +60,7 @@ def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", corr
         raise RankMetricsError(f"rank_metrics: compare: {mention('alpha', alpha)} must be a number between 0 and 1; got {alpha!r}")
     stats.check_resampling(seed, resamples)
     check = _check_argument(check)
-    model = _model_column(by)
+    model, segments = _model_and_segments(by)
     # a UUID is named by its text in SQL, as in a dbt gate's YAML
     baseline = str(baseline) if isinstance(baseline, uuid.UUID) else baseline
     if isinstance(baseline, (bytes, bytearray, list, tuple, set, dict)):   # the macros showed b'x' as 120
@@ -67,7 +68,7 @@ def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", corr
                                f"or a date (a value of the by column); got {baseline!r}")
     # read below more than once (a reader gives its rows once)
     predictions, truth = read_once(predictions, "predictions"), read_once(truth, "truth")
-    arguments = dict(_metric_arguments(k, dict(options, by=[model]), own=_OWN_ARGUMENTS),
+    arguments = dict(_metric_arguments(k, dict(options, by=[model, *segments]), own=_OWN_ARGUMENTS),
                      metrics=_metrics_argument(metrics))
     if test == "t":
         result = _run("compare", predictions, truth, dict(arguments, baseline=baseline, test="t",
@@ -80,12 +81,12 @@ def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", corr
         result["p_value"] = [stats.student_p_value(t, df) if not _missing(t) else p
                              for t, df, p in zip(result["t"], result["df"], result["p_value"])]
     else:
-        result = _resampled(predictions, truth, arguments, model, baseline, test, seed, resamples, con)
+        result = _resampled(predictions, truth, arguments, model, segments, baseline, test, seed, resamples, con)
     if check:
-        _check(result, predictions, truth, arguments, model, baseline, con, check)
+        _check(result, predictions, truth, arguments, model, segments, baseline, con, check)
     _warn_if_unpaired(result, model, baseline)
     _warn_if_few_paired(result, model, baseline, test)
-    return _finished(result, model, correction, family, alpha)
+    return _finished(result, model, segments, correction, family, alpha)
 
 
 # fewer paired users than this, and a t test's p-value is not to be trusted: its normal-looking
@@ -117,12 +118,13 @@ def _warn_if_unpaired(result, model, baseline) -> None:
              "with a relevant item is evaluated for both)")
 
 
-def _model_column(by) -> str:
+def _model_and_segments(by) -> tuple[str, list]:
+    """by's first column, whose values are the models, and the others: the segments."""
     columns = _as_list(by)
-    if len(columns) != 1:
-        raise RankMetricsError(f"rank_metrics: compare: {mention('by', columns)} must name one column, the one whose values are the "
-                               f"models (baseline is one of them); got {', '.join(map(repr, columns)) or 'no column'}")
-    return columns[0]
+    if not columns:
+        raise RankMetricsError(f"rank_metrics: compare: {mention('by', columns)} must name the column whose values are the "
+                               "models (baseline is one of them), then any segment columns; got no column")
+    return columns[0], columns[1:]
 
 
 def _missing(value) -> bool:
@@ -196,7 +198,7 @@ def _require_baseline(model, baseline, groups) -> None:
                                f"value of column {model} has any, so nothing is compared with it")
 
 
-def _resampled(predictions, truth, arguments, model, baseline, test, seed, resamples, con):
+def _resampled(predictions, truth, arguments, model, segments, baseline, test, seed, resamples, con):
     """The comparison from each user's values (evaluate_users, the one pass), paired here."""
     import pandas as pd
 
@@ -214,33 +216,38 @@ def _resampled(predictions, truth, arguments, model, baseline, test, seed, resam
     _require_baseline(model, baseline, groups)
     columns = [(metric, METRICS[metric][2]) for metric in METRICS
                if arguments["metrics"] is None or metric in arguments["metrics"]]
-    base = users[users[model] == baseline]
     rows = []
-    for group in groups:
-        if group == baseline:
-            continue
-        side = users[users[model] == group]
-        for k in sorted(set(users["k"])):
-            mine, theirs = side[side["k"] == k], base[base["k"] == k]
-            # users in one order, so that a seed draws the same resamples of the same values
-            paired = mine.merge(theirs, on=[user, "k"], suffixes=("", "_baseline")).sort_values(user, kind="stable")
-            for metric, column in columns:
-                outcome = stats.paired(paired[column].tolist(), paired[column + "_baseline"].tolist(),
-                                       test=test, seed=seed, resamples=resamples)
-                rows.append({model: group, "k": k, "metric": metric,
-                             "baseline_value": _mean(paired[column + "_baseline"]), "value": _mean(paired[column]),
-                             **{name: outcome[name] for name in ("difference", "relative_difference",
-                                                                  "std_error", "t", "df", "p_value")},
-                             "n_users": len(paired), "n_only_model": len(mine) - len(paired),
-                             "n_only_baseline": len(theirs) - len(paired)})
-    return pd.DataFrame(rows, columns=[model, *COLUMNS[:10], *COLUMNS[12:]])
+    # each segment on its own: its users, paired within it
+    for segment, in_segment in (users.groupby(segments, sort=True, dropna=False) if segments else [((), users)]):
+        segment = segment if isinstance(segment, tuple) else (segment,)
+        base = in_segment[in_segment[model] == baseline]
+        for group in groups:
+            if group == baseline:
+                continue
+            side = in_segment[in_segment[model] == group]
+            if not len(side):
+                continue
+            for k in sorted(set(users["k"])):
+                mine, theirs = side[side["k"] == k], base[base["k"] == k]
+                # users in one order, so that a seed draws the same resamples of the same values
+                paired = mine.merge(theirs, on=[user, "k"], suffixes=("", "_baseline")).sort_values(user, kind="stable")
+                for metric, column in columns:
+                    outcome = stats.paired(paired[column].tolist(), paired[column + "_baseline"].tolist(),
+                                           test=test, seed=seed, resamples=resamples)
+                    rows.append({model: group, **dict(zip(segments, segment)), "k": k, "metric": metric,
+                                 "baseline_value": _mean(paired[column + "_baseline"]), "value": _mean(paired[column]),
+                                 **{name: outcome[name] for name in ("difference", "relative_difference",
+                                                                      "std_error", "t", "df", "p_value")},
+                                 "n_users": len(paired), "n_only_model": len(mine) - len(paired),
+                                 "n_only_baseline": len(theirs) - len(paired)})
+    return pd.DataFrame(rows, columns=[model, *segments, *COLUMNS[:10], *COLUMNS[12:]])
 
 
 def _mean(values) -> float:
     return math.fsum(values) / len(values) if len(values) else math.nan
 
 
-def _finished(result, model, correction, family, alpha):
+def _finished(result, model, segments, correction, family, alpha):
     """The adjusted p-values, each over its family (one metric at one k, or every row), and the
     verdict, rows in order of model, k and metric."""
     adjusted = stats.adjust_in_families([None if _missing(p) else p for p in result["p_value"]],
@@ -249,12 +256,14 @@ def _finished(result, model, correction, family, alpha):
     result["significant"] = [int(not _missing(p) and p < alpha) for p in result["p_value_adjusted"]]
     order = {metric: index for index, metric in enumerate(METRICS)}
     result = result.assign(rm_order=result["metric"].map(order))
-    result = result.sort_values([model, "k", "rm_order"], kind="stable").drop(columns="rm_order")
-    return result[[model, *COLUMNS]].astype(dict.fromkeys(NUMBERS, "float64")).reset_index(drop=True)
+    result = result.sort_values([model, *segments, "k", "rm_order"], kind="stable").drop(columns="rm_order")
+    return result[[model, *segments, *COLUMNS]].astype(dict.fromkeys(NUMBERS, "float64")).reset_index(drop=True)
 
 
-def _check(result, predictions, truth, arguments, model, baseline, con, check):
+def _check(result, predictions, truth, arguments, model, segments, baseline, con, check):
     """The differences, their standard errors and the counts against the reference's users."""
+    import numpy as np
+
     from . import reference
     from .errors import CheckFailed
 
@@ -264,8 +273,11 @@ def _check(result, predictions, truth, arguments, model, baseline, con, check):
     baseline = _as_group_value(baseline, sorted(set(users[model])))
     for row in result.to_dict("records"):
         column = METRICS[row["metric"]][2]
-        mine = users[(users[model] == row[model]) & (users["k"] == row["k"])]
-        theirs = users[(users[model] == baseline) & (users["k"] == row["k"])]
+        in_segment = users[(users["k"] == row["k"]).to_numpy()
+                           & np.logical_and.reduce([(users[column] == row[column]).to_numpy() for column in segments]
+                                                   or [np.ones(len(users), dtype=bool)])]
+        mine = in_segment[in_segment[model] == row[model]]
+        theirs = in_segment[in_segment[model] == baseline]
         paired = mine.merge(theirs, on=[user, "k"], suffixes=("", "_baseline"))
         differences = (paired[column] - paired[column + "_baseline"]).tolist()
         want = {"difference": _mean(differences), "std_error": reference.std_error(differences),

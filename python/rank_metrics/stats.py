@@ -193,9 +193,14 @@ def adjust(p_values: Sequence[float | None], correction: str = "holm") -> list[f
 
 
 def family_keys(result, family: str) -> list:
-    """Per row of a comparison, the family its correction spans: (k, metric) under
-    family='metric_and_k', one family of every row under 'all'."""
-    return [(k, metric) if family == "metric_and_k" else () for k, metric in zip(result["k"], result["metric"])]
+    """Per row of a comparison, the family its correction spans: (segment, k, metric) under
+    family='metric_and_k' (the segment: the values of the by columns after the models', those
+    between the first column and k), one family of every row under 'all'."""
+    if family != "metric_and_k":
+        return [()] * len(result)
+    columns = list(result.columns)
+    segments = columns[1:columns.index("k")]
+    return list(zip(*(result[column] for column in [*segments, "k", "metric"])))
 
 
 def adjust_in_families(p_values: Sequence[float | None], families: Sequence, correction: str = "holm") -> list[float | None]:
