@@ -31,7 +31,8 @@ def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", corr
             seed=0, resamples=RESAMPLES, con=None, check=False, **options):
     """Each model (the values of by's first column) against the `baseline` model, within each
     segment (the values of by's other columns, if any; a user's values pair within one
-    segment): a DataFrame with a row per model, segment, k and metric: <by columns>, k, metric, baseline_value, value, difference, relative_difference, std_error,
+    segment): a DataFrame with a row per model, segment, k and metric: <by columns>, k, metric,
+    baseline_value, value, difference, relative_difference, std_error,
     t, df, p_value, p_value_adjusted, significant, n_users, n_only_model, n_only_baseline.
 
     Users are paired when both sides evaluate them (n_users); the others are counted in
