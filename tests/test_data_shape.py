@@ -212,3 +212,24 @@ def test_the_space_query_is_one_row_whatever_the_id_types():
                     predictions_columns=columns, truth_columns=columns[:2])
     rows = con.execute(render("_padded_ids", plan=plan, predictions_columns=columns, truth_columns=columns[:2])).fetchall()
     assert rows == [(None, None, None, None)]
+
+
+def test_strict_makes_the_shape_warnings_errors(tmp_path):
+    """Lists merged gave a number and a warning; strict=True (--strict) fails instead, for
+    pipelines that must not publish such a number, and leaves clean data alone."""
+    merged = "lists merged: user 1 has two rows at rank 1, and their column 'day'"
+    for function in (rank_metrics.map_at_k, rank_metrics.evaluate):
+        with pytest.raises(rank_metrics.RankMetricsError, match=merged + ".*strict=True makes this warning an error"):
+            function(TWO_DAYS, JUDGED, k=3, rank="rank", strict=True)
+    with pytest.raises(rank_metrics.RankMetricsError, match="duplicate rows"):
+        rank_metrics.compare(pd.concat([LISTS, LISTS]).assign(model="a"), JUDGED, k=3, rank="rank", by="model",
+                             baseline="a", strict=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert rank_metrics.map_at_k(TWO_DAYS, JUDGED, k=3, rank="rank", by="day", strict=True).map_at_k.tolist() == [0.5, 0.5]
+    with pytest.raises(rank_metrics.RankMetricsError, match="strict must be True or False; got 'yes'"):
+        rank_metrics.map_at_k(LISTS, JUDGED, k=3, strict="yes")
+    TWO_DAYS.to_csv(tmp_path / "p.csv", index=False)
+    JUDGED.to_csv(tmp_path / "t.csv", index=False)
+    code, out, err = run("map-at-k", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "3", "--rank", "rank", "--strict")
+    assert (code, out) == (2, "") and err.startswith("rank-metrics: error: lists merged: user 1"), err

@@ -18,11 +18,12 @@ from ._run import _plan_of, _prepared
 from ._optional import load
 from ._tables import BETTER, WORSE, cell, zero_floors
 from ._version import __version__
-from ._warnings import _COUNTING_FOR_A_REPORT
+from ._warnings import _COUNTING_FOR_A_REPORT, takes_strict
 from .comparison import RESAMPLES, compare
 from .errors import RankMetricsError, mention
 
 
+@takes_strict
 def plot(predictions, truth, k, *, by=None, metrics=None, confidence=None, con=None, **options):
     """Each metric against k, a line per group of `by` with its confidence band (evaluate's
     ci_low..ci_high): a matplotlib Figure, one panel per metric."""
@@ -67,6 +68,7 @@ def _figure(values, by: list):
     return figure
 
 
+@takes_strict
 def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test="t", correction="holm", family="metric_and_k",
            alpha=0.05, seed=0, confidence=None, title="Ranking metrics", con=None, **options) -> str:
     """One self-contained HTML page: the comparison against `baseline` (when given), every metric

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextvars
+import functools
+import inspect
 import math
 import shlex
 from typing import TYPE_CHECKING, Sequence
@@ -11,11 +13,46 @@ from ._arguments import METRICS, _as_list
 from ._engines import _quote as engine_quote
 from ._render import namespace as _render_namespace
 from ._render import render
-from .errors import warn
+from .errors import RankMetricsError, mention, warn
 
 
 if TYPE_CHECKING:   # pandas is imported where a result is made, so `import rank_metrics` stays fast
     import pandas as pd
+
+
+# set while a call with strict=True runs: the warnings of the data's shape are then errors
+_STRICT = contextvars.ContextVar("rank_metrics_strict", default=False)
+
+
+def takes_strict(function):
+    """A public function with the keyword strict=: True makes the warnings of the data's shape
+    (a model column left out of by, lists merged, rows repeated, ids with a space in one table,
+    a score passed as rank) errors, for pipelines that must not publish such a number."""
+    @functools.wraps(function)
+    def with_strict(*arguments, strict=None, **keywords):
+        if strict not in (None, True, False):
+            raise RankMetricsError(f"rank_metrics: {mention('strict', strict)} must be True or False; got {strict!r}")
+        token = _STRICT.set(bool(strict) or _STRICT.get())
+        try:
+            return function(*arguments, **keywords)
+        finally:
+            _STRICT.reset(token)
+
+    # help() shows strict among the keywords (before **options, if the function takes them)
+    signature = inspect.signature(function)
+    parameters = [parameter for parameter in signature.parameters.values() if parameter.name != "strict"]
+    where = next((index for index, parameter in enumerate(parameters) if parameter.kind == parameter.VAR_KEYWORD),
+                 len(parameters))
+    parameters.insert(where, inspect.Parameter("strict", inspect.Parameter.KEYWORD_ONLY, default=None))
+    with_strict.__signature__ = signature.replace(parameters=parameters)
+    return with_strict
+
+
+def _shape_warning(message: str) -> None:
+    """A warning of the data's shape: a RankMetricsWarning, or under strict=True an error."""
+    if _STRICT.get():
+        raise RankMetricsError(f"rank_metrics: {message} (strict=True makes this warning an error)")
+    warn(message)
 
 
 def _warn_of_a_model_column_left_out(arguments: dict, engine, tables: dict, predictions_columns: list[dict]) -> bool:
@@ -36,7 +73,7 @@ def _warn_of_a_model_column_left_out(arguments: dict, engine, tables: dict, pred
                                       column=engine_quote(name, engine.name)))
     if user is None or (isinstance(user, float) and math.isnan(user)):   # NULL: no user's rows are split
         return False
-    warn(f"predictions have a column {name!r} that by= does not name, and it holds more than one value for a user "
+    _shape_warning(f"predictions have a column {name!r} that by= does not name, and it holds more than one value for a user "
          f"({arguments['user']} {shown_values([user])}): each user's rows of every {name} are read as one "
          f"list, whose ties and repeated items the tie-break and duplicates rules settle, so the number is no "
          f"{name}'s; pass by={name!r} for a row per {name} (--by {shlex.quote(name)} on the command line)")
@@ -66,7 +103,7 @@ def _warn_of_colliding_rows_and_padded_ids(engine, plan: dict, predictions_colum
         if message.startswith("lists merged:"):
             by = [*plan["names"]["by"], colliding[4]]
             message += f" (--by {' '.join(map(shlex.quote, by))} on the command line)"
-        warn(message)
+        _shape_warning(message)
 
 
 def _warn_of_a_score_read_as_rank(arguments: dict, engine, tables: dict, predictions_columns: list[dict]) -> None:
@@ -90,7 +127,7 @@ def _warn_of_a_score_read_as_rank(arguments: dict, engine, tables: dict, predict
                                               column=engine_quote(rank, engine.name)))
     if least is None or not (0 < float(least) and float(greatest) < 1):
         return
-    warn(f"rank column {rank!r} holds only values between 0 and 1 ({float(least):.3g} to {float(greatest):.3g}): it "
+    _shape_warning(f"rank column {rank!r} holds only values between 0 and 1 ({float(least):.3g} to {float(greatest):.3g}): it "
          f"looks like a score, and read as ranks every list is taken lowest first; if higher is better, pass "
          f"score={rank!r} (--score {shlex.quote(rank)} on the command line)")
 

@@ -13,7 +13,7 @@ from ._engines import _name_parts, engine_for
 from ._inputs import _file_reader
 from ._render import metric_registry, render
 from ._run import _run, _sorted
-from ._warnings import _warn_about_columns
+from ._warnings import _warn_about_columns, takes_strict
 from .errors import RankMetricsError, mention
 
 if TYPE_CHECKING:   # pandas is imported where a result is made, so `import rank_metrics` stays fast
@@ -21,13 +21,15 @@ if TYPE_CHECKING:   # pandas is imported where a result is made, so `import rank
 
 
 def _signature(*extra: str) -> inspect.Signature:
-    """(predictions, truth, k, *, <OPTIONS>, <extra>, con=None, check=False), for help() and IDEs."""
+    """(predictions, truth, k, *, <OPTIONS>, <extra>, con=None, check=False, strict=None), for help()
+    and IDEs."""
     keyword = inspect.Parameter.KEYWORD_ONLY
     positional = [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD)
                   for name in ("predictions", "truth", "k")]
     return inspect.Signature(positional + [
         inspect.Parameter(name, keyword, default=default)
-        for name, default in [*OPTIONS.items(), *((name, None) for name in extra), ("con", None), ("check", False)]])
+        for name, default in [*OPTIONS.items(), *((name, None) for name in extra), ("con", None), ("check", False),
+                              ("strict", None)]])
 
 
 _OPTIONS_DOC = """
@@ -37,7 +39,9 @@ _OPTIONS_DOC = """
     "Options"); con: a DuckDB or PostgreSQL connection or a SparkSession; check=True also runs
     the reference implementation and raises CheckFailed where the numbers differ: on every user
     up to 100,000 rows in the two tables, past that on a repeatable sample of 1,000 users (and
-    an aggregate against the mean of every user's value); check='all' on every user."""
+    an aggregate against the mean of every user's value); check='all' on every user.
+    strict=True makes the warnings of the data's shape errors (lists merged, rows repeated, ids
+    with a space in one table, a model column left out of by, a score passed as rank)."""
 
 
 def _metric_at_k_function(metric: str):
@@ -50,6 +54,7 @@ def _metric_at_k_function(metric: str):
             return float(result[group_column].iloc[0]) if len(result) else math.nan
         return result
 
+    metric_at_k = takes_strict(metric_at_k)
     metric_at_k.__name__ = metric_at_k.__qualname__ = name
     metric_at_k.__signature__ = _signature()
     metric_at_k.__doc__ = f"""{name}: {metric_registry()[metric]["description"]}
@@ -66,6 +71,7 @@ METRIC_FUNCTIONS = {function: _metric_at_k_function(metric) for metric, (functio
 globals().update(METRIC_FUNCTIONS)
 
 
+@takes_strict
 def evaluate(predictions, truth, k, *, metrics=None, confidence=None, con=None, check=False,
              **options) -> pd.DataFrame:
     arguments = dict(_metric_arguments(k, options, own=("metrics", "confidence")), metrics=_metrics_argument(metrics),
@@ -76,12 +82,14 @@ def evaluate(predictions, truth, k, *, metrics=None, confidence=None, con=None, 
     return _sorted(result, _as_list(arguments["by"]) + ["k", "rm_order"]).drop(columns="rm_order")
 
 
+@takes_strict
 def evaluate_users(predictions, truth, k, *, metrics=None, con=None, check=False, **options) -> pd.DataFrame:
     arguments = dict(_metric_arguments(k, options, own=("metrics",)), metrics=_metrics_argument(metrics))
     result = _run("evaluate_users", predictions, truth, arguments, con, check)
     return _sorted(result, _as_list(arguments["by"]) + [arguments["user"], "k"])
 
 
+@takes_strict
 def average_precision_at_k(predictions, truth, k, *, con=None, check=False, **options) -> pd.DataFrame:
     arguments = _metric_arguments(k, options)
     result = _run("average_precision_at_k", predictions, truth, arguments, con, check)

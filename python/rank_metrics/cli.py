@@ -193,6 +193,8 @@ def _metric_keywords(arguments: argparse.Namespace) -> dict:
     """The API's keyword arguments from the parsed command line (the options named in api.OPTIONS)."""
     keywords = {name: getattr(arguments, name) for name in api.OPTIONS}
     keywords["k"] = arguments.k if len(arguments.k) > 1 else arguments.k[0]
+    if getattr(arguments, "strict", False):   # the commands that read tables (not sql)
+        keywords["strict"] = True
     return keywords
 
 
@@ -313,6 +315,10 @@ def _table_command(commands, name: str, help_text: str, metrics: bool = True,
                               "or TRUTH may still name a file, one file each: no glob or folder)")
     if metrics:
         command.add_argument("--metrics", nargs="+", help="among " + ", ".join(api.METRICS))
+    command.add_argument("--strict", action="store_true",
+                         help="fail (status 2) on what is otherwise a warning of the data's shape: lists merged, rows "
+                              "repeated, ids with a space in one table, a model column left out of --by, a score "
+                              "passed as --rank")
     return command
 
 

@@ -16,7 +16,7 @@ from . import api, stats
 from ._arguments import HITS_ONLY_METRIC, METRICS, _as_list, _check_argument, _metric_arguments, _metrics_argument
 from ._inputs import read_once
 from ._run import _run
-from ._warnings import shown_values
+from ._warnings import shown_values, takes_strict
 from .errors import RankMetricsError, mention, warn
 
 COLUMNS = ["k", "metric", "baseline_value", "value", "difference", "relative_difference", "std_error", "t",
@@ -27,6 +27,7 @@ RESAMPLES = 10_000   # of the permutation and bootstrap tests, unless asked othe
 _OWN_ARGUMENTS = ("baseline", "metrics", "test", "correction", "family", "alpha", "seed", "resamples")
 
 
+@takes_strict
 def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", correction="holm", family="metric_and_k", alpha=0.05,
             seed=0, resamples=RESAMPLES, con=None, check=False, **options):
     """Each model (the values of by's first column) against the `baseline` model, within each
