@@ -227,11 +227,12 @@ def test_relevance_none_says_truth_has_no_grades_for_a_ref_as_for_a_cte(dbt_proj
 
 
 def test_merged_lists_repeated_rows_and_spaced_ids_are_logged(dbt_project):
-    """Lists of several days read as one, the same row twice and ids with a space in one table
-    gave a plausible number with no word in dbt (issue 43): each is a warning in dbt's log when
-    the model runs, in the words Python warns with."""
+    """Lists of several days read as one, the same row twice, ids with a space in one table and
+    scores passed as rank= gave a plausible number with no word in dbt (issue 43): each is a
+    warning in dbt's log when the model runs, in the words Python warns with."""
     logged = []
-    result = dbt_project.invoke("run", "-s", "+shape_map_merged", "+shape_map_by_day", "--vars", "{rank_metrics_shape_data: true}",
+    result = dbt_project.invoke("run", "-s", "+shape_map_merged", "+shape_map_by_day", "+shape_map_score_as_rank",
+                                "--vars", "{rank_metrics_shape_data: true}",
                                 callbacks=[lambda event: logged.append(event.data.msg) if event.info.name == "JinjaLogWarning" else None])
     assert result.success, messages(result)
     merged = [line for line in logged if "(shape_map_merged)" in line]
@@ -247,3 +248,6 @@ def test_merged_lists_repeated_rows_and_spaced_ids_are_logged(dbt_project):
         "rank_metrics (shape_map_by_day): duplicate rows: user 1 has two rows at rank 1, item 'a' both times, the same row "
         "twice (a table appended to itself, or a join that repeats rows): every repeat takes a place in the list and moves "
         "the items after it down; drop the repeated rows") and len(by_day) == 2
+    assert [line for line in logged if "(shape_map_score_as_rank): rank column" in line] == [
+        "rank_metrics (shape_map_score_as_rank): rank column 'pred' holds only values between 0 and 1 (0.2 to 0.9): it "
+        "looks like a score, and read as ranks every list is taken lowest first; if higher is better, pass score='pred'"]

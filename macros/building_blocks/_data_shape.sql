@@ -124,3 +124,24 @@ from {% for table, columns, ids in sides %}(
         {%- endfor -%}
     {%- endif -%}
 {%- endmacro %}
+
+{#- 'true' when the rank column may hold scores: rank= names a column not named as scores are
+    (that name is warned of already: _order_column_warning) whose type is floating point or a
+    decimal with a fraction; then _value_range's query says whether it does. -#}
+{% macro _rank_may_be_a_score(predictions_columns, rank, score) -%}
+    {%- if rank is not none and not (rank_metrics._order_column_warning(rank, score) | trim) -%}
+        {%- set data_type = rank_metrics._column_type(predictions_columns, rank) | trim -%}
+        {{- 'true' if rank_metrics._type_family(data_type) | trim == 'floating point'
+                      or rank_metrics._is_fractional_decimal_column(predictions_columns, rank) | trim == 'True' else '' -}}
+    {%- endif -%}
+{%- endmacro %}
+
+{#- The warning for a rank column whose every value lies strictly between 0 and 1 (least and
+    greatest, from _value_range): a model's scores or probabilities passed as rank=, which reads
+    every list backwards; '' for any other range (whole ranks, however sparse, and ranks of 1 and
+    more raise nothing). -#}
+{% macro _score_as_rank_message(rank, least, greatest) -%}
+    {%- if least is not none and greatest is not none and 0 < least and greatest < 1 -%}
+        rank column {{ rank_metrics._shown(rank) }} holds only values between 0 and 1 ({{ '%.3g' | format(least | float) }} to {{ '%.3g' | format(greatest | float) }}): it looks like a score, and read as ranks every list is taken lowest first; if higher is better, pass score={{ rank_metrics._shown(rank) }}
+    {%- endif -%}
+{%- endmacro %}

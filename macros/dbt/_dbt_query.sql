@@ -212,8 +212,8 @@
     {{ return("select 1 as rm_rendered_when_the_model_runs") }}
 {% endmacro %}
 
-{#- dbt's warnings of lists merged from several days or models, rows repeated, and ids with a
-    space in one table only (the queries and texts of macros/building_blocks/_data_shape.sql,
+{#- dbt's warnings of lists merged from several days or models, rows repeated, ids with a
+    space in one table only, and a score passed as rank= (the queries and texts of macros/building_blocks/_data_shape.sql,
     which Python warns of too), when the model runs and both inputs are relations. -#}
 {% macro _shape_warnings(arguments) %}
     {%- set where = " (" ~ model.name ~ ")" if model is defined and model is mapping and model.get('name') else "" -%}
@@ -231,6 +231,12 @@
     {%- set messages = [] -%}
     {%- do rank_metrics._shape_messages(messages, plan, colliding.rows[0] if colliding.rows | length else none,
                                         padded.rows[0] if padded.rows | length else none) -%}
+    {%- set rank = plan.names.rank -%}
+    {%- if rank_metrics._rank_may_be_a_score(arguments.predictions_columns, rank, plan.names.score) | trim -%}
+        {%- set found = run_query(rank_metrics._value_range(arguments.predictions, rank_metrics.quote_identifier(rank))) -%}
+        {%- set said = rank_metrics._score_as_rank_message(rank, found.rows[0][0], found.rows[0][1]) | trim -%}
+        {%- if said -%}{%- do messages.append(said) -%}{%- endif -%}
+    {%- endif -%}
     {%- for message in messages -%}
         {%- do exceptions.warn("rank_metrics" ~ where ~ ": " ~ message) -%}
     {%- endfor -%}

@@ -116,20 +116,15 @@ def _warn_of_a_score_read_as_rank(arguments: dict, engine, tables: dict, predict
     if rank is None or _COUNTING_FOR_A_REPORT.get():
         return
     names = _render_namespace()
-    if str(names._order_column_warning(rank, arguments["score"])).strip():
-        return   # named as scores are: _warn_about_columns has said it
-    data_type = str(names._column_type(predictions_columns, rank)).strip()
-    fractional = (str(names._type_family(data_type)).strip() == "floating point"
-                  or str(names._is_fractional_decimal_column(predictions_columns, rank)).strip() == "True")
-    if not fractional:
+    if not str(names._rank_may_be_a_score(predictions_columns, rank, arguments["score"])).strip():
         return
     least, greatest = engine.first_row(render("_value_range", engine.name, relation=tables["predictions"],
                                               column=engine_quote(rank, engine.name)))
-    if least is None or not (0 < float(least) and float(greatest) < 1):
-        return
-    _shape_warning(f"rank column {rank!r} holds only values between 0 and 1 ({float(least):.3g} to {float(greatest):.3g}): it "
-         f"looks like a score, and read as ranks every list is taken lowest first; if higher is better, pass "
-         f"score={rank!r} (--score {shlex.quote(rank)} on the command line)")
+    # the macro's text (dbt logs it too), with the command line's flag
+    message = str(names._score_as_rank_message(rank, None if least is None else float(least),
+                                               None if greatest is None else float(greatest))).strip()
+    if message:
+        _shape_warning(f"{message} (--score {shlex.quote(rank)} on the command line)")
 
 
 def _warn_of_groups_without_users(macro: str, result: pd.DataFrame, arguments: dict, engine, tables: dict, plan,
