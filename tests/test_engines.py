@@ -466,6 +466,25 @@ def test_postgres_bytea_ids_are_checked(postgres):
     assert rank_metrics.map_at_k("bytes_predictions", "bytes_truth", k=2, con=postgres, check=True) == 0.75
     users = rank_metrics.evaluate_users("bytes_predictions", "bytes_truth", k=2, con=postgres, check=True)
     assert [bytes(user) for user in users.user_id] == [b"\x01", b"\x02"]
+    # the shape checks read such ids too (PostgreSQL has no min() of a bytea or a uuid): a row twice
+    with postgres.cursor() as cursor:
+        cursor.execute("drop table if exists uuid_predictions, uuid_truth;"
+                       "create table uuid_predictions (user_id uuid, item_id uuid, rank int);"
+                       "insert into uuid_predictions values ('00000000-0000-0000-0000-000000000001', "
+                       "'00000000-0000-0000-0000-00000000000a', 1), ('00000000-0000-0000-0000-000000000001', "
+                       "'00000000-0000-0000-0000-00000000000a', 1);"
+                       "create table uuid_truth (user_id uuid, item_id uuid);"
+                       "insert into uuid_truth values ('00000000-0000-0000-0000-000000000001', "
+                       "'00000000-0000-0000-0000-00000000000a')")
+    postgres.commit()
+    with pytest.warns(rank_metrics.RankMetricsWarning, match="duplicate rows: user .* has two rows at rank 1, item "
+                                                             "'00000000-0000-0000-0000-00000000000a' both times"):
+        assert rank_metrics.map_at_k("uuid_predictions", "uuid_truth", k=2, con=postgres) == 1.0
+    with postgres.cursor() as cursor:
+        cursor.execute("insert into bytes_predictions values ('\\x02', '\\x0a', 1)")
+    postgres.commit()
+    with pytest.warns(rank_metrics.RankMetricsWarning, match="duplicate rows: user .* has two rows at rank 1"):
+        rank_metrics.map_at_k("bytes_predictions", "bytes_truth", k=2, con=postgres)
 
 
 def test_postgres_errors_name_the_table_and_column(postgres):

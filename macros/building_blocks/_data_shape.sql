@@ -37,11 +37,13 @@ from {{ relation }} as rm_r
     {%- set unread = (rank_metrics._comparable_unread_columns(predictions_columns, plan.names) | trim).split('\n') | reject('equalto', '') | list -%}
     {%- set ranked = plan.names.rank is not none -%}
     {%- set at = plan.order_by if ranked else plan.item -%}
-    {%- set same = ('min(' ~ plan.item ~ ') = max(' ~ plan.item ~ ')') if ranked else ('min(' ~ plan.order_by ~ ') = max(' ~ plan.order_by ~ ')') -%}
+    {#- ids of any type compare: PostgreSQL has no min() of a bytea or a uuid, so the same item is
+        one distinct value, and the example is given as text -#}
+    {%- set same = ('count(distinct ' ~ plan.item ~ ') = 1') if ranked else ('min(' ~ plan.order_by ~ ') = max(' ~ plan.order_by ~ ')') -%}
     {%- set groups = [] -%}{%- for column in plan.by -%}{%- do groups.append('rm_by_' ~ loop.index) -%}{%- endfor -%}
 with rm_colliding as (
     select {% for column in plan.by %}{{ column }} as rm_by_{{ loop.index }}, {% endfor %}{{ plan.user }} as rm_user, {{ at }} as rm_at,
-        min({{ plan.item }}) as rm_item, {{ same }} as rm_same,
+        min(cast({{ plan.item }} as {{ rank_metrics.type_string() }})) as rm_item, {{ same }} as rm_same,
         {% if unread -%}
         case{% for name in unread %} when min({{ rank_metrics.quote_identifier(name) }}) <> max({{ rank_metrics.quote_identifier(name) }}) then {{ rank_metrics.string_literal(name) }}{% endfor %} end as rm_varying
         {%- else -%}
