@@ -195,9 +195,9 @@ def test_the_command_line_gives_the_flags_of_a_merge(tmp_path):
         "pass by='day' for a row per day (--by day on the command line)") for line in err.splitlines()), err
 
 
-def test_the_space_query_is_one_row_whatever_the_id_types():
-    """With number ids (no text to look at) each table's part of the query was a row per row,
-    and their cross join 29 billion rows for 240,000 predictions: one row, always."""
+def test_the_shape_query_is_one_row_whatever_the_id_types():
+    """With number ids (no text to look at) each table's part of the space query was a row per
+    row, and their cross join 29 billion rows for 240,000 predictions: one row, always."""
     import duckdb
 
     from rank_metrics._arguments import _metric_arguments
@@ -210,8 +210,8 @@ def test_the_space_query_is_one_row_whatever_the_id_types():
     columns = [{"name": name, "data_type": "BIGINT"} for name in ("user_id", "item_id", "rank")]
     plan = _plan_of(_metric_arguments(3, {"rank": "rank"}), "duckdb", predictions="p", truth="t",
                     predictions_columns=columns, truth_columns=columns[:2])
-    rows = con.execute(render("_padded_ids", plan=plan, predictions_columns=columns, truth_columns=columns[:2])).fetchall()
-    assert rows == [(None, None, None, None)]
+    rows = con.execute(render("_shape_findings", plan=plan, predictions_columns=columns, truth_columns=columns[:2])).fetchall()
+    assert rows == [(None,) * 9]
 
 
 def test_strict_makes_the_shape_warnings_errors(tmp_path):

@@ -24,78 +24,116 @@ from {{ relation }} as rm_r
     {{- found | join('\n') -}}
 {%- endmacro %}
 
-{#- The rows of one list that collide, as (rm_user, rm_at, rm_item, rm_same, rm_varying), or no
-    row. Ordered by rank, rows collide at one rank within the largest k (the rows the metrics
-    read, and at least the first three); ordered by score, at one item. Lists merged from several
-    days or models collide at two places or more, and an unread column (rm_varying, the first
-    such) differs between the rows at each: the list's least place is given. One row twice (the
-    same item at one rank, or the same score for one item: rm_same), as a table appended to itself
-    or a join that repeats rows makes, is given at its place, when no unread column differs. A rank shared by different items with
-    nothing else differing, and one place where an item's attribute differs, are ties, left to
-    the tie-break and duplicates rules. `plan`: the macros' plan of the call. -#}
-{% macro _colliding_rows(plan, predictions_columns) -%}
+{#- The findings of the data's shape, one row, read in one query:
+      rm_user, rm_at, rm_item, rm_same, rm_varying: two rows of one list that collide, or NULLs.
+        Ordered by rank, rows collide at one rank within the largest k (the rows the metrics read,
+        and at least the first three); ordered by score, at one item. Lists merged from several
+        days or models collide at two places or more, and an unread column (rm_varying, the first
+        such) differs between the rows at each: the list's least place is given. One row twice
+        (the same item at one rank, or the same score for one item: rm_same), as a table appended
+        to itself or a join that repeats rows makes, is given at its place, when no unread column
+        differs. A rank shared by different items with nothing else differing, and one place
+        where an item's attribute differs, are ties, left to the tie-break and duplicates rules.
+      rm_predictions_user, rm_predictions_item, rm_truth_user, rm_truth_item: the least id with a
+        space at its start or end of each text id column, or NULL: ids are compared exactly, so
+        'b ' in one table never meets 'b' in the other.
+    Cheap on clean data: predictions are read once, a row per list, for the ids and for the
+    metric query's own proof that a list's first ranks are 1, 2, 3, … each once; only the rows of
+    the lists it does not prove are read again. `plan`: the macros' plan of the call. -#}
+{% macro _shape_findings(plan, predictions_columns, truth_columns) -%}
     {%- set unread = (rank_metrics._comparable_unread_columns(predictions_columns, plan.names) | trim).split('\n') | reject('equalto', '') | list -%}
     {%- set ranked = plan.names.rank is not none -%}
     {%- set at = plan.order_by if ranked else plan.item -%}
     {#- ids of any type compare: PostgreSQL has no min() of a bytea or a uuid, so the same item is
         one distinct value, and the example is given as text -#}
-    {%- set same = ('count(distinct ' ~ plan.item ~ ') = 1') if ranked else ('min(' ~ plan.order_by ~ ') = max(' ~ plan.order_by ~ ')') -%}
+    {%- set same = ('count(distinct rm_p.' ~ plan.item ~ ') = 1') if ranked else ('min(rm_p.' ~ plan.order_by ~ ') = max(rm_p.' ~ plan.order_by ~ ')') -%}
+    {%- set string = rank_metrics.type_string() -%}
+    {%- set cut = [plan.ks | max, 3] | max -%}
+    {%- set rank = rank_metrics._rank_for_cuts(plan, 'rm_p.') -%}
+    {%- set whole_rank = rank if plan.rank_is_whole else 'case when ' ~ rank ~ ' = round(' ~ rank ~ ') then ' ~ rank ~ ' else 0 end' -%}
     {%- set groups = [] -%}{%- for column in plan.by -%}{%- do groups.append('rm_by_' ~ loop.index) -%}{%- endfor -%}
-with rm_colliding as (
-    select {% for column in plan.by %}{{ column }} as rm_by_{{ loop.index }}, {% endfor %}{{ plan.user }} as rm_user, {{ at }} as rm_at,
-        min(cast({{ plan.item }} as {{ rank_metrics.type_string() }})) as rm_item, {{ same }} as rm_same,
-        {% if unread -%}
-        case{% for name in unread %} when min({{ rank_metrics.quote_identifier(name) }}) <> max({{ rank_metrics.quote_identifier(name) }}) then {{ rank_metrics.string_literal(name) }}{% endfor %} end as rm_varying
-        {%- else -%}
-        cast(null as {{ rank_metrics.type_string() }}) as rm_varying
+with rm_lists as (
+    -- a row per list: its item with a space at either end, and (ordered by rank) whether its
+    -- first ranks are proven to be 1, 2, 3, … each once
+    select {% for column in plan.by %}rm_p.{{ column }} as rm_by_{{ loop.index }}, {% endfor %}rm_p.{{ plan.user }} as rm_user,
+        {{ rank_metrics._padded_id('rm_p.' ~ plan.item, predictions_columns, plan.names.item) }} as rm_padded_item
+        {%- if ranked %},
+        {{ rank_metrics._ranks_are_positions(rank, whole_rank, cut) }} as rm_proven
         {%- endif %}
     from {{ plan.predictions }} as rm_p
+    group by {% for column in plan.by %}rm_p.{{ column }}, {% endfor %}rm_p.{{ plan.user }}
+),
+rm_keys as (
+    -- the places two rows of a list share: within the cut of the lists not proven, when ordered
+    -- by rank (a clean table has none, and then nothing more is read)
+    select {% for column in plan.by %}rm_p.{{ column }} as rm_by_{{ loop.index }}, {% endfor %}rm_p.{{ plan.user }} as rm_user, rm_p.{{ at }} as rm_at
+    from {{ plan.predictions }} as rm_p
     {%- if ranked %}
-    {#- a decimal rank of a fine scale cannot hold k itself (DECIMAL(38,37) has no 12): as a double #}
-    where {{ 'cast(' ~ plan.order_by ~ ' as ' ~ rank_metrics.type_double() ~ ')' if plan.rank_compared_as_double else plan.order_by }} <= {{ [plan.ks | max, 3] | max }}
+    inner join rm_lists as u
+        on u.rm_proven = 0 and u.rm_user = rm_p.{{ plan.user }}{% for column in plan.by %} and u.rm_by_{{ loop.index }} = rm_p.{{ column }}{% endfor %}
+    where {{ rank }} <= {{ cut }}
     {%- endif %}
-    group by {% for column in plan.by %}{{ column }}, {% endfor %}{{ plan.user }}, {{ at }}
+    group by {% for column in plan.by %}rm_p.{{ column }}, {% endfor %}rm_p.{{ plan.user }}, rm_p.{{ at }}
     having count(*) > 1
+),
+rm_colliding as (
+    select {% for column in plan.by %}k.rm_by_{{ loop.index }}, {% endfor %}k.rm_user, k.rm_at,
+        min(cast(rm_p.{{ plan.item }} as {{ string }})) as rm_item, {{ same }} as rm_same,
+        {% if unread -%}
+        case{% for name in unread %} when min(rm_p.{{ rank_metrics.quote_identifier(name) }}) <> max(rm_p.{{ rank_metrics.quote_identifier(name) }}) then {{ rank_metrics.string_literal(name) }}{% endfor %} end as rm_varying
+        {%- else -%}
+        cast(null as {{ string }}) as rm_varying
+        {%- endif %}
+    from {{ plan.predictions }} as rm_p
+    inner join rm_keys as k
+        on k.rm_user = rm_p.{{ plan.user }} and k.rm_at = rm_p.{{ at }}{% for column in plan.by %} and k.rm_by_{{ loop.index }} = rm_p.{{ column }}{% endfor %}
+    group by {% for column in plan.by %}k.rm_by_{{ loop.index }}, {% endfor %}k.rm_user, k.rm_at
+),
+rm_first as (
+    select rm_user, rm_at, rm_item, rm_same, rm_varying
+    from (
+        select rm_user, min(rm_at) as rm_at, min(rm_item) as rm_item, false as rm_same, min(rm_varying) as rm_varying
+        from rm_colliding
+        where rm_varying is not null
+        group by {% for name in groups %}{{ name }}, {% endfor %}rm_user
+        having count(*) > 1
+        union all
+        select rm_user, rm_at, rm_item, rm_same, cast(null as {{ string }}) as rm_varying
+        from rm_colliding
+        where rm_same and rm_varying is null
+    ) as rm_found
+    order by case when rm_varying is null then 1 else 0 end, rm_user, rm_at
+    limit 1
 )
-select rm_user, rm_at, rm_item, rm_same, rm_varying
+select c.rm_user, c.rm_at, c.rm_item, c.rm_same, c.rm_varying,
+    p.rm_predictions_user, p.rm_predictions_item, t.rm_truth_user, t.rm_truth_item
 from (
-    select rm_user, min(rm_at) as rm_at, min(rm_item) as rm_item, false as rm_same, min(rm_varying) as rm_varying
-    from rm_colliding
-    where rm_varying is not null
-    group by {% for name in groups %}{{ name }}, {% endfor %}rm_user
-    having count(*) > 1
-    union all
-    select rm_user, rm_at, rm_item, rm_same, cast(null as {{ rank_metrics.type_string() }}) as rm_varying
-    from rm_colliding
-    where rm_same and rm_varying is null
-) as rm_found
-order by case when rm_varying is null then 1 else 0 end, rm_user, rm_at
-limit 1
+    select {{ rank_metrics._padded_id('rm_l.rm_user', predictions_columns, plan.names.user) }} as rm_predictions_user,
+        min(rm_l.rm_padded_item) as rm_predictions_item
+    from rm_lists as rm_l
+) as p
+cross join (
+    select {{ rank_metrics._padded_id('rm_t.' ~ plan.truth_user, truth_columns, plan.names.truth_user) }} as rm_truth_user,
+        {{ rank_metrics._padded_id('rm_t.' ~ plan.truth_item, truth_columns, plan.names.truth_item) }} as rm_truth_item
+    from {{ plan.truth }} as rm_t
+) as t
+left join rm_first as c
+    on 1 = 1
 {%- endmacro %}
 
-{#- The least id with a space at its start or end, of each text id column (user, item) of
-    predictions and of truth: rm_predictions_user, rm_predictions_item, rm_truth_user,
-    rm_truth_item, NULL where there is none or the column is not text. Ids are compared exactly,
-    so 'b ' in one table never meets 'b' in the other. -#}
-{% macro _padded_ids(plan, predictions_columns, truth_columns) -%}
-    {%- set sides = [('predictions', predictions_columns, [('user', plan.user, plan.names.user), ('item', plan.item, plan.names.item)]),
-                     ('truth', truth_columns, [('user', plan.truth_user, plan.names.truth_user), ('item', plan.truth_item, plan.names.truth_item)])] -%}
-select {% for table, columns, ids in sides %}{% set outer = loop %}{% for argument, quoted, name in ids %}rm_{{ table }}.rm_{{ argument }} as rm_{{ table }}_{{ argument }}{{ ', ' if not (outer.last and loop.last) }}{% endfor %}{% endfor %}
-from {% for table, columns, ids in sides %}(
-    select {% for argument, quoted, name in ids -%}
-        {%- if rank_metrics._type_family(rank_metrics._column_type(columns, name) | trim) | trim == 'string' -%}
-        min(case when {{ quoted }} like ' %' or {{ quoted }} like '% ' then {{ quoted }} end)
-        {%- else -%}
+{#- An aggregate: the least value of a text id column (`column`, its SQL) with a space at its
+    start or end, NULL when none has or the column (`name` among `columns`) is not text. -#}
+{% macro _padded_id(column, columns, name) -%}
+    {%- if rank_metrics._type_family(rank_metrics._column_type(columns, name) | trim) | trim == 'string' -%}
+        min(case when {{ column }} like ' %' or {{ column }} like '% ' then {{ column }} end)
+    {%- else -%}
         {#- an aggregate all the same: one row, whatever the table's size -#}
         min(cast(null as {{ rank_metrics.type_string() }}))
-        {%- endif %} as rm_{{ argument }}{{ ', ' if not loop.last }}
-    {%- endfor %}
-    from {{ plan[table] }} as rm_t
-) as rm_{{ table }}{{ '\ncross join ' if not loop.last }}{% endfor %}
+    {%- endif -%}
 {%- endmacro %}
 
-{#- The warnings of the two queries above, appended to `messages` (a macro returns only text):
-    `colliding` is _colliding_rows' row or none, `padded` _padded_ids' row or none. -#}
+{#- The warnings of _shape_findings' row, appended to `messages` (a macro returns only text):
+    `colliding` is its first five values or none (no rows collide), `padded` its last four. -#}
 {% macro _shape_messages(messages, plan, colliding, padded) -%}
     {%- set names = plan.names -%}
     {%- set by = names.by or [] -%}

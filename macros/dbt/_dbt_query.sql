@@ -226,11 +226,9 @@
     {%- for name in accepted if name in arguments -%}{%- do given.update({name: arguments[name]}) -%}{%- endfor -%}
     {%- do rank_metrics._plan(plan=plan, **given) -%}
     {%- if plan.shapes.predictions.list or plan.shapes.truth.list -%}{{ return('') }}{%- endif -%}
-    {%- set colliding = run_query(rank_metrics._colliding_rows(plan, arguments.predictions_columns)) -%}
-    {%- set padded = run_query(rank_metrics._padded_ids(plan, arguments.predictions_columns, arguments.truth_columns)) -%}
+    {%- set found = run_query(rank_metrics._shape_findings(plan, arguments.predictions_columns, arguments.truth_columns)).rows[0] -%}
     {%- set messages = [] -%}
-    {%- do rank_metrics._shape_messages(messages, plan, colliding.rows[0] if colliding.rows | length else none,
-                                        padded.rows[0] if padded.rows | length else none) -%}
+    {%- do rank_metrics._shape_messages(messages, plan, found[:5] if found[0] is not none else none, found[5:]) -%}
     {%- set rank = plan.names.rank -%}
     {%- if rank_metrics._rank_may_be_a_score(arguments.predictions_columns, rank, plan.names.score) | trim -%}
         {%- set found = run_query(rank_metrics._value_range(arguments.predictions, rank_metrics.quote_identifier(rank))) -%}
