@@ -4,6 +4,7 @@ every engine and with every test; each segment's rows are what comparing that se
 predictions alone gives, and the correction's family is one metric at one k in one segment."""
 
 import random
+import warnings
 
 import duckdb
 import pandas as pd
@@ -95,6 +96,14 @@ def test_the_family_is_one_metric_at_one_k_in_one_segment():
     # two models a family by default; every row under family='all', so no adjusted p is smaller
     assert (everything.p_value_adjusted >= got.p_value_adjusted - 1e-15).all()
     assert (everything.p_value_adjusted > got.p_value_adjusted).any()
+
+
+def test_the_baseline_of_each_segment_is_not_said_to_be_missing():
+    """The rows leave out the baseline in every segment, as without segments: no warning that
+    those groups have no evaluated user (a first trial of segments said so of ('b', 'new'))."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        rank_metrics.compare(PREDICTIONS, TRUTH, by=["model", "segment"], baseline="b", test="permutation", **OPTIONS)
 
 
 def test_the_command_line_takes_segments(tmp_path):

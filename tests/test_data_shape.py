@@ -233,3 +233,4 @@ def test_strict_makes_the_shape_warnings_errors(tmp_path):
     JUDGED.to_csv(tmp_path / "t.csv", index=False)
     code, out, err = run("map-at-k", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "3", "--rank", "rank", "--strict")
     assert (code, out) == (2, "") and err.startswith("rank-metrics: error: lists merged: user 1"), err
+    assert err.rstrip().endswith("(--strict makes this warning an error)"), err

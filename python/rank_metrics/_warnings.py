@@ -51,7 +51,8 @@ def takes_strict(function):
 def _shape_warning(message: str) -> None:
     """A warning of the data's shape: a RankMetricsWarning, or under strict=True an error."""
     if _STRICT.get():
-        raise RankMetricsError(f"rank_metrics: {message} (strict=True makes this warning an error)")
+        raise RankMetricsError(f"rank_metrics: {message} ({mention('strict', True, text='strict=True')} makes this "
+                               "warning an error)")
     warn(message)
 
 
@@ -150,9 +151,10 @@ def _warn_of_groups_without_users(macro: str, result: pd.DataFrame, arguments: d
     listed = set(map(tuple, engine.run(render("_distinct_values", engine.name, relation=tables["predictions"],
                                               columns=columns)).itertuples(index=False)))
     present = set(map(tuple, result[by].itertuples(index=False)))
-    if macro == "compare":   # whose rows leave out the baseline, read by the SQL's rule
+    if macro == "compare":   # whose rows leave out the baseline (in every segment), read by the SQL's rule
         from .comparison import _as_group_value
-        present.add((_as_group_value(arguments["baseline"], [group[0] for group in listed]),))
+        baseline = _as_group_value(arguments["baseline"], [group[0] for group in listed])
+        present |= {group for group in listed if group[0] == baseline}
     missing = sorted(listed - present, key=repr)
     if not missing:
         return

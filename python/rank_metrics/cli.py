@@ -559,7 +559,7 @@ def _silence_stdout() -> None:
 # truth_user): the mentions of an error (errors.py) are named so; others (k: -k; predictions and
 # truth, its positional arguments; con, check) as the API spells them
 _FLAGS = frozenset([*api.OPTIONS, "dialect", "macro", "metrics", "confidence", "baseline", "test", "correction", "family",
-                    "alpha", "seed", "resamples"])
+                    "alpha", "seed", "resamples", "strict"])
 
 
 def _command_line_text(error: Exception | str) -> str:
