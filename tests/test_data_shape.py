@@ -19,14 +19,7 @@ SAID = (r"rank column 'pred' holds only values between 0 and 1 \(0\.05 to 0\.9\)
 
 
 def inputs(engine, request):
-    if engine == "duckdb":
-        return dict(predictions=PREDICTIONS, truth=TRUTH)
-    if engine == "postgres":
-        con = request.getfixturevalue("postgres")
-        return dict(predictions=to_postgres(con, "shape_recs", PREDICTIONS), truth=to_postgres(con, "shape_truth", TRUTH),
-                    con=con)
-    spark = request.getfixturevalue("spark")
-    return dict(predictions=to_spark(spark, PREDICTIONS), truth=to_spark(spark, TRUTH))
+    return on_engine(engine, request, PREDICTIONS, TRUTH)
 
 
 @pytest.mark.parametrize("engine", ["duckdb", pytest.param("postgres", marks=pytest.mark.postgres),
