@@ -188,7 +188,7 @@ def test_the_command_line_gives_the_flags_of_a_merge(tmp_path):
         "pass by='day' for a row per day (--by day on the command line)") for line in err.splitlines()), err
 
 
-def test_the_shape_query_is_one_row_whatever_the_id_types():
+def test_the_shape_summary_is_one_row_whatever_the_id_types():
     """With number ids (no text to look at) each table's part of the space query was a row per
     row, and their cross join 29 billion rows for 240,000 predictions: one row, always."""
     import duckdb
@@ -203,8 +203,15 @@ def test_the_shape_query_is_one_row_whatever_the_id_types():
     columns = [{"name": name, "data_type": "BIGINT"} for name in ("user_id", "item_id", "rank")]
     plan = _plan_of(_metric_arguments(3, {"rank": "rank"}), "duckdb", predictions="p", truth="t",
                     predictions_columns=columns, truth_columns=columns[:2])
-    rows = con.execute(render("_shape_findings", plan=plan, predictions_columns=columns, truth_columns=columns[:2])).fetchall()
-    assert rows == [(None,) * 9]
+    summary = render("_shape_summary", plan=plan, predictions_columns=columns, truth_columns=columns[:2])
+    # every list proven (ranks 1 to 10 each once), so the collisions' query is not needed
+    assert con.execute(summary).fetchall() == [(0, None, None, None, None)]
+    assert con.execute(render("_shape_collisions", plan=plan, predictions_columns=columns)).fetchall() == []
+    # a row repeated in two lists: those two are not proven, and the collisions' query finds the first
+    con.execute("insert into p values (3, 31, 2), (7, 70, 1)")
+    assert con.execute(summary).fetchall() == [(2, None, None, None, None)]
+    assert con.execute(render("_shape_collisions", plan=plan, predictions_columns=columns)).fetchall() == [
+        (3, 2, '31', True, None)]
 
 
 def test_strict_makes_the_shape_warnings_errors(tmp_path):

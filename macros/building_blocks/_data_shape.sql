@@ -24,23 +24,58 @@ from {{ relation }} as rm_r
     {{- found | join('\n') -}}
 {%- endmacro %}
 
-{#- The findings of the data's shape, one row, read in one query:
-      rm_user, rm_at, rm_item, rm_same, rm_varying: two rows of one list that collide, or NULLs.
-        Ordered by rank, rows collide at one rank within the largest k (the rows the metrics read,
-        and at least the first three); ordered by score, at one item. Lists merged from several
-        days or models collide at two places or more, and an unread column (rm_varying, the first
-        such) differs between the rows at each: the list's least place is given. One row twice
-        (the same item at one rank, or the same score for one item: rm_same), as a table appended
-        to itself or a join that repeats rows makes, is given at its place, when no unread column
-        differs. A rank shared by different items with nothing else differing, and one place
-        where an item's attribute differs, are ties, left to the tie-break and duplicates rules.
+{#- The data's shape in one row, from one pass over each table, cheap on clean data:
+      rm_unproven: ordered by rank, the number of lists whose first ranks (within the largest k,
+        and at least the first three) are not proven to be 1, 2, 3, … each once (the metric
+        query's own proof); NULL ordered by score, where nothing is proven. Only when it is not 0
+        does _shape_collisions read predictions again.
       rm_predictions_user, rm_predictions_item, rm_truth_user, rm_truth_item: the least id with a
         space at its start or end of each text id column, or NULL: ids are compared exactly, so
         'b ' in one table never meets 'b' in the other.
-    Cheap on clean data: predictions are read once, a row per list, for the ids and for the
-    metric query's own proof that a list's first ranks are 1, 2, 3, … each once; only the rows of
-    the lists it does not prove are read again. `plan`: the macros' plan of the call. -#}
-{% macro _shape_findings(plan, predictions_columns, truth_columns) -%}
+    (Spark inlines a CTE into every place that reads it: each list is read here once, and the
+    collisions are a query of their own.) `plan`: the macros' plan of the call. -#}
+{% macro _shape_summary(plan, predictions_columns, truth_columns) -%}
+    {%- set ranked = plan.names.rank is not none -%}
+select {{ 'sum(case when rm_l.rm_proven = 0 then 1 else 0 end)' if ranked else 'cast(null as bigint)' }} as rm_unproven,
+    {{ rank_metrics._padded_id('rm_l.rm_user', predictions_columns, plan.names.user) }} as rm_predictions_user,
+    min(rm_l.rm_padded_item) as rm_predictions_item,
+    min(t.rm_truth_user) as rm_truth_user, min(t.rm_truth_item) as rm_truth_item
+from (
+    -- a row per list: its item with a space at either end, and whether its first ranks are proven
+    select rm_p.{{ plan.user }} as rm_user,
+        {{ rank_metrics._padded_id('rm_p.' ~ plan.item, predictions_columns, plan.names.item) }} as rm_padded_item
+        {%- if ranked %},
+        {{ rank_metrics._list_proof(plan) }} as rm_proven
+        {%- endif %}
+    from {{ plan.predictions }} as rm_p
+    group by {% for column in plan.by %}rm_p.{{ column }}, {% endfor %}rm_p.{{ plan.user }}
+) as rm_l
+cross join (
+    select {{ rank_metrics._padded_id('rm_t.' ~ plan.truth_user, truth_columns, plan.names.truth_user) }} as rm_truth_user,
+        {{ rank_metrics._padded_id('rm_t.' ~ plan.truth_item, truth_columns, plan.names.truth_item) }} as rm_truth_item
+    from {{ plan.truth }} as rm_t
+) as t
+{%- endmacro %}
+
+{#- The aggregate that proves a list's first ranks (rm_p's rows of one list) are 1, 2, 3, … each
+    once, within the largest k and at least the first three: 1 when proven. -#}
+{% macro _list_proof(plan) -%}
+    {%- set rank = rank_metrics._rank_for_cuts(plan, 'rm_p.') -%}
+    {%- set whole_rank = rank if plan.rank_is_whole else 'case when ' ~ rank ~ ' = round(' ~ rank ~ ') then ' ~ rank ~ ' else 0 end' -%}
+    {{- rank_metrics._ranks_are_positions(rank, whole_rank, [plan.ks | max, 3] | max) -}}
+{%- endmacro %}
+
+{#- Two rows of one list that collide, one row (rm_user, rm_at, rm_item, rm_same, rm_varying), or
+    none. Ordered by rank, rows collide at one rank within the largest k (the rows the metrics
+    read, and at least the first three) in the lists _list_proof does not prove; ordered by
+    score, at one item. Lists merged from several days or models collide at two places or more,
+    and an unread column (rm_varying, the first such) differs between the rows at each: the
+    list's least place is given. One row twice (the same item at one rank, or the same score for
+    one item: rm_same), as a table appended to itself or a join that repeats rows makes, is given
+    at its place, when no unread column differs. A rank shared by different items with nothing
+    else differing, and one place where an item's attribute differs, are ties, left to the
+    tie-break and duplicates rules. Run when _shape_summary's rm_unproven is not 0. -#}
+{% macro _shape_collisions(plan, predictions_columns) -%}
     {%- set unread = (rank_metrics._comparable_unread_columns(predictions_columns, plan.names) | trim).split('\n') | reject('equalto', '') | list -%}
     {%- set ranked = plan.names.rank is not none -%}
     {%- set at = plan.order_by if ranked else plan.item -%}
@@ -48,30 +83,24 @@ from {{ relation }} as rm_r
         one distinct value, and the example is given as text -#}
     {%- set same = ('count(distinct rm_p.' ~ plan.item ~ ') = 1') if ranked else ('min(rm_p.' ~ plan.order_by ~ ') = max(rm_p.' ~ plan.order_by ~ ')') -%}
     {%- set string = rank_metrics.type_string() -%}
-    {%- set cut = [plan.ks | max, 3] | max -%}
-    {%- set rank = rank_metrics._rank_for_cuts(plan, 'rm_p.') -%}
-    {%- set whole_rank = rank if plan.rank_is_whole else 'case when ' ~ rank ~ ' = round(' ~ rank ~ ') then ' ~ rank ~ ' else 0 end' -%}
     {%- set groups = [] -%}{%- for column in plan.by -%}{%- do groups.append('rm_by_' ~ loop.index) -%}{%- endfor -%}
-with rm_lists as (
-    -- a row per list: its item with a space at either end, and (ordered by rank) whether its
-    -- first ranks are proven to be 1, 2, 3, … each once
-    select {% for column in plan.by %}rm_p.{{ column }} as rm_by_{{ loop.index }}, {% endfor %}rm_p.{{ plan.user }} as rm_user,
-        {{ rank_metrics._padded_id('rm_p.' ~ plan.item, predictions_columns, plan.names.item) }} as rm_padded_item
-        {%- if ranked %},
-        {{ rank_metrics._ranks_are_positions(rank, whole_rank, cut) }} as rm_proven
-        {%- endif %}
+with
+{%- if ranked %}
+rm_unproven as (
+    select {% for column in plan.by %}rm_p.{{ column }} as rm_by_{{ loop.index }}, {% endfor %}rm_p.{{ plan.user }} as rm_user
     from {{ plan.predictions }} as rm_p
     group by {% for column in plan.by %}rm_p.{{ column }}, {% endfor %}rm_p.{{ plan.user }}
+    having {{ rank_metrics._list_proof(plan) }} = 0
 ),
+{%- endif %}
 rm_keys as (
-    -- the places two rows of a list share: within the cut of the lists not proven, when ordered
-    -- by rank (a clean table has none, and then nothing more is read)
+    -- the places two rows of a list share (ordered by rank: within the cut of the lists not proven)
     select {% for column in plan.by %}rm_p.{{ column }} as rm_by_{{ loop.index }}, {% endfor %}rm_p.{{ plan.user }} as rm_user, rm_p.{{ at }} as rm_at
     from {{ plan.predictions }} as rm_p
     {%- if ranked %}
-    inner join rm_lists as u
-        on u.rm_proven = 0 and u.rm_user = rm_p.{{ plan.user }}{% for column in plan.by %} and u.rm_by_{{ loop.index }} = rm_p.{{ column }}{% endfor %}
-    where {{ rank }} <= {{ cut }}
+    inner join rm_unproven as u
+        on u.rm_user = rm_p.{{ plan.user }}{% for column in plan.by %} and u.rm_by_{{ loop.index }} = rm_p.{{ column }}{% endfor %}
+    where {{ rank_metrics._rank_for_cuts(plan, 'rm_p.') }} <= {{ [plan.ks | max, 3] | max }}
     {%- endif %}
     group by {% for column in plan.by %}rm_p.{{ column }}, {% endfor %}rm_p.{{ plan.user }}, rm_p.{{ at }}
     having count(*) > 1
@@ -88,37 +117,21 @@ rm_colliding as (
     inner join rm_keys as k
         on k.rm_user = rm_p.{{ plan.user }} and k.rm_at = rm_p.{{ at }}{% for column in plan.by %} and k.rm_by_{{ loop.index }} = rm_p.{{ column }}{% endfor %}
     group by {% for column in plan.by %}k.rm_by_{{ loop.index }}, {% endfor %}k.rm_user, k.rm_at
-),
-rm_first as (
-    select rm_user, rm_at, rm_item, rm_same, rm_varying
-    from (
-        select rm_user, min(rm_at) as rm_at, min(rm_item) as rm_item, false as rm_same, min(rm_varying) as rm_varying
-        from rm_colliding
-        where rm_varying is not null
-        group by {% for name in groups %}{{ name }}, {% endfor %}rm_user
-        having count(*) > 1
-        union all
-        select rm_user, rm_at, rm_item, rm_same, cast(null as {{ string }}) as rm_varying
-        from rm_colliding
-        where rm_same and rm_varying is null
-    ) as rm_found
-    order by case when rm_varying is null then 1 else 0 end, rm_user, rm_at
-    limit 1
 )
-select c.rm_user, c.rm_at, c.rm_item, c.rm_same, c.rm_varying,
-    p.rm_predictions_user, p.rm_predictions_item, t.rm_truth_user, t.rm_truth_item
+select rm_user, rm_at, rm_item, rm_same, rm_varying
 from (
-    select {{ rank_metrics._padded_id('rm_l.rm_user', predictions_columns, plan.names.user) }} as rm_predictions_user,
-        min(rm_l.rm_padded_item) as rm_predictions_item
-    from rm_lists as rm_l
-) as p
-cross join (
-    select {{ rank_metrics._padded_id('rm_t.' ~ plan.truth_user, truth_columns, plan.names.truth_user) }} as rm_truth_user,
-        {{ rank_metrics._padded_id('rm_t.' ~ plan.truth_item, truth_columns, plan.names.truth_item) }} as rm_truth_item
-    from {{ plan.truth }} as rm_t
-) as t
-left join rm_first as c
-    on 1 = 1
+    select rm_user, min(rm_at) as rm_at, min(rm_item) as rm_item, false as rm_same, min(rm_varying) as rm_varying
+    from rm_colliding
+    where rm_varying is not null
+    group by {% for name in groups %}{{ name }}, {% endfor %}rm_user
+    having count(*) > 1
+    union all
+    select rm_user, rm_at, rm_item, rm_same, cast(null as {{ string }}) as rm_varying
+    from rm_colliding
+    where rm_same and rm_varying is null
+) as rm_found
+order by case when rm_varying is null then 1 else 0 end, rm_user, rm_at
+limit 1
 {%- endmacro %}
 
 {#- An aggregate: the least value of a text id column (`column`, its SQL) with a space at its
@@ -132,8 +145,9 @@ left join rm_first as c
     {%- endif -%}
 {%- endmacro %}
 
-{#- The warnings of _shape_findings' row, appended to `messages` (a macro returns only text):
-    `colliding` is its first five values or none (no rows collide), `padded` its last four. -#}
+{#- The warnings of the data's shape, appended to `messages` (a macro returns only text):
+    `colliding` is _shape_collisions' row or none (no rows collide), `padded` the last four
+    values of _shape_summary's row. -#}
 {% macro _shape_messages(messages, plan, colliding, padded) -%}
     {%- set names = plan.names -%}
     {%- set by = names.by or [] -%}

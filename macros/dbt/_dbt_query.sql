@@ -226,9 +226,10 @@
     {%- for name in accepted if name in arguments -%}{%- do given.update({name: arguments[name]}) -%}{%- endfor -%}
     {%- do rank_metrics._plan(plan=plan, **given) -%}
     {%- if plan.shapes.predictions.list or plan.shapes.truth.list -%}{{ return('') }}{%- endif -%}
-    {%- set found = run_query(rank_metrics._shape_findings(plan, arguments.predictions_columns, arguments.truth_columns)).rows[0] -%}
+    {%- set summary = run_query(rank_metrics._shape_summary(plan, arguments.predictions_columns, arguments.truth_columns)).rows[0] -%}
+    {%- set colliding = run_query(rank_metrics._shape_collisions(plan, arguments.predictions_columns)).rows if summary[0] != 0 else [] -%}
     {%- set messages = [] -%}
-    {%- do rank_metrics._shape_messages(messages, plan, found[:5] if found[0] is not none else none, found[5:]) -%}
+    {%- do rank_metrics._shape_messages(messages, plan, colliding[0] if colliding | length else none, summary[1:]) -%}
     {%- set rank = plan.names.rank -%}
     {%- if rank_metrics._rank_may_be_a_score(arguments.predictions_columns, rank, plan.names.score) | trim -%}
         {%- set found = run_query(rank_metrics._value_range(arguments.predictions, rank_metrics.quote_identifier(rank))) -%}

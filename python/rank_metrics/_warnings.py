@@ -87,15 +87,17 @@ def _warn_of_colliding_rows_and_padded_ids(engine, plan: dict, predictions_colum
     error: lists merged from several days or models (two rows of one list at one rank that
     differ in a column by= does not name), one row twice (which takes a place and moves the
     items after it down), and ids with a space at the start or end in one table only (which
-    never meet). One query (macros/building_blocks/_data_shape.sql: _shape_findings), which on
-    clean data reads predictions once, a row per list; the texts are the macros', which dbt logs
-    too. `model_column_named`: the model-column warning has said a merge already."""
+    never meet). The queries of macros/building_blocks/_data_shape.sql: _shape_summary reads
+    predictions once, a row per list, and only when some list's first ranks are not proven to be
+    1, 2, 3, … does _shape_collisions read it again. The texts are the macros', which dbt logs too.
+    `model_column_named`: the model-column warning has said a merge already."""
     if _COUNTING_FOR_A_REPORT.get() or plan["shapes"]["predictions"]["list"] or plan["shapes"]["truth"]["list"]:
         return
     names = _render_namespace(engine.name)
-    found = engine.first_row(render("_shape_findings", engine.name, plan=plan, predictions_columns=predictions_columns,
-                                    truth_columns=truth_columns))
-    colliding, padded = (found[:5] if found[0] is not None else None), found[5:]
+    unproven, *padded = engine.first_row(render("_shape_summary", engine.name, plan=plan,
+                                                predictions_columns=predictions_columns, truth_columns=truth_columns))
+    colliding = None if unproven == 0 else engine.first_row(render("_shape_collisions", engine.name, plan=plan,
+                                                                   predictions_columns=predictions_columns))
     if colliding is not None and colliding[4] is not None and model_column_named:
         colliding = None
     messages = []
