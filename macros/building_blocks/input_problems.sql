@@ -14,16 +14,23 @@
 {#- Python's list of the problem texts that name arguments, with their mentions (_problem_literal) -#}
 {%- set fragments = options.pop('problem_mentions', none) -%}
 {%- for name in ['test', 'correction', 'family', 'alpha'] -%}{%- do options.pop(name, none) -%}{%- endfor -%}
+{#- evaluate_over_time's: its period and time columns are checked as by columns are -#}
+{%- set over_time = {} -%}
+{%- for name in ['period', 'time', 'loaded_at', 'window', 'as_of', 'previous'] if name in options -%}
+    {%- do over_time.update({name: options.pop(name)}) -%}
+{%- endfor -%}
 {%- set plan = {} -%}
 {%- do rank_metrics._plan(plan, predictions, truth, k, **options) -%}
 {%- set text = rank_metrics.type_string() -%}
 {%- set prediction_checks = [('user', plan.user), ('item', plan.item),
                              ('score' if plan.order_direction == 'desc' else 'rank', plan.order_by)] -%}
 {%- for column in plan.by -%}{%- do prediction_checks.append(('by', column)) -%}{%- endfor -%}
+{%- if over_time.get('period') is not none -%}{%- do prediction_checks.append(('period', rank_metrics.quote_identifier(over_time.period))) -%}{%- endif -%}
 {%- set truth_checks = [(rank_metrics._truth_argument('user', plan.truth_user, plan.user), plan.truth_user),
                         (rank_metrics._truth_argument('item', plan.truth_item, plan.item), plan.truth_item)] -%}
 {%- if plan.relevance is not none -%}{%- do truth_checks.append(('relevance', plan.relevance)) -%}{%- endif -%}
 {%- for column in plan.truth_by -%}{%- do truth_checks.append(('by', column)) -%}{%- endfor -%}
+{%- for name in ['time', 'loaded_at'] if over_time.get(name) is not none -%}{%- do truth_checks.append((name, rank_metrics.quote_identifier(over_time[name]))) -%}{%- endfor -%}
 {#- the numeric columns that can hold NaN or ±inf (not integers), (argument, column): those are
     rejected like NULL -#}
 {%- set order_is_integer = plan.rank_is_integer if plan.order_direction == 'asc' else plan.score_is_integer -%}
@@ -76,7 +83,8 @@
                      'judged': {'table': 'truth', 'where': none, 'problem': "truth has no rows, so " ~ users_named ~ " has no user to evaluate"},
                      'predictions': {'table': 'predictions', 'where': none,
                                      'problem': "predictions has no rows, so " ~ users_named ~ " has no user to evaluate"}}.get(plan.users) -%}
-{%- set first_row = first_row if first_row is not none and first_row.table in checked else none -%}
+{#- over time, a period without labels yet is a row of its own (n_users 0), not a problem -#}
+{%- set first_row = first_row if first_row is not none and first_row.table in checked and not over_time else none -%}
 {%- if first_row is not none -%}
     {#- named by the users rule that needs the row: 'truth: truth has …' would say truth twice -#}
     {%- do checks.append((200, 'users', 'case when f.rm_rows = 0 then ' ~ rank_metrics._problem_literal(first_row.problem, fragments) ~ ' end')) -%}

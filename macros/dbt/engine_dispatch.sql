@@ -22,5 +22,6 @@
 {% macro text_in_byte_order(expression) %}{{ return(adapter.dispatch('text_in_byte_order', 'rank_metrics')(expression)) }}{% endmacro %}
 {% macro not_a_finite_number(expression, data_type) %}{{ return(adapter.dispatch('not_a_finite_number', 'rank_metrics')(expression, data_type)) }}{% endmacro %}
 {% macro column_as_named(stored) %}{{ return(adapter.dispatch('column_as_named', 'rank_metrics')(stored)) }}{% endmacro %}
+{% macro days_after(timestamp, days) %}{{ return(adapter.dispatch('days_after', 'rank_metrics')(timestamp, days)) }}{% endmacro %}
 {% macro bit_or(value) %}{{ return(adapter.dispatch('bit_or', 'rank_metrics')(value)) }}{% endmacro %}
 {% macro engine_profile(key) %}{{ return(adapter.dispatch('engine_profile', 'rank_metrics')(key)) }}{% endmacro %}

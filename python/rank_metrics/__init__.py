@@ -9,6 +9,7 @@ from .api import METRIC_FUNCTIONS, average_precision_at_k, evaluate, evaluate_us
 from .comparison import compare
 from .errors import CheckFailed, RankMetricsError, RankMetricsWarning
 from .lists import apk, mapk
+from .over_time import evaluate_over_time, no_significant_drop
 from ._report import plot, report
 
 # a function per metric of the registry (macros/metrics/_registry.sql): map_at_k, ndcg_at_k,
@@ -16,4 +17,5 @@ from ._report import plot, report
 globals().update(METRIC_FUNCTIONS)
 
 __all__ = ["__version__", "apk", "mapk", *METRIC_FUNCTIONS, "average_precision_at_k", "evaluate", "evaluate_users", "compare",
+           "evaluate_over_time", "no_significant_drop",
            "plot", "report", "sql", "RankMetricsError", "RankMetricsWarning", "CheckFailed"]

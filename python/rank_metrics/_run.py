@@ -36,6 +36,8 @@ def _prepared(predictions, truth, con, arguments):
     named = {value for name in ("user", "item", "rank", "score", "relevance", "truth_user", "truth_item")
              if isinstance(value := arguments.get(name), str)}
     named |= set(_as_list(arguments.get("by"))) | set(_as_list(arguments.get("truth_by")))
+    # evaluate_over_time's period, time and load-time columns
+    named |= {value for name in ("period", "time", "loaded_at") if isinstance(value := arguments.get(name), str)}
     # and the columns found by name when none is named: rank or score, relevance
     read = named | ({"rank", "score"} if arguments.get("rank") is None and arguments.get("score") is None else set()) \
         | ({"relevance"} if arguments.get("relevance") is None else set())

@@ -284,3 +284,57 @@ def normal_quantile_of_confidence(confidence: float) -> float:
         miss = math.erf(x) - confidence if confidence < 0.5 else (1 - confidence) - math.erfc(x)
         x -= miss / (2 / math.sqrt(math.pi) * math.exp(-x * x))
     return math.sqrt(2) * x
+
+
+def evaluate_over_time(predictions: Iterable[dict], labels: Iterable[dict], ks: Sequence[int], *, period: str,
+                       time: str, window: int, as_of=None, by: Sequence[str] = (), metrics: Sequence[str] | None = None,
+                       **evaluate_options) -> list[dict]:
+    """SPEC §8: a row per period, group, metric and k: the period, the by columns, metric, k,
+    value, std_error, n_users, complete. Period d's truth is the labels at times t with
+    start(d) <= t < start(d) + `window` days (a date is its midnight), and each period's lists
+    are evaluated against it as `evaluate` evaluates them; a group with lists and no evaluated
+    user has n_users 0 and value None. complete: as_of (default the latest label time) >=
+    start(d) + window."""
+    import datetime
+
+    def instant(value):
+        return value if isinstance(value, datetime.datetime) else datetime.datetime.combine(value, datetime.time())
+
+    labels, predictions, by = list(labels), list(predictions), tuple(by)
+    times = [instant(row[time]) for row in labels]
+    as_of = instant(as_of) if as_of is not None else (max(times) if times else None)
+    metrics = list(METRICS) if metrics is None else list(metrics)
+    rows = []
+    for day in sorted({row[period] for row in predictions}):
+        start = instant(day)
+        end = start + datetime.timedelta(days=window)
+        lists = [row for row in predictions if row[period] == day]
+        truth = [row for row, at in zip(labels, times) if start <= at < end]
+        _, per_group = evaluate(lists, truth, ks, by=by, **evaluate_options)
+        found = {(tuple(row[column] for column in by), row["k"]): row for row in per_group}
+        for group in dict.fromkeys(tuple(row[column] for column in by) for row in lists):
+            for metric in metrics:
+                user_column, group_column = METRICS[metric]
+                for k in ks:
+                    row = found.get((group, k))
+                    rows.append({period: day, **dict(zip(by, group)), "metric": metric, "k": k,
+                                 "value": None if row is None else row[group_column],
+                                 "std_error": None if row is None else row[group_column + "_std_error"],
+                                 "n_users": 0 if row is None else row["n_users"],
+                                 "complete": as_of is not None and as_of >= end})
+    return rows
+
+
+def trend_drop(latest: tuple[float, float | None], before: Sequence[tuple[float, float | None, int]]) -> dict:
+    """SPEC §8's trend gate for one group, metric and k: `latest` (x, its standard error s) against
+    the periods before it, each (v_i, s_i, n_i). base = sum n_i v_i / sum n_i; s_B =
+    sqrt(sum (n_i s_i)^2) / sum n_i; z = (x - base) / sqrt(s^2 + s_B^2); p = Phi(z). A standard
+    error of None (a period of one user) counts as 0; z is None when both are 0."""
+    weight = sum(n for _, _, n in before)
+    base = math.fsum(n * v for v, _, n in before) / weight
+    spread = math.sqrt(math.fsum((n * (s or 0.0)) ** 2 for _, s, n in before)) / weight
+    x, s = latest
+    scale = math.sqrt((s or 0.0) ** 2 + spread ** 2)
+    z = None if scale == 0 else (x - base) / scale
+    return {"value": x, "base": base, "base_std_error": spread, "z": z,
+            "p_value": None if z is None else NormalDist().cdf(z)}
