@@ -15,13 +15,17 @@ def _kind(data_type: pa.DataType) -> str:
         return "integer"
     if pa.types.is_floating(data_type):
         return "float"
+    if pa.types.is_date(data_type):
+        return "date"
+    if pa.types.is_timestamp(data_type):
+        return "timestamp"
     return "text"
 
 
 def to_postgres(con, name: str, table) -> str:
     """Replace table `name` (in the connection's current schema) with these rows."""
     table = _arrow(table)
-    types = {"integer": "bigint", "float": "double precision", "text": "text"}
+    types = {"integer": "bigint", "float": "double precision", "date": "date", "timestamp": "timestamp", "text": "text"}
     columns = ", ".join(f'"{field.name}" {types[_kind(field.type)]}' for field in table.schema)
     with con.cursor() as cursor:
         cursor.execute(f'drop table if exists "{name}"')
@@ -39,6 +43,7 @@ def to_spark(spark, table):
     from pyspark.sql import types as T
 
     table = _arrow(table)
-    types = {"integer": T.LongType(), "float": T.DoubleType(), "text": T.StringType()}
+    types = {"integer": T.LongType(), "float": T.DoubleType(), "date": T.DateType(), "timestamp": T.TimestampType(),
+             "text": T.StringType()}
     schema = T.StructType([T.StructField(field.name, types[_kind(field.type)]) for field in table.schema])
     return spark.createDataFrame([tuple(row.values()) for row in table.to_pylist()], schema)

@@ -19,6 +19,11 @@
 {%- for name in ['period', 'time', 'loaded_at', 'window', 'as_of', 'previous'] if name in options -%}
     {%- do over_time.update({name: options.pop(name)}) -%}
 {%- endfor -%}
+{#- each of its columns there, and a date or timestamp, before a query reads it -#}
+{%- for name, table in [('period', 'predictions'), ('time', 'truth'), ('loaded_at', 'truth')] if over_time.get(name) is not none -%}
+    {%- set problem = rank_metrics._time_type_problem(options.get(table ~ '_columns'), over_time[name], name, table) | trim -%}
+    {%- if problem -%}{{ exceptions.raise_compiler_error("rank_metrics: " ~ problem) }}{%- endif -%}
+{%- endfor -%}
 {%- set plan = {} -%}
 {%- do rank_metrics._plan(plan, predictions, truth, k, **options) -%}
 {%- set text = rank_metrics.type_string() -%}

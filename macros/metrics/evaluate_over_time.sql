@@ -69,7 +69,7 @@
     {%- set data_type = rank_metrics._column_type(columns, name) | trim -%}
     {%- set lowered = data_type | lower -%}
     {%- if columns is not none and not (columns | selectattr('name', 'equalto', name) | list) -%}
-        {{ rank_metrics._mention(argument, name) }}: {{ table }} has no column {{ rank_metrics._shown(name) }}; its columns: {{ columns | map(attribute='name') | join(', ') }}
+        column {{ name }} {{ rank_metrics._mention(argument, name, 'argument') }} is not in {{ table }}; its columns are: {{ columns | map(attribute='name') | join(', ') }}
     {%- elif data_type and not lowered.startswith(('date', 'timestamp', 'time stamp')) -%}
         column {{ name }} {{ rank_metrics._mention(argument, name, 'argument') }} of {{ table }} is {{ data_type }}; {{ argument }} values must be dates or timestamps
     {%- endif -%}
