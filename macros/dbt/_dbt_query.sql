@@ -224,6 +224,11 @@
                         'truth_item', 'predictions_shape', 'truth_shape', 'item_separator'] -%}
     {%- set given = {} -%}
     {%- for name in accepted if name in arguments -%}{%- do given.update({name: arguments[name]}) -%}{%- endfor -%}
+    {#- evaluate_over_time's lists are a period's each -#}
+    {%- if arguments.get('period') is not none -%}
+        {%- set by = arguments.get('by') -%}
+        {%- do given.update({'by': [arguments.period] + ([] if by is none else [by] if by is string else by | list)}) -%}
+    {%- endif -%}
     {%- do rank_metrics._plan(plan=plan, **given) -%}
     {%- if plan.shapes.predictions.list or plan.shapes.truth.list -%}{{ return('') }}{%- endif -%}
     {%- set summary = run_query(rank_metrics._shape_summary(plan, arguments.predictions_columns, arguments.truth_columns)).rows[0] -%}

@@ -24,3 +24,17 @@
     {%- if not execute %}{{ return(rank_metrics._while_parsing()) }}{% endif %}
     {{ return(rank_metrics._fits_its_view(adapter.dispatch('compare', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs, varargs)))) }}
 {% endmacro %}
+
+{#- Quality over time (macros/metrics/evaluate_over_time.sql). In an incremental model (not a
+    microbatch one, whose batches dbt picks) the model's own table is `previous`: a run computes
+    only the periods it lacks, holds as incomplete, or (with loaded_at) whose window received a
+    label loaded since, and the model's unique_key (period, by columns, metric, k) replaces them. -#}
+{% macro evaluate_over_time(predictions, truth, k) %}
+    {%- if not execute %}{{ return(rank_metrics._while_parsing()) }}{% endif %}
+    {%- set options = dict(kwargs) -%}
+    {%- if 'previous' not in options and is_incremental is defined and is_incremental()
+          and (model is not defined or model.get('config', {}).get('incremental_strategy') != 'microbatch') -%}
+        {%- do options.update({'previous': this}) -%}
+    {%- endif -%}
+    {{ return(rank_metrics._fits_its_view(adapter.dispatch('evaluate_over_time', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, options, varargs)))) }}
+{% endmacro %}

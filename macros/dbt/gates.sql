@@ -53,7 +53,7 @@
     predictions that no user is evaluated for (under users='both', every list of a model for a
     user truth lacks). Not under `dbt build --empty`, whose inputs are empty on purpose (its
     checks of the data are skipped too). -#}
-{% test metric_at_least(model, truth, k, metric=none, min_value=none, by=none) %}
+{% test metric_at_least(model, truth=none, k=none, metric=none, min_value=none, by=none) %}
     {#- its arguments are checked when the test runs, not while dbt parses (_while_parsing) -#}
     {%- if not execute %}{{ return(rank_metrics._while_parsing()) }}{% endif %}
     {%- do rank_metrics._gate_arguments('metric_at_least', metric, k, kwargs, {
@@ -61,11 +61,15 @@
         'alpha': 'no_significant_regression takes it', 'min_users': 'no_significant_regression takes it',
         'test': 'a compare argument', 'correction': 'a compare argument',
         'confidence': 'an evaluate argument'}, 'min_value, by') -%}
-    {%- set truth = rank_metrics._gate_truth('metric_at_least', truth) -%}
     {%- if min_value is not number or min_value is boolean -%}
         {{ exceptions.raise_compiler_error("rank_metrics: metric_at_least: min_value must be a number (min_value: 0.3); got "
             ~ (rank_metrics._shown(min_value) if min_value is not none else "none")) }}
     {%- endif -%}
+    {#- without truth, the model is a metric table already built: its rows are judged (table_gates.sql) -#}
+    {%- if truth is none -%}
+    {{ rank_metrics._metric_table_at_least(model, k, metric, min_value) }}
+    {%- else -%}
+    {%- set truth = rank_metrics._gate_truth('metric_at_least', truth) -%}
     {%- set options = dict(kwargs, by=by, metrics=[metric]) -%}
     {%- set by_names = [] if by is none else ([by] if by is string else by) -%}
     {%- set by_columns = [] -%}
@@ -96,6 +100,7 @@
     ) as rm_values
         on 1 = 1
     where rm_values.value < {{ rank_metrics._number_literal(min_value, 'min_value') }}{{ ' or rm_values.k is null' if not flags.EMPTY }}
+    {%- endif %}
 {% endtest %}
 
 {#- Fails for each model (a value of `by`) significantly worse than the baseline at some k:

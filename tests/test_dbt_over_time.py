@@ -1,0 +1,107 @@
+"""Quality over time in dbt (SPEC §8): the README's incremental daily model on DuckDB and
+PostgreSQL. Built, then run again after late labels arrive, it holds the full rebuild's rows,
+each the Python API's number on the same tables; an empty run first leaves nothing behind."""
+
+import contextlib
+
+import duckdb
+import pandas as pd
+import pytest
+
+import rank_metrics
+
+OVER_TIME = "{rank_metrics_over_time: true, rank_metrics_examples: false}"
+LATE = "{rank_metrics_over_time: true, rank_metrics_examples: false, rank_metrics_late_labels: true}"
+KEYS = ["period", "model", "metric", "k"]
+
+
+@pytest.mark.parametrize("target", ["duckdb", "postgres"])
+def test_late_labels_give_the_full_rebuilds_rows(target, request):
+    if target == "duckdb":
+        project = request.getfixturevalue("dbt_project")
+
+        def connect():
+            return duckdb.connect(str(project.database))
+        schema = ""
+    else:
+        import psycopg2
+
+        port = request.getfixturevalue("postgres_port")
+        project = request.getfixturevalue("dbt_postgres")
+
+        def connect():
+            return contextlib.closing(psycopg2.connect(host="127.0.0.1", port=port, user="postgres", dbname="postgres"))
+        schema = "rank_metrics_it."
+
+    def table(name):
+        with connect() as con:
+            if target == "duckdb":
+                frame = con.table(name).df()
+            else:
+                with con.cursor() as cursor:
+                    cursor.execute(f"select * from {schema}{name}")
+                    frame = pd.DataFrame(cursor.fetchall(), columns=[column.name for column in cursor.description])
+        frame["period"] = pd.to_datetime(frame["period"])
+        return frame.sort_values(KEYS).reset_index(drop=True)
+
+    def python():
+        with connect() as con:
+            frame = rank_metrics.evaluate_over_time(f"{schema}over_time_lists", f"{schema}over_time_labels", k=[1, 3],
+                                                    window=7, loaded_at="loaded_at", by="model", rank="rank",
+                                                    metrics=["map", "ndcg", "recall"], users="predictions", con=con)
+        frame["period"] = pd.to_datetime(frame["period"])
+        return frame.sort_values(KEYS).reset_index(drop=True)
+
+    def same(built, expected):
+        assert built[KEYS + ["n_users", "complete"]].equals(expected[KEYS + ["n_users", "complete"]])
+        assert built.value.tolist() == pytest.approx(expected.value.tolist(), rel=1e-12, nan_ok=True)
+        assert pd.to_datetime(built.labels_loaded_through).tolist() == \
+            pd.to_datetime(expected.labels_loaded_through).tolist()
+
+    # a first run with --empty (dbt's inputs empty on purpose) must not keep later runs empty
+    assert project.invoke("build", "-s", "+over_time_daily", "--full-refresh", "--empty", "--vars", OVER_TIME).success
+    assert project.invoke("build", "-s", "+over_time_daily", "--vars", OVER_TIME).success
+    first = table("over_time_daily")
+    assert len(first) == 6 * 2 * 3 * 2   # days, models, metrics, k
+    same(first, python())
+    # the late labels arrive (their times in old windows, loaded later): an incremental run
+    assert project.invoke("build", "-s", "over_time_late_labels", "over_time_labels", "over_time_daily", "--vars", LATE).success
+    incremental = table("over_time_daily")
+    expected = python()
+    same(incremental, expected)
+    changed = incremental.period[(incremental.value - first.value).abs() > 1e-12].dt.date.unique()
+    assert len(changed) >= 2   # the late labels changed days whose windows had closed
+    assert project.invoke("build", "-s", "over_time_daily", "--full-refresh", "--vars", LATE).success
+    same(table("over_time_daily"), expected)
+
+
+@pytest.mark.dbt
+def test_gates_judge_the_built_table_and_say_what_failed(dbt_project):
+    """metric_at_least without truth, and the trend gate, read the built metric table; a failing
+    one names each group, metric, k and period in dbt's output, not only "Got n results"."""
+    said = []
+
+    def listen(event):
+        said.append(event.info.msg)
+
+    failing = "{rank_metrics_over_time: true, rank_metrics_examples: false, rank_metrics_failing_gates: true}"
+    build = dbt_project.invoke("build", "-s", "+over_time_daily", "--full-refresh", "--vars", failing, callbacks=[listen])
+    assert not build.success
+    status = {result.node.name: str(result.status) for result in build.result.results
+              if result.node.resource_type == "test"}
+    failed = {name for name, value in status.items() if value == "fail"}
+    assert failed == {"over_time_map_at_least_0_99", "over_time_no_drop_at_alpha_0_9999"}, status
+    assert [value for name, value in status.items() if name not in failed] == ["pass", "pass"], status
+    with duckdb.connect(str(dbt_project.database)) as con:
+        table = con.table("over_time_daily").df()
+    low = table[(table.metric == "map") & table.complete & (table.n_users > 0) & (table.value < 0.99)]
+    logged = [text for text in said if text.startswith("rank_metrics: metric_at_least failed: ")]
+    assert len(logged) == len(low) > 0
+    first = low.sort_values(["period", "model", "k"]).iloc[0]
+    assert any(f"period {first.period.date()}" in text and f"model {first.model}" in text and "metric map" in text
+               for text in logged), logged[:3]
+    # the trend gate: each group's latest complete period against the 3 before, in numbers
+    trend = [text for text in said if text.startswith("rank_metrics: no_significant_drop failed: model ")]
+    assert trend and all(", base " in text and ", z " in text and ", p_value " in text for text in trend), trend
+    expected = rank_metrics.no_significant_drop(table, periods=3, alpha=0.9999)
+    assert len(trend) == len(expected)
