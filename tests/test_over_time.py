@@ -266,3 +266,29 @@ def test_the_trend_gate_judges_evaluate_over_times_rows():
         rank_metrics.no_significant_drop(result, alpha=2)
     with pytest.raises(rank_metrics.RankMetricsError, match=r"reads evaluate_over_time's rows; the table has no column 'complete'"):
         rank_metrics.no_significant_drop(result.drop(columns="complete"))
+
+
+# --- the command line -----------------------------------------------------------------------
+
+def test_the_command_line(tmp_path, capsys):
+    from rank_metrics.cli import main
+
+    LISTS.to_csv(tmp_path / "lists.csv", index=False)
+    LATE.to_csv(tmp_path / "labels.csv", index=False)
+    files = [str(tmp_path / "lists.csv"), str(tmp_path / "labels.csv")]
+    assert main(["over-time", *files, "-k", "2", "--rank", "rank", "--by", "model", "--metrics", "map",
+                 "--users", "predictions", "--format", "csv"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "period,model,metric,k,value,std_error,ci_low,ci_high,n_users,complete"
+    assert [line.split(",")[4] for line in out[1:]] == ["0.75", "0.25"]
+    assert [line.split(",")[-1] for line in out[1:]] == ["True", "False"]
+    # as of 2024-03-09 both periods are complete, and 0.125 after 0.75 is a drop at alpha 0.9
+    assert main(["over-time", *files, "-k", "2", "--rank", "rank", "--metrics", "map", "--as-of", "2024-03-09",
+                 "--fail-if-drop", "--alpha", "0.9"]) == 4
+    said = capsys.readouterr().err
+    assert "rank-metrics: drop: map@2 on 2024-03-02: 0.125 against 0.75 before (z -2.236, p 0.0127 < alpha 0.9)" in said
+    assert main(["over-time", *files, "-k", "2", "--rank", "rank", "--metrics", "map", "--as-of", "2024-03-09",
+                 "--fail-if-drop"]) == 0   # p 0.0127, above the default alpha 0.01
+    capsys.readouterr()
+    assert main(["over-time", *files, "-k", "2", "--rank", "rank", "--time", "at"]) == 2
+    assert "rank-metrics: error: column at (--time) is not in truth" in capsys.readouterr().err

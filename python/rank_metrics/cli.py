@@ -19,7 +19,7 @@ import sys
 import threading
 import warnings
 
-from . import __version__, _engines, api, reference
+from . import __version__, _engines, api, over_time, reference
 from ._optional import missing
 from ._render import metric_registry
 from ._render import namespace as _render_namespace
@@ -394,6 +394,24 @@ def _parser(arguments: list[str] = ()) -> argparse.ArgumentParser:
             _add_comparison_options(command, baseline_required=False)
             command.add_argument("--title", default="Ranking metrics", help="the page's heading (default: Ranking metrics)")
 
+    command = _table_command(commands, "over-time", "every metric per period (--period) against each period's window of "
+                                                     "labels (--time, --window days), with a complete flag")
+    command.add_argument("--period", default="period", help="predictions' column of the day a list was served (default period)")
+    command.add_argument("--time", default="label_time",
+                         help="truth's column of the time of a label: a timestamp, or a date (default label_time)")
+    command.add_argument("--window", type=int, default=7, help="the window of labels, in days from the period's start (default 7)")
+    command.add_argument("--as-of", help="the time completeness is judged at (default: the latest label time)")
+    command.add_argument("--loaded-at", help="truth's column of the time each label was loaded")
+    command.add_argument("--confidence", type=_number, help="of the interval ci_low..ci_high around each value (default 0.95)")
+    command.add_argument("--format", choices=("table", "csv", "json"), default="table",
+                         help="table (default: rounded for reading), or csv or json with every digit")
+    command.add_argument("--fail-if-drop", action="store_true",
+                         help=f"exit with status {EXIT_WORSE} when the latest complete period is significantly below the "
+                              "periods before it (the trend gate: --periods, --alpha, --min-drop), naming each drop")
+    command.add_argument("--periods", type=int, default=7, help="for --fail-if-drop: the periods before the latest (default 7)")
+    command.add_argument("--alpha", type=_number, default=0.01, help="for --fail-if-drop: the one-sided level (default 0.01)")
+    command.add_argument("--min-drop", type=_number, default=0.0, help="for --fail-if-drop: the smallest drop that fails (default 0)")
+
     command = commands.add_parser(
         "sql", help="print the SQL for tables named PREDICTIONS and TRUTH", description=SQL_DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -559,7 +577,8 @@ def _silence_stdout() -> None:
 # truth_user): the mentions of an error (errors.py) are named so; others (k: -k; predictions and
 # truth, its positional arguments; con, check) as the API spells them
 _FLAGS = frozenset([*api.OPTIONS, "dialect", "macro", "metrics", "confidence", "baseline", "test", "correction", "family",
-                    "alpha", "seed", "resamples", "strict"])
+                    "alpha", "seed", "resamples", "strict", "period", "time", "window", "as_of", "loaded_at", "periods",
+                    "min_drop"])
 
 
 def _command_line_text(error: Exception | str) -> str:
@@ -613,6 +632,8 @@ def _main(argv: list[str] | None) -> int:
             return 0
         if arguments.command == "compare":
             return _compare(arguments, keywords)
+        if arguments.command == "over-time":
+            return _over_time(arguments, keywords)
         if arguments.command in ("report", "plot"):
             try:
                 return _picture(arguments, keywords)
@@ -647,16 +668,42 @@ def _main(argv: list[str] | None) -> int:
             raise
         return _fail(f"{arguments.command} failed: {type(error).__name__}: {error} "
                      "(RANK_METRICS_DEBUG=1 shows the traceback)", EXIT_FAILED)
-    if arguments.format == "csv":
+    _write_table(result, arguments.format)
+    return 0
+
+
+def _over_time(arguments: argparse.Namespace, keywords: dict) -> int:
+    """over-time: evaluate_over_time's rows; with --fail-if-drop, the trend gate's drops named on
+    standard error and exit status EXIT_WORSE."""
+    result = over_time.evaluate_over_time(
+        arguments.predictions, arguments.truth, metrics=arguments.metrics, confidence=arguments.confidence,
+        period=arguments.period, time=arguments.time, window=arguments.window, as_of=arguments.as_of,
+        loaded_at=arguments.loaded_at, con=_database(arguments), **keywords)
+    drops = over_time.no_significant_drop(result, periods=arguments.periods, alpha=arguments.alpha,
+                                          min_drop=arguments.min_drop, period=arguments.period) \
+        if arguments.fail_if_drop else None
+    _write_table(result, arguments.format)
+    if drops is not None and len(drops):
+        for row in drops.to_dict("records"):
+            group = ", ".join(f"{name} {row[name]}" for name in drops.columns[:list(drops.columns).index("metric")])
+            day = str(row[arguments.period]).removesuffix(" 00:00:00")   # a date read as a timestamp
+            print(f"rank-metrics: drop: {group + ', ' if group else ''}{row['metric']}@{row['k']} on {day}: "
+                  f"{row['value']:.6g} against {row['base']:.6g} before (z {row['z']:.3f}, p {row['p_value']:.3g} "
+                  f"< alpha {arguments.alpha:g})", file=sys.stderr)
+        return EXIT_WORSE
+    return 0
+
+
+def _write_table(result, output_format: str) -> None:
+    if output_format == "csv":
         _write_out(result.to_csv(index=False, lineterminator="\n"))
-    elif arguments.format == "json":
+    elif output_format == "json":
         _write_out(_json(result) + "\n")
     elif not len(result):   # the header alone, not pandas' "Empty DataFrame"
         _write_out(" ".join(result.columns) + "\n", exact=False)
     else:
         # a missing value as the comparison table shows it, not pandas' NaN
         _write_out(result.to_string(index=False, na_rep="-") + "\n", exact=False)
-    return 0
 
 
 def _progress_wanted(stream) -> bool:
