@@ -44,7 +44,7 @@
     {%- set names = columns | map(attribute='name') | list -%}
     {%- set k_list = [k] if k is number else k -%}
     {%- set sql -%}
-    select * from {{ model }} as rm_t
+    select * from {{ rank_metrics._aliasable(model) }} as rm_t
     where rm_t.metric = {{ rank_metrics.string_literal(metric) }}
         and rm_t.k in ({% for one in k_list %}{{ one | int }}{{ ', ' if not loop.last }}{% endfor %})
         and rm_t.n_users > 0 and rm_t.value < {{ rank_metrics._number_literal(min_value, 'min_value') }}
@@ -81,7 +81,7 @@
         select {% for key in keys %}rm_t.{{ key }}, {% endfor %}rm_t.{{ p }} as rm_period, cast(rm_t.value as {{ double }}) as value,
             cast(rm_t.std_error as {{ double }}) as std_error, rm_t.n_users,
             row_number() over (partition by {% for key in keys %}rm_t.{{ key }}{{ ', ' if not loop.last }}{% endfor %} order by rm_t.{{ p }} desc) as rm_back
-        from {{ model }} as rm_t
+        from {{ rank_metrics._aliasable(model) }} as rm_t
         where rm_t.complete and rm_t.n_users > 0
     ),
     rm_baseline as (
