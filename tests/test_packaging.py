@@ -84,7 +84,8 @@ def test_dbt_docs_document_every_public_macro_and_argument():
     # each metric's public macro is in its own file (macros/metrics/<metric>.sql)
     public += [name for path in (ROOT / "macros" / "metrics").glob("*.sql")
                for name in re.findall(r"{% macro ([a-z]\w*)\(", path.read_text()) if "__" not in name]
-    gates = ["test_" + name for name in re.findall(r"{% test (\w+)\(", (dbt_macros / "gates.sql").read_text())]
+    gates = ["test_" + name for file in ("gates.sql", "table_gates.sql")
+             for name in re.findall(r"{% test (\w+)\(", (dbt_macros / file).read_text())]
     entries = yaml.safe_load((dbt_macros / "macros.yml").read_text())["macros"]
     documented = {entry["name"]: entry for entry in entries if entry.get("docs", {}).get("show", True)}
     assert sorted(documented) == sorted(public + gates)
@@ -97,8 +98,12 @@ def test_dbt_docs_document_every_public_macro_and_argument():
            "compare": {"metrics", "baseline", "test", "correction", "family", "alpha"},
            "test_metric_at_least": {"model", "metric", "min_value"},
            "test_no_significant_regression": {"model", "metric", "baseline", "alpha", "min_users"}}
+    own["evaluate_over_time"] = {"metrics", "confidence", "period", "time", "window", "as_of", "loaded_at"}
     for name, entry in documented.items():
         arguments = {argument["name"]: argument["description"] for argument in entry["arguments"]}
+        if name == "test_no_significant_drop":   # it reads a built metric table: no inputs, no options
+            assert set(arguments) == {"model", "periods", "alpha", "min_drop", "period"}
+            continue
         inputs = {"truth", "k"} | ({"model"} if name.startswith("test_") else {"predictions"})
         assert set(arguments) == inputs | set(OPTIONS) | {"validate"} | own.get(name, set()), name
         assert entry["description"] and all(arguments.values()), name
