@@ -292,3 +292,29 @@ def test_the_command_line(tmp_path, capsys):
     capsys.readouterr()
     assert main(["over-time", *files, "-k", "2", "--rank", "rank", "--time", "at"]) == 2
     assert "rank-metrics: error: column at (--time) is not in truth" in capsys.readouterr().err
+
+
+def test_the_worked_example_on_a_snowflake_connection():
+    """con= a Snowflake connector connection (fakesnow's emulator, which runs the Snowflake SQL on
+    DuckDB): the late-label example's numbers, through snowflake__days_after's dateadd."""
+    import fakesnow
+    import snowflake.connector
+
+    with fakesnow.patch():
+        con = snowflake.connector.connect(database="analytics", schema="public")
+        cursor = con.cursor()
+        cursor.execute("create database if not exists analytics")
+        cursor.execute("create schema if not exists analytics.public")
+        cursor.execute("use schema analytics.public")
+        cursor.execute("create table lists (user_id int, item_id int, rank int, period date, model varchar)")
+        cursor.executemany("insert into lists values (%s, %s, %s, %s, %s)",
+                           [(row.user_id, row.item_id, row.rank, str(row.period), row.model) for row in LISTS.itertuples()])
+        cursor.execute("create table labels (user_id int, item_id int, label_time timestamp)")
+        cursor.executemany("insert into labels values (%s, %s, %s)",
+                           [(row.user_id, row.item_id, str(row.label_time)) for row in LATE.itertuples()])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)   # fakesnow's own, of its Arrow copies
+            result = rank_metrics.evaluate_over_time("lists", "labels", 2, rank="rank", by="model", metrics="map",
+                                                     users="predictions", con=con)
+        con.close()
+    assert [(row.value, row.n_users, row.complete) for row in result.itertuples()] == [(0.75, 2, True), (0.25, 1, False)]
