@@ -70,10 +70,27 @@ def _figure(values, by: list):
 
 @takes_strict
 def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test="t", correction="holm", family="metric_and_k",
-           alpha=0.05, seed=0, confidence=None, title="Ranking metrics", con=None, **options) -> str:
+           alpha=None, seed=0, confidence=None, title=None, con=None, over_time=False, period="period",
+           time="label_time", window=7, as_of=None, loaded_at=None, periods=7, min_drop=0.0, **options) -> str:
     """One self-contained HTML page: the comparison against `baseline` (when given), every metric
     against k per group with its confidence band, the users evaluated and left out, and the
-    options in force. Returns the HTML text."""
+    options in force. Returns the HTML text.
+
+    over_time=True: the dashboard of evaluate_over_time (period, time, window, as_of, loaded_at)
+    instead: each metric per period, a line per group with its band, incomplete periods marked,
+    and the trend gate's drops (periods, alpha: default 0.01, min_drop) highlighted."""
+    if over_time:
+        if baseline is not None:
+            raise RankMetricsError(f"rank_metrics: report: {mention('baseline', baseline)} is the comparison's; the "
+                                   f"over-time page judges each group against its own past (the trend gate)")
+        from ._over_time_report import over_time_report
+
+        return over_time_report(predictions, truth, k, by=by, metrics=metrics, confidence=confidence,
+                                title=title or "Ranking metrics over time", con=con, period=period, time=time,
+                                window=window, as_of=as_of, loaded_at=loaded_at, periods=periods,
+                                alpha=0.01 if alpha is None else alpha, min_drop=min_drop, **options)
+    alpha = 0.05 if alpha is None else alpha
+    title = "Ranking metrics" if title is None else title
     # the page reads its inputs several times: a one-shot Arrow reader would be empty after the first
     predictions = _inputs.read_once(predictions, "predictions")
     truth = _inputs.read_once(truth, "truth")

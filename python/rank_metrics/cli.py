@@ -341,6 +341,18 @@ def _add_comparison_options(command: argparse.ArgumentParser, baseline_required:
                              help="for --test permutation and bootstrap (default 0: the same p-values every run)")
 
 
+def _add_over_time_options(command: argparse.ArgumentParser) -> None:
+    """evaluate_over_time's flags, and the trend gate's (but --alpha, whose default differs)."""
+    command.add_argument("--period", default="period", help="predictions' column of the day a list was served (default period)")
+    command.add_argument("--time", default="label_time",
+                         help="truth's column of the time of a label: a timestamp, or a date (default label_time)")
+    command.add_argument("--window", type=int, default=7, help="the window of labels, in days from the period's start (default 7)")
+    command.add_argument("--as-of", help="the time completeness is judged at (default: the latest label time)")
+    command.add_argument("--loaded-at", help="truth's column of the time each label was loaded")
+    command.add_argument("--periods", type=int, default=7, help="the trend gate's periods before the latest (default 7)")
+    command.add_argument("--min-drop", type=_number, default=0.0, help="the trend gate's smallest drop that fails (default 0)")
+
+
 def _parser(arguments: list[str] = ()) -> argparse.ArgumentParser:
     """The command's parser, and its subcommands' parsers, each knowing the command line
     `arguments` it will read (error() names what it did not read)."""
@@ -392,25 +404,25 @@ def _parser(arguments: list[str] = ()) -> argparse.ArgumentParser:
                              help="the file to write: " + ("an .html page" if name == "report" else ".png, .svg or .pdf"))
         if name == "report":
             _add_comparison_options(command, baseline_required=False)
-            command.add_argument("--title", default="Ranking metrics", help="the page's heading (default: Ranking metrics)")
+            command.add_argument("--title", help="the page's heading (default: Ranking metrics, or Ranking metrics over time)")
+            command.add_argument("--over-time", action="store_true",
+                                 help="the dashboard over time instead: each metric per --period against each period's "
+                                      "window of labels (--time, --window), incomplete periods marked, the trend gate's "
+                                      "drops (--periods, --alpha: default 0.01, --min-drop) highlighted")
+            _add_over_time_options(command)
+            # --alpha: the comparison's (default 0.05) or, over time, the trend gate's (default 0.01)
+            command.set_defaults(alpha=None)
 
     command = _table_command(commands, "over-time", "every metric per period (--period) against each period's window of "
                                                      "labels (--time, --window days), with a complete flag")
-    command.add_argument("--period", default="period", help="predictions' column of the day a list was served (default period)")
-    command.add_argument("--time", default="label_time",
-                         help="truth's column of the time of a label: a timestamp, or a date (default label_time)")
-    command.add_argument("--window", type=int, default=7, help="the window of labels, in days from the period's start (default 7)")
-    command.add_argument("--as-of", help="the time completeness is judged at (default: the latest label time)")
-    command.add_argument("--loaded-at", help="truth's column of the time each label was loaded")
+    _add_over_time_options(command)
     command.add_argument("--confidence", type=_number, help="of the interval ci_low..ci_high around each value (default 0.95)")
     command.add_argument("--format", choices=("table", "csv", "json"), default="table",
                          help="table (default: rounded for reading), or csv or json with every digit")
     command.add_argument("--fail-if-drop", action="store_true",
                          help=f"exit with status {EXIT_WORSE} when the latest complete period is significantly below the "
                               "periods before it (the trend gate: --periods, --alpha, --min-drop), naming each drop")
-    command.add_argument("--periods", type=int, default=7, help="for --fail-if-drop: the periods before the latest (default 7)")
     command.add_argument("--alpha", type=_number, default=0.01, help="for --fail-if-drop: the one-sided level (default 0.01)")
-    command.add_argument("--min-drop", type=_number, default=0.0, help="for --fail-if-drop: the smallest drop that fails (default 0)")
 
     command = commands.add_parser(
         "sql", help="print the SQL for tables named PREDICTIONS and TRUTH", description=SQL_DESCRIPTION,
@@ -818,9 +830,12 @@ def _picture(arguments: argparse.Namespace, keywords: dict) -> int:
     else:
         if arguments.baseline is not None:
             _require_one_by(arguments.command, keywords["by"])
+        over_time = dict(over_time=True, period=arguments.period, time=arguments.time, window=arguments.window,
+                         as_of=arguments.as_of, loaded_at=arguments.loaded_at, periods=arguments.periods,
+                         min_drop=arguments.min_drop) if arguments.over_time else {}
         page = report.report(arguments.predictions, arguments.truth, baseline=arguments.baseline, test=arguments.test,
                              correction=arguments.correction, family=arguments.family, alpha=arguments.alpha,
-                             seed=arguments.seed, title=arguments.title, **common)
+                             seed=arguments.seed, title=arguments.title, **over_time, **common)
         try:
             with open(arguments.output, "w", encoding="utf-8") as out:
                 out.write(page)
