@@ -41,10 +41,12 @@ from rm_user_metrics
     std_error, ci_low, ci_high (SPEC §7: the sample standard deviation over sqrt(n), NULL for
     fewer than two users; the interval value -/+ z std_error). metric_rows (an engine macro)
     averages rm_user_values into rm_metric_rows. -#}
-{% macro _evaluate(predictions, truth, k, options) %}
+{% macro _evaluate(predictions, truth, k, options, ctes=[]) %}
 {%- do rank_metrics._macro_arguments('evaluate', options) -%}
 {%- set plan = {} -%}
 {%- do rank_metrics._plan(plan, predictions, truth, k, **options) -%}
+{#- (name, SQL) of relations the query defines first, that predictions or truth may name -#}
+{%- do plan.update({'ctes': ctes}) -%}
 {%- do plan.update({'hit_patterns': plan.patterns_suffice}) -%}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
 {%- set double = rank_metrics.type_double() -%}
@@ -165,6 +167,9 @@ rm_group_means as (
 {#- The CTEs of the one pass, after `with`: ranked hits, evaluated users, per-user sums. -#}
 {% macro _one_pass(plan) -%}
 with
+{%- for name, sql in plan.get('ctes', []) %}
+{{ name }} as {{ sql }},
+{%- endfor %}
 {{ rank_metrics._ranked_hits(plan) }},
 {{ rank_metrics._evaluated_users(plan) }},
 {{ rank_metrics._user_sums(plan) }}

@@ -162,7 +162,8 @@ left join (
     on w.{{ period }} = g.{{ period }}
 {%- endif %}
 left join (
-{{ rank_metrics._evaluate(predictions, window_truth, k, dict(evaluated, metrics=plan.metrics)) }}
+{#- the window's labels once, as a CTE of evaluate's query, which reads them in several places -#}
+{{ rank_metrics._evaluate(predictions, 'rm_window_truth', k, dict(evaluated, metrics=plan.metrics), ctes=[('rm_window_truth', window_truth)]) }}
 ) as e
     on {% for column in groups %}e.{{ column }} = g.{{ column }} and {% endfor %}e.k = r.k and e.metric = r.metric
 {%- endmacro %}
