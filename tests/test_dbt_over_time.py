@@ -125,3 +125,41 @@ def test_gates_judge_the_built_table_and_say_what_failed(dbt_project):
     assert trend and all(", base " in text and ", z " in text and ", p_value " in text for text in trend), trend
     expected = rank_metrics.no_significant_drop(table, periods=3, alpha=0.9999)
     assert len(trend) == len(expected)
+
+
+def test_the_daily_model_on_snowflake(tmp_path):
+    """dbt-snowflake against the fakesnow emulator: the daily model's build, and its rebuild with
+    the late labels, are the Python API's rows on the same tables, and its gates pass. (fakesnow
+    cannot create the temporary relation dbt-snowflake's incremental runs write first, "TEMPORARY
+    table names can only use the temp catalog", so the incremental run itself is DuckDB's,
+    PostgreSQL's and Spark's test above.)"""
+    import fakesnow
+    import snowflake.connector
+    import yaml
+    from test_dbt_warehouses import PROFILES, invoke
+
+    (tmp_path / "profiles.yml").write_text(yaml.safe_dump(
+        {"rank_metrics_integration_tests": {"target": "snowflake", "outputs": PROFILES}}))
+    (tmp_path / "db").mkdir()
+
+    def python(con):
+        frame = rank_metrics.evaluate_over_time("over_time_lists", "over_time_labels", k=[1, 3], window=7,
+                                                loaded_at="loaded_at", by="model", rank="rank",
+                                                metrics=["map", "ndcg", "recall"], users="predictions", con=con)
+        return frame.sort_values(KEYS).reset_index(drop=True)
+
+    with fakesnow.patch(create_database_on_connect=True, create_schema_on_connect=True, db_path=str(tmp_path / "db")):
+        for variables, refresh in ((OVER_TIME, []), (LATE, ["--full-refresh"])):
+            built = invoke(tmp_path, tmp_path, "snowflake", "build", "-s", "+over_time_daily", "over_time_late_labels",
+                           *refresh, "--vars", variables)
+            assert built.success, [(result.node.name, result.message) for result in built.result.results]
+            con = snowflake.connector.connect(database="analytics", schema="rank_metrics_it")
+            cursor = con.cursor()
+            cursor.execute("select * from over_time_daily")
+            table = pd.DataFrame(cursor.fetchall(), columns=[column.name.lower() for column in cursor.description])
+            table = table.sort_values(KEYS).reset_index(drop=True)
+            expected = python(con)
+            con.close()
+            assert table[KEYS + ["n_users", "complete"]].astype(str).values.tolist() == \
+                expected[KEYS + ["n_users", "complete"]].astype(str).values.tolist()
+            assert table.value.astype(float).tolist() == pytest.approx(expected.value.tolist(), rel=1e-12, nan_ok=True)
