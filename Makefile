@@ -66,6 +66,7 @@ bench: bench/.venv/.installed system
 	$(BENCH_BIN)/python bench/run.py --rows 1M 10M --runs 3 --variant s12 --only $(BENCH_DUCKDB)
 	$(BENCH_BIN)/python bench/run.py --rows 1M 10M 100M --runs 3 --variant r100 --only $(BENCH_DUCKDB)
 	$(BENCH_BIN)/python bench/comparisons.py --rows 1M --runs 3
+	$(BENCH_BIN)/python bench/over_time.py --rows 30M --runs 3
 	$(BENCH_BIN)/python bench/report.py
 
 # Spark (local[2]) and PostgreSQL, warm, each against its own floor: bench/results/engines.json
@@ -84,6 +85,7 @@ bench-smoke: bench/.venv/.installed system
 	$(BENCH_BIN)/python bench/engines.py --engine spark --rows 1M --runs 1 --warmup 0 --results bench/data/smoke-engines.json
 	$(BENCH_BIN)/python bench/engines.py --engine postgres --rows 1M --runs 1 --warmup 0 --results bench/data/smoke-engines.json
 	$(BENCH_BIN)/python bench/comparisons.py --rows 1M --runs 1 --results bench/data/smoke-comparisons.json
+	$(BENCH_BIN)/python bench/over_time.py --rows 300K --runs 1 --results bench/data/smoke-over-time.json
 
 clean:
 	rm -rf $(VENV) integration_tests/target integration_tests/dbt_packages integration_tests/logs \
