@@ -78,7 +78,7 @@
 {#- The labels of each period's window, as the truth evaluate reads: truth's columns (but a
     column named as the period, replaced), and the period, for each period of predictions
     that `periods` (SQL of a relation of rm_period, or none for every one) lists. -#}
-{% macro _window_truth(predictions, truth, over_time, truth_columns, periods) -%}
+{% macro _window_truth(truth, over_time, truth_columns, periods) -%}
     {%- set start = 'cast(rm_d.rm_period as timestamp)' -%}
     {%- set at = 'cast(rm_l.' ~ over_time.time_column ~ ' as timestamp)' -%}
 (
@@ -114,12 +114,11 @@
 {%- set period_type = rank_metrics._column_type(predictions_columns, over_time.period) | trim -%}
 {%- set truth_columns = options.get('truth_columns') -%}
 {%- set window_columns = none if truth_columns is none else (truth_columns | rejectattr('name', 'equalto', over_time.period) | list) + [{'name': over_time.period, 'data_type': period_type or 'date'}] -%}
-{%- set window_truth = rank_metrics._window_truth(predictions, truth, over_time, truth_columns, periods) -%}
+{%- set window_truth = rank_metrics._window_truth(truth, over_time, truth_columns, periods) -%}
 {%- set evaluated = dict(options, by=[over_time.period] + by, truth_by=truth_by, truth_columns=window_columns) -%}
 {%- set plan = {} -%}
 {%- do rank_metrics._plan(plan, predictions, window_truth, k, **evaluated) -%}
 {%- set groups = [period] + plan.by[1:] -%}
-{%- set double = rank_metrics.type_double() -%}
 {%- set start = 'cast(g.' ~ period ~ ' as timestamp)' -%}
 {{ rank_metrics._query_header('evaluate_over_time', plan, {'period': over_time.period, 'time': over_time.time, 'window': over_time.window, 'as_of': over_time.as_of | string if over_time.as_of is not none else none}) }}
 select {% for column in groups %}g.{{ column }}, {% endfor %}r.metric, r.k, e.value, e.std_error, e.ci_low, e.ci_high,
