@@ -212,6 +212,8 @@ def test_an_incremental_run_gives_the_full_rebuilds_rows(loaded):
     (dict(window=1.5), r"window must be a whole number of days, 1 or more .*; got 1.5"),
     (dict(as_of="yesterday"), r"as_of must be a date or a time \('2024-03-08', '2024-03-08 00:00:00', a datetime\); got 'yesterday'"),
     (dict(by=["model", "period"]), r"by names the period column 'period', which evaluate_over_time groups by already"),
+    (dict(check=True), r"evaluate_over_time takes no check= \(each period is evaluate's query"),
+    (dict(windw=3), r"unknown argument 'windw' \(did you mean 'window'\?\)"),
 ])
 def test_bad_arguments_are_named(options, message):
     with pytest.raises(rank_metrics.RankMetricsError, match=message):

@@ -38,6 +38,10 @@ def evaluate_over_time(predictions, truth, k, *, period="period", time="label_ti
     latest label time) has reached the end of its window; incomplete periods are rows too, and
     a period or group without an evaluated user yet has n_users 0 and value NaN. Rolling days
     up to weeks: the n_users-weighted mean of the daily values."""
+    if "check" in options:   # the reference's over-time rows are the tests', not the call's
+        raise RankMetricsError("rank_metrics: evaluate_over_time takes no check= (each period is evaluate's query on "
+                               "that period's lists and window of labels: to check one, call evaluate(..., check=True) "
+                               "on them)")
     arguments = dict(_metric_arguments(k, options, own=("metrics", "confidence", *OVER_TIME)),
                      metrics=_metrics_argument(metrics), confidence=confidence, period=period, time=time,
                      window=window, as_of=_as_of(as_of), loaded_at=loaded_at)
