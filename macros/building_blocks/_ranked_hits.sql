@@ -9,7 +9,8 @@
                        largest grade), rm_relevant (1 or 0) and, for MAP unless the plan has
                        hits_as_bits, rm_hits_so_far (the running count of relevant hits up to
                        and including it)
-      rm_listed_items  under truth_scope='listed': one row per (by, user, truth item in the list)
+      rm_listed_items  under truth_scope='listed': one row per (by, user, truth item in the list),
+                       and under hit patterns the word of its positions within the largest k
     A hit is a listed item that truth grades relevant or that adds gain (SPEC §6); which of its
     appearances count is `duplicates`' choice. Positions are 1, 2, 3, … per (by, user) in the
     order of SPEC §1; predictions meet truth as soon as positions are known, so the repeat
@@ -41,7 +42,7 @@ rm_truth_users as (
     group by {{ truth_by }}rm_user
     {%- endif %}
 ),
-{%- if plan.order_direction == 'asc' and plan.duplicates != 'collapse' %}
+{%- if plan.order_direction == 'asc' %}
 rm_lists as (
     -- one row per list. Most rank columns already hold the whole numbers 1..n, and then a row's
     -- position is its rank, with no sort (ranks_are_positions says which lists, looking only at
@@ -56,11 +57,31 @@ rm_lists as (
     {#- a fractional rank must fail the check (integer columns need not be asked) -#}
     {#- round, not floor: Spark's floor of a double is a bigint, which overflows under ANSI mode past 9.2e18 -#}
     {%- set whole_rank = rank if plan.rank_is_whole else 'case when ' ~ rank ~ ' = round(' ~ rank ~ ') then ' ~ rank ~ ' else 0 end' %}
-    select {{ by }}{{ plan.user }} as rm_user,{{ ' count(*) as rm_list_length,' if plan.needs_list_length }}
+    {%- set collapse = plan.duplicates == 'collapse' %}
+    {#- under duplicates='collapse' an item's repeats are dropped: n(u) counts items, and the ranks
+        are positions only where the ranked rows' items are distinct (a repeat there drops a row
+        and moves those after it) -#}
+    {%- set list_length = 'count(distinct ' ~ plan.item ~ ') + max(case when ' ~ plan.item ~ ' is null then 1 else 0 end)' if collapse else 'count(*)' %}
+    {%- set distinct = {'columns': [], 'condition': none} %}
+    {%- set item_type = plan.shapes.predictions.element_type %}
+    {%- set comparable = item_type is not none and rank_metrics._type_family(item_type) in ('number', 'string') %}
+    {%- if collapse %}{% do rank_metrics._head_items_distinct(distinct, rank, whole_rank, plan.item, none if listed else largest_k, comparable) %}{% endif %}
+    {%- if collapse %}
+    select {{ by }}rm_user,{{ ' rm_list_length,' if plan.needs_list_length }}
+        case when {{ distinct.condition }} then rm_rank_is_position else 0 end as rm_rank_is_position
+    from (
+    {%- endif %}
+    select {{ by }}{{ plan.user }} as rm_user,{{ ' ' ~ list_length ~ ' as rm_list_length,' if plan.needs_list_length }}
         {{ rank_metrics._ranks_are_positions(rank, whole_rank, none if listed else largest_k) }} as rm_rank_is_position
+        {%- for column in distinct.columns %},
+        {{ column }}
+        {%- endfor %}
     from {{ plan.predictions }} as rm_p
     {{ rank_metrics.lists_truth_knows(plan, 'rm_p') }}
     group by {{ by }}{{ plan.user }}
+    {%- if collapse %}
+    ) as l
+    {%- endif %}
 ),
 rm_prediction_users as (
     select {{ by }}rm_user{{ ', rm_list_length' if plan.needs_list_length }}
@@ -128,7 +149,8 @@ rm_candidate_hits as (
 {%- endif %}
 rm_hit_rows as (
     -- a truth row judged twice does not make two hits: the item keeps its largest grade
-    {%- if plan.duplicates in ('first', 'error') %}
+    {%- if plan.duplicates in ('first', 'error', 'collapse') %}
+    {#- under 'collapse' too: an item kept its best place, its first (rm_lists' check) #}
     -- under duplicates='first' only an item's first appearance is a hit
     select {{ by }}rm_user, rm_item, min(rm_position) as rm_position, max(rm_grade) as rm_grade
     from rm_candidate_hits
@@ -144,6 +166,10 @@ rm_hit_rows as (
 rm_listed_items as (
     -- the truth items anywhere in each list, with their grades (truth_scope='listed')
     select {{ by }}rm_user, rm_item, max(rm_grade) as rm_grade
+        {%- if plan.hit_patterns %},
+        {#- its positions within the cut, for the hit word (_evaluated_users) #}
+        {{ rank_metrics.bit_or('case when rm_position <= ' ~ largest_k ~ ' then ' ~ rank_metrics.shift_left('cast(1 as bigint)', 'cast(rm_position as integer)') ~ ' else 0 end') }} as rm_hit_bits
+        {%- endif %}
     from rm_hit_rows
     group by {{ by }}rm_user, rm_item
 ),

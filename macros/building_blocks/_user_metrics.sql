@@ -130,26 +130,33 @@ rm_user_wide as (
 {%- set sums = plan.sums -%}
 {%- set bits = 's.rm_hit_bits' -%}
 {%- set list_length = 'coalesce(p.rm_list_length, 0)' -%}
+{#- under truth_scope='listed' rm_users brings each user's word (_evaluated_users) -#}
+{%- set listed = plan.truth_scope == 'listed' -%}
+{%- set word = 'u.rm_hit_bits' if listed else 'coalesce(b.rm_hit_bits, 0)' -%}
+{%- if not listed -%}
 rm_user_bits as (
     select {{ by }}rm_user, {{ rank_metrics._hit_bits() }} as rm_hit_bits
     from rm_hits
     group by {{ by }}rm_user
 ),
+{%- endif %}
 rm_patterns as (
     -- the evaluated users counted per pattern; users without a hit have the word 0
-    select {{ rank_metrics._column_prefix(plan.by, 'u') }}u.rm_n_relevant, coalesce(b.rm_hit_bits, 0) as rm_hit_bits,
+    select {{ rank_metrics._column_prefix(plan.by, 'u') }}u.rm_n_relevant, {{ word }} as rm_hit_bits,
         {%- if plan.needs_list_length %}
         {{ list_length }} as rm_list_length,
         {%- endif %}
         count(*) as rm_users
     from rm_users as u
+    {%- if not listed %}
     left join rm_user_bits as b
         on {{ rank_metrics._equal_prefix(plan.by, 'u', 'b') }}u.rm_user = b.rm_user
+    {%- endif %}
     {%- if plan.needs_list_length %}
     left join rm_prediction_users as p
         on {{ rank_metrics._equal_prefix(plan.by, 'u', 'p') }}u.rm_user = p.rm_user
     {%- endif %}
-    group by {{ rank_metrics._column_prefix(plan.by, 'u') }}u.rm_n_relevant, coalesce(b.rm_hit_bits, 0)
+    group by {{ rank_metrics._column_prefix(plan.by, 'u') }}u.rm_n_relevant, {{ word }}
         {%- if plan.needs_list_length %}, {{ list_length }}{% endif %}
 ),
 rm_user_wide as (

@@ -12,18 +12,45 @@
     _ranks_are_positions picks. -#}
 
 {#- Fills `head` with the head's row count (rows), the head's share of an aggregate's argument
-    (only, with {} for the argument) and the condition that the head is min(n, cut) rows long
-    (long_enough). A macro returns only text, so it fills a dict, as _plan does. -#}
+    (only, with {} for the argument), the condition that the head is min(n, cut) rows long
+    (long_enough) and that a row is in it (in_head, none without a cut). A macro returns only
+    text, so it fills a dict, as _plan does. -#}
 {% macro _list_head(head, rank, whole_rank, cut) -%}
     {%- if cut is none -%}
-    {%- do head.update({'rows': 'count(*)', 'only': '{}', 'long_enough': ''}) -%}
+    {%- do head.update({'rows': 'count(*)', 'only': '{}', 'long_enough': '', 'in_head': none}) -%}
     {%- else -%}
     {#- an integer column (whole_rank is the rank itself) is compared as it is, with no cast -#}
     {%- set in_head = rank ~ ' <= ' ~ cut if whole_rank == rank else rank ~ ' < ' ~ cut ~ ' + 0.5' -%}
     {%- set rows = 'count(case when ' ~ in_head ~ ' then 1 end)' -%}
     {%- do head.update({'rows': rows, 'only': 'case when ' ~ in_head ~ ' then {} else 0 end',
-                        'long_enough': ' and ' ~ rows ~ ' = least(count(*), ' ~ cut ~ ')'}) -%}
+                        'long_enough': ' and ' ~ rows ~ ' = least(count(*), ' ~ cut ~ ')', 'in_head': in_head}) -%}
     {%- endif -%}
+{%- endmacro %}
+
+{#- Fills `distinct` with aggregates over one list's rows (columns, each aliased) and a condition
+    over those aliases that the rows ranked within `cut` (all of them when none) hold distinct
+    items (a NULL item counts as a repeat), when the ranks are positions. Up to a cut of 20, and
+    for items that every engine's max takes (`comparable`: numbers and text; PostgreSQL has no
+    max of a uuid), the item at each rank, each compared with those before it: a few aggregates
+    per list, where count(distinct) groups every row by its item (Spark, 10M rows, the check
+    alone: 1.5 s against 7.7 s; issue 41). -#}
+{% macro _head_items_distinct(distinct, rank, whole_rank, item, cut, comparable) -%}
+    {%- set head = {} -%}{%- do rank_metrics._list_head(head, rank, whole_rank, cut) -%}
+    {%- set columns = [head.rows ~ ' as rm_head_rows'] -%}
+    {%- set pairs = [] -%}
+    {%- if comparable and cut is not none and cut <= 20 -%}
+        {%- for r in range(1, cut + 1) -%}
+            {%- do columns.append('max(case when ' ~ rank ~ ' = ' ~ r ~ ' then ' ~ item ~ ' end) as rm_item_' ~ r) -%}
+        {%- endfor -%}
+        {%- for b in range(2, cut + 1) -%}
+            {%- set before = [] -%}{%- for a in range(1, b) -%}{%- do before.append('rm_item_' ~ a) -%}{%- endfor -%}
+            {%- do pairs.append('(rm_head_rows < ' ~ b ~ ' or coalesce(rm_item_' ~ b ~ ' not in (' ~ before | join(', ') ~ '), false))') -%}
+        {%- endfor -%}
+    {%- else -%}
+        {%- do columns.append('count(distinct ' ~ (item if head.in_head is none else 'case when ' ~ head.in_head ~ ' then ' ~ item ~ ' end') ~ ') as rm_head_items') -%}
+        {%- do pairs.append('rm_head_items = rm_head_rows') -%}
+    {%- endif -%}
+    {%- do distinct.update({'columns': columns, 'condition': (pairs | join('\n            and ')) or '1 = 1'}) -%}
 {%- endmacro %}
 
 {#- 'true' when the check is one 64-bit word (bit r for each head rank r, on every engine):

@@ -9,10 +9,12 @@
     -- first changes nothing: (rank, item) is a unique tie-break in effect
     select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.{{ plan.user }} as rm_user, p.{{ plan.item }} as rm_item,
         {{ rank_metrics._list_row_number(plan) }} as rm_position
-    from {{ plan.predictions }} as p
+    from {% call rank_metrics._rows_to_number(plan) -%}
+    {{ plan.predictions }} as p
     inner join rm_lists as l
         on {{ rank_metrics._equal_prefix(plan.by, 'p', 'l') }}p.{{ plan.user }} = l.rm_user
     where l.rm_rank_is_position = 0
+    {%- endcall %}
 {%- endmacro %}
 
 {#- Spark computes rm_lists again at each reference, and adaptive execution (its default)
@@ -44,7 +46,8 @@
             select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.{{ plan.user }} as rm_user, p.{{ plan.item }} as rm_item,
                 {{ rank_metrics._rank_for_cuts(plan, 'p.') }} as rm_order_value,
                 {{ rank_metrics._list_row_number(plan) | indent(8) }} as rm_position
-            from {{ plan.predictions }} as p
+            from {% call rank_metrics._rows_to_number(plan) -%}
+            {{ plan.predictions }} as p
             cross join (
                 -- only the lists that can meet truth (a NULL key meets nothing)
                 select count(*) as rm_lists_to_number
@@ -53,6 +56,7 @@
                     {%- for key in plan.by + ['rm_user'] %} and {{ key }} is not null{% endfor %}
             ) as g
             where g.rm_lists_to_number > 0
+            {%- endcall %}
         ) as n
     ) as n
     where rm_renumber = 1{{ ' and rm_position <= ' ~ cut if cut is not none }}
@@ -65,4 +69,20 @@
             partition by {{ rank_metrics._column_prefix(plan.by, 'p') }}p.{{ plan.user }}
             order by p.{{ plan.order_by }} asc, {{ rank_metrics._item_sort_key(plan, 'p.' ~ plan.item) }} {{ plan.item_direction }}
         )
+{%- endmacro %}
+
+{#- What the numbering reads (`caller()`: predictions as p, with its joins and filter): those
+    rows, or under duplicates='collapse' a row per item at its best rank, with predictions' column
+    names, collapsed after the filter so that a gate that drops the rows drops this work too. -#}
+{% macro _rows_to_number(plan) -%}
+    {%- if plan.duplicates == 'collapse' -%}
+    {%- set keys = rank_metrics._column_prefix(plan.by, 'p') ~ 'p.' ~ plan.user ~ ', p.' ~ plan.item -%}
+    (
+        select {{ keys }}, min(p.{{ plan.order_by }}) as {{ plan.order_by }}
+        from {{ caller() }}
+        group by {{ keys }}
+    ) as p
+    {%- else -%}
+    {{ caller() }}
+    {%- endif -%}
 {%- endmacro %}
