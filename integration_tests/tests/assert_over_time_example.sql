@@ -18,7 +18,9 @@ select e.example, e.period, g.value, e.value as expected_value
 from expected as e
 left join got as g
     on g.example = e.example and g.period = e.period
-where g.value is null or abs(g.value - e.value) > 0.000000000001 or g.n_users <> e.n_users or g.complete <> e.complete
+where (g.value is null or abs(g.value - e.value) > 0.000000000001 or g.n_users <> e.n_users or g.complete <> e.complete)
+    -- (unless the seeds are empty, as under dbt build --empty)
+    and (select count(*) from {{ ref('over_time_example_lists') }}) > 0
 union all
 -- and no row more (unless the seeds are empty, as under dbt build --empty)
 select 'rows', cast(null as date), count(*), 6 from got

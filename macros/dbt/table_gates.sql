@@ -18,9 +18,13 @@
     {%- endif -%}
     {%- set names = columns | map(attribute='name') | list -%}
     {%- for name in needed if name not in names -%}
+        {%- if gate == 'metric_at_least' -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: truth is required for metric_at_least on a predictions model (truth: ref('purchases')); "
+            ~ "without truth the model must be a metric table built by evaluate or evaluate_over_time, and it has no column "
+            ~ rank_metrics._shown(name) ~ " (its columns: " ~ names | join(', ') ~ ")") }}
+        {%- endif -%}
         {{ exceptions.raise_compiler_error("rank_metrics: " ~ gate ~ ": the model has no column " ~ rank_metrics._shown(name)
-            ~ "; the gate judges a metric table built by evaluate or evaluate_over_time (its columns: " ~ names | join(', ') ~ ")"
-            ~ (", or give truth: to compute the metric from this predictions model" if gate == 'metric_at_least' else "")) }}
+            ~ "; the gate judges a metric table built by evaluate_over_time (its columns: " ~ names | join(', ') ~ ")") }}
     {%- endfor -%}
     {{ return(columns) }}
 {% endmacro %}
