@@ -320,3 +320,36 @@ def test_the_worked_example_on_a_snowflake_connection():
                                                      users="predictions", con=con)
         con.close()
     assert [(row.value, row.n_users, row.complete) for row in result.itertuples()] == [(0.75, 2, True), (0.25, 1, False)]
+
+
+@settings(max_examples=examples(60))
+@given(rows=st.lists(st.tuples(st.floats(0, 1), st.one_of(st.none(), st.floats(0, 0.2)), st.integers(1, 300),
+                               st.booleans()), min_size=2, max_size=10),
+       periods=st.integers(1, 4), alpha=st.sampled_from([0.01, 0.2, 0.9]))
+def test_the_trend_gates_query_equals_the_reference(rows, periods, alpha):
+    """The gate's SQL (Python runs it on DuckDB, dbt on the warehouse) against reference.trend_drop:
+    the latest complete period of the rows with users against the `periods` before it."""
+    days = [DAY + datetime.timedelta(days=offset) for offset in range(len(rows))]
+    frame = pd.DataFrame({"period": days, "model": "a", "metric": "map", "k": 3,
+                          "value": [row[0] for row in rows], "std_error": [row[1] for row in rows],
+                          "ci_low": 0.0, "ci_high": 1.0, "n_users": [row[2] for row in rows],
+                          "complete": [row[3] for row in rows]})
+    got = rank_metrics.no_significant_drop(frame, periods=periods, alpha=alpha)
+    judged = [row for row in frame.to_dict("records") if row["complete"]]
+    expected = None
+    if len(judged) >= 2:
+        latest, before = judged[-1], judged[-1 - periods:-1]
+        expected = reference.trend_drop((latest["value"], None if pd.isna(latest["std_error"]) else latest["std_error"]),
+                                        [(row["value"], None if pd.isna(row["std_error"]) else row["std_error"],
+                                          row["n_users"]) for row in before])
+    fails = expected is not None and expected["p_value"] is not None and expected["p_value"] < alpha \
+        and expected["base"] >= expected["value"]
+    # the SQL's normal tail is Abramowitz and Stegun's (absolute error below 1e-7): a p that close to alpha may go either way
+    if expected is not None and expected["p_value"] is not None and abs(expected["p_value"] - alpha) < 1e-6:
+        return
+    assert len(got) == int(fails)
+    if fails:
+        row = got.iloc[0]
+        assert (row.period, row.base, row.z) == (latest["period"], pytest.approx(expected["base"], abs=1e-12),
+                                                 pytest.approx(expected["z"], rel=1e-9))
+        assert row.p_value == pytest.approx(expected["p_value"], abs=1e-7)

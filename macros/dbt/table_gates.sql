@@ -2,14 +2,6 @@
     value, n_users, and over time period and complete), which read it and compute nothing again.
     Each failing row is also logged in dbt's own output, in words, beside dbt's "Got n results". -#}
 
-{#- The group columns of a built metric table: those before `metric`, but the period. -#}
-{% macro _table_groups(columns, period) -%}
-    {%- set names = columns | map(attribute='name') | list -%}
-    {%- set groups = [] -%}
-    {%- for name in names[:names.index('metric')] if name != period -%}{%- do groups.append(name) -%}{%- endfor -%}
-    {{- groups | join('\n') -}}
-{%- endmacro %}
-
 {#- The columns of a built metric table, checked to be a metric table's (`needed`). -#}
 {% macro _metric_table_columns(gate, model, needed) %}
     {%- set columns = rank_metrics._relation_columns(model, 'model') -%}
@@ -58,12 +50,8 @@
     {{ return(sql) }}
 {% endmacro %}
 
-{#- The trend gate (SPEC §8) on evaluate_over_time's table: for each group, metric and k, the
-    latest complete period (value x, standard error s) against the `periods` complete periods
-    before it (v_i, s_i, n_i): base = sum n_i v_i / sum n_i, s_B = sqrt(sum (n_i s_i)^2) / sum n_i,
-    z = (x - base) / sqrt(s^2 + s_B^2). Fails with a row where Phi(z) < alpha and
-    base - x >= min_drop. Periods share users, so this treats them as independent (an
-    approximation). A standard error of NULL (one user) counts as 0. -#}
+{#- The trend gate (SPEC §8) on evaluate_over_time's table (the query: _trend_drops), failing
+    with a row for each group, metric and k whose latest complete period dropped significantly. -#}
 {% test no_significant_drop(model, periods=7, alpha=0.01, min_drop=0, period='period') %}
     {%- if not execute %}{{ return(rank_metrics._while_parsing()) }}{% endif %}
     {%- for name, value, ok in [('periods', periods, periods is number and periods is not boolean and periods == periods | int and periods >= 1),
@@ -74,47 +62,8 @@
             ~ "; got " ~ rank_metrics._shown(value)) }}
     {%- endfor -%}
     {%- set columns = rank_metrics._metric_table_columns('no_significant_drop', model, [period, 'metric', 'k', 'value', 'std_error', 'n_users', 'complete']) -%}
-    {%- set groups = [] -%}
-    {%- for name in (rank_metrics._table_groups(columns, period) | trim).split('\n') if name -%}{%- do groups.append(rank_metrics.quote_identifier(name)) -%}{%- endfor -%}
-    {%- set keys = groups + ['metric', 'k'] -%}
-    {%- set double = rank_metrics.type_double() -%}
-    {%- set p = rank_metrics.quote_identifier(period) -%}
-    {%- set z = '(l.value - b.rm_base) / sqrt(coalesce(l.std_error, 0) * coalesce(l.std_error, 0) + b.rm_spread * b.rm_spread)' -%}
-    {%- set sql -%}
-    with rm_complete as (
-        select {% for key in keys %}rm_t.{{ key }}, {% endfor %}rm_t.{{ p }} as rm_period, cast(rm_t.value as {{ double }}) as value,
-            cast(rm_t.std_error as {{ double }}) as std_error, rm_t.n_users,
-            row_number() over (partition by {% for key in keys %}rm_t.{{ key }}{{ ', ' if not loop.last }}{% endfor %} order by rm_t.{{ p }} desc) as rm_back
-        from {{ rank_metrics._aliasable(model) }} as rm_t
-        where rm_t.complete and rm_t.n_users > 0
-    ),
-    rm_baseline as (
-        select {% for key in keys %}{{ key }}, {% endfor %}
-            sum(n_users * value) / sum(n_users) as rm_base,
-            sqrt(sum((n_users * coalesce(std_error, 0)) * (n_users * coalesce(std_error, 0)))) / sum(n_users) as rm_spread
-        from rm_complete
-        where rm_back between 2 and {{ periods | int + 1 }}
-        group by {% for key in keys %}{{ key }}{{ ', ' if not loop.last }}{% endfor %}
-    ),
-    rm_judged as (
-        select {% for key in keys %}l.{{ key }}, {% endfor %}l.rm_period as {{ p }}, l.value, b.rm_base as base,
-            case when coalesce(l.std_error, 0) = 0 and b.rm_spread = 0 then null else {{ z }} end as z
-        from rm_complete as l
-        inner join rm_baseline as b
-            on {% for key in keys %}b.{{ key }} = l.{{ key }}{{ ' and ' if not loop.last }}{% endfor %}
-        where l.rm_back = 1
-    )
-    select {% for key in keys %}{{ key }}, {% endfor %}{{ p }}, value, base, z,
-        case when z < 0 then {{ rank_metrics._two_sided_normal_p('-z') }} / 2
-            else 1 - {{ rank_metrics._two_sided_normal_p('z') }} / 2 end as p_value,
-        {{ rank_metrics._number_literal(alpha, 'alpha') }} as alpha
-    from rm_judged
-    where z is not null and base - value >= {{ rank_metrics._number_literal(min_drop, 'min_drop') }}
-        and (case when z < 0 then {{ rank_metrics._two_sided_normal_p('-z') }} / 2
-                  else 1 - {{ rank_metrics._two_sided_normal_p('z') }} / 2 end) < {{ rank_metrics._number_literal(alpha, 'alpha') }}
-    {%- endset -%}
-    {%- set shown = [] -%}
-    {%- for name in (rank_metrics._table_groups(columns, period) | trim).split('\n') if name -%}{%- do shown.append(name) -%}{%- endfor -%}
-    {%- do rank_metrics._log_failures('no_significant_drop', sql, shown + ['metric', 'k', period, 'value', 'base', 'z', 'p_value']) -%}
+    {%- set sql = rank_metrics._trend_drops(rank_metrics._aliasable(model), columns, periods, alpha, min_drop, period) -%}
+    {%- set groups = (rank_metrics._table_groups(columns, period) | trim).split('\n') | reject('equalto', '') | list -%}
+    {%- do rank_metrics._log_failures('no_significant_drop', sql, groups + ['metric', 'k', period, 'value', 'base', 'z', 'p_value']) -%}
     {{ sql }}
 {% endtest %}

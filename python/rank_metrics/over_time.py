@@ -14,7 +14,6 @@ from ._run import _plan_of, _prepared
 from ._warnings import (_warn_about_columns, _warn_of_a_model_column_left_out, _warn_of_colliding_rows_and_padded_ids,
                         takes_strict)
 from .errors import RankMetricsError, mention
-from .reference import trend_drop
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -86,8 +85,6 @@ def no_significant_drop(over_time: pd.DataFrame, *, periods: int = 7, alpha: flo
     share users, so this treats them as independent: an approximation. Columns: the group,
     metric, k, period (the latest), value, base, z, p_value. `period`: the period column
     (default: the first column)."""
-    import pandas as pd
-
     for name, value, low, high in (("periods", periods, 1, None), ("alpha", alpha, 0, 1), ("min_drop", min_drop, 0, None)):
         whole = name != "periods" or (isinstance(value, numbers.Integral) and not isinstance(value, bool))
         if not (isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value) and whole
@@ -102,20 +99,22 @@ def no_significant_drop(over_time: pd.DataFrame, *, periods: int = 7, alpha: flo
         raise RankMetricsError(f"rank_metrics: no_significant_drop reads evaluate_over_time's rows; the table has no "
                                f"column {missing[0]!r} (its columns: {', '.join(map(str, over_time.columns))})")
     groups = [column for column in over_time.columns[:list(over_time.columns).index("metric")] if column != period]
-    failed = []
-    complete = over_time[over_time["complete"].astype(bool) & (over_time["n_users"] > 0)]
-    for key, rows in complete.groupby([*groups, "metric", "k"], sort=True, dropna=False):
-        rows = rows.sort_values(period)
-        if len(rows) < 2:
-            continue
-        latest, before = rows.iloc[-1], rows.iloc[-1 - periods:-1]
-        found = trend_drop((latest["value"], _number(latest["std_error"])),
-                           [(row.value, _number(row.std_error), row.n_users) for row in before.itertuples()])
-        if found["p_value"] is not None and found["p_value"] < alpha and found["base"] - found["value"] >= min_drop:
-            failed.append({**dict(zip([*groups, "metric", "k"], key)), period: latest[period], "value": found["value"],
-                           "base": found["base"], "z": found["z"], "p_value": found["p_value"]})
-    return pd.DataFrame(failed, columns=[*groups, "metric", "k", period, "value", "base", "z", "p_value"])
+    # the gate's one query (macros/building_blocks/_trend_gate.sql), which dbt's test runs too,
+    # here on DuckDB over the frame
+    import duckdb
 
+    con = duckdb.connect()
+    try:
+        con.register("rm_over_time", over_time)
+        columns = [{"name": str(name), "data_type": ""} for name in over_time.columns]   # the query reads names only
+        found = con.execute(render("_trend_drops", relation="rm_over_time", columns=columns, periods=periods,
+                                   alpha=alpha, min_drop=min_drop, period=period)).df()
+    finally:
+        con.close()
+    # each period as the frame holds it (DuckDB gives a date back as a Timestamp)
+    import pandas as pd
 
-def _number(value):
-    return None if value is None or (isinstance(value, float) and math.isnan(value)) else float(value)
+    as_given = {pd.Timestamp(value): value for value in over_time[period].unique()}
+    found[period] = [as_given.get(pd.Timestamp(value), value) for value in found[period]]
+    found = found.drop(columns="alpha").sort_values([*groups, "metric", "k"], kind="stable")
+    return found.reset_index(drop=True)
