@@ -108,8 +108,8 @@
 {%- set period = over_time.period_column -%}
 {#- the periods to compute: every one of predictions, or those `previous` does not hold as it
     would now (missing, incomplete, or with labels loaded since) -#}
-{%- set periods = rank_metrics._periods_to_recompute(predictions, truth, over_time) if over_time.previous is not none
-                  else '(select distinct rm_p.' ~ period ~ ' as rm_period from ' ~ predictions ~ ' as rm_p)' -%}
+{%- set periods = rank_metrics._periods_to_recompute(predictions, truth, over_time, options.get('truth_columns')) if over_time.previous is not none
+                  else rank_metrics._periods_of(predictions, period) -%}
 {%- set predictions_columns = options.get('predictions_columns') -%}
 {%- set period_type = rank_metrics._column_type(predictions_columns, over_time.period) | trim -%}
 {%- set truth_columns = options.get('truth_columns') -%}
@@ -125,7 +125,7 @@ select {% for column in groups %}g.{{ column }}, {% endfor %}r.metric, r.k, e.va
     coalesce(e.n_users, 0) as n_users,
     case when a.rm_as_of >= {{ rank_metrics.days_after(start, over_time.window) }} then true else false end as complete
     {%- if over_time.loaded_at is not none %},
-    w.labels_loaded_through
+    w.rm_loaded as labels_loaded_through
     {%- endif %}
 from (
     -- every period and group with lists, so that one without an evaluated user has its rows
@@ -154,11 +154,9 @@ cross join (
 left join (
     -- each period's latest label load time: an incremental run computes the period again when a
     -- label of its window is loaded after it
-    select rm_w.{{ period }}, max(cast(rm_w.{{ over_time.loaded_column }} as timestamp)) as labels_loaded_through
-    from {{ window_truth }} as rm_w
-    group by rm_w.{{ period }}
+    {{ rank_metrics._latest_load(window_truth, over_time) }}
 ) as w
-    on w.{{ period }} = g.{{ period }}
+    on w.rm_period = g.{{ period }}
 {%- endif %}
 left join (
 {#- the window's labels once, as a CTE of evaluate's query, which reads them in several places -#}
@@ -167,17 +165,27 @@ left join (
     on {% for column in groups %}e.{{ column }} = g.{{ column }} and {% endfor %}e.k = r.k and e.metric = r.metric
 {%- endmacro %}
 
+{#- The periods of predictions, a relation of rm_period. -#}
+{% macro _periods_of(predictions, period) -%}
+    (select distinct rm_p.{{ period }} as rm_period from {{ predictions }} as rm_p)
+{%- endmacro %}
+
+{#- Each period's latest label load time (rm_period, rm_loaded) from its window's labels. -#}
+{% macro _latest_load(window_truth, over_time) -%}
+    select rm_w.{{ over_time.period_column }} as rm_period, max(cast(rm_w.{{ over_time.loaded_column }} as timestamp)) as rm_loaded
+    from {{ window_truth }} as rm_w
+    group by rm_w.{{ over_time.period_column }}
+{%- endmacro %}
+
 {#- The periods of predictions to compute again, a relation of rm_period: those `previous` (the
     table built before) lacks or holds as incomplete, and (with loaded_at) those whose window
     has a label loaded after the latest that `previous` saw for it. Joins only: Spark refuses a
     correlated subquery whose condition is not an equality. -#}
-{% macro _periods_to_recompute(predictions, truth, over_time) -%}
+{% macro _periods_to_recompute(predictions, truth, over_time, truth_columns) -%}
     {%- set period = over_time.period_column -%}
-    {%- set start = 'cast(rm_d.rm_period as timestamp)' -%}
-    {%- set at = 'cast(rm_n.' ~ over_time.time_column ~ ' as timestamp)' -%}
 (
     select rm_d.rm_period
-    from (select distinct rm_p.{{ period }} as rm_period from {{ predictions }} as rm_p) as rm_d
+    from {{ rank_metrics._periods_of(predictions, period) }} as rm_d
     left join (
         select rm_b.{{ period }} as rm_period, min(case when rm_b.complete then 1 else 0 end) as rm_complete
             {%- if over_time.loaded_at is not none %}, max(rm_b.labels_loaded_through) as rm_through{% endif %}
@@ -187,11 +195,7 @@ left join (
         on rm_b.rm_period = rm_d.rm_period
     {%- if over_time.loaded_at is not none %}
     left join (
-        select rm_d.rm_period, max(cast(rm_n.{{ over_time.loaded_column }} as timestamp)) as rm_loaded
-        from (select distinct rm_p.{{ period }} as rm_period from {{ predictions }} as rm_p) as rm_d
-        inner join {{ truth }} as rm_n
-            on {{ at }} >= {{ start }} and {{ at }} < {{ rank_metrics.days_after(start, over_time.window) }}
-        group by rm_d.rm_period
+        {{ rank_metrics._latest_load(rank_metrics._window_truth(truth, over_time, truth_columns, rank_metrics._periods_of(predictions, period)), over_time) }}
     ) as rm_n
         on rm_n.rm_period = rm_d.rm_period
     {%- endif %}
