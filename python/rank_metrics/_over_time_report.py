@@ -9,7 +9,7 @@ import io
 
 from ._arguments import METRICS, _as_list
 from ._optional import load
-from ._report import Report, _PAGE, _escape, _number, _options_table, _percent, save_figure
+from ._report import Report, _PAGE, _escape, _number, _options_table, _percent, _table, save_figure
 from ._version import __version__
 from .errors import RankMetricsError
 from .over_time import evaluate_over_time, no_significant_drop
@@ -119,23 +119,13 @@ def _figure(values, drops, period: str, by: list):
 def _drops_table(drops, period: str) -> str:
     if not len(drops):
         return "<p>None.</p>"
-    head = list(drops.columns)
-    lines = ["<table class='drops'><thead><tr>" + "".join(f"<th>{_escape(name)}</th>" for name in head)
-             + "</tr></thead><tbody>"]
-    for row in drops.to_dict("records"):
-        digits = {"value": 6, "base": 6, "z": 4, "p_value": 3}   # p as 1.2e-08, not 0.000000
-        cells = [_day(row[name]) if name == period else _number(row[name], digits.get(name, 6)) for name in head]
-        lines.append("<tr>" + "".join(f"<td>{_escape(value)}</td>" for value in cells) + "</tr>")
-    return "\n".join(lines + ["</tbody></table>"])
+    digits = {"value": 6, "base": 6, "z": 4, "p_value": 3}   # p as 1.2e-08, not 0.000000
+    shown = drops.assign(**{period: drops[period].map(_day)},
+                         **{name: drops[name].map(lambda value, d=d: _number(value, d)) for name, d in digits.items()})
+    return _table(shown, list(drops.columns), "drops")
 
 
 def _values_table(values, period: str, by: list) -> str:
-    head = [period, *by, "metric", "k", "value", "ci_low", "ci_high", "n_users", "complete"]
-    lines = ["<table class='values'><thead><tr>" + "".join(f"<th>{_escape(name)}</th>" for name in head)
-             + "</tr></thead><tbody>"]
-    for row in values.to_dict("records"):
-        cells = [_day(row[period]), *(row[name] for name in by), row["metric"], row["k"],
-                 *(_number(row[name]) for name in ("value", "ci_low", "ci_high")), row["n_users"],
-                 "yes" if row["complete"] else "no"]
-        lines.append("<tr>" + "".join(f"<td>{_escape(value)}</td>" for value in cells) + "</tr>")
-    return "\n".join(lines + ["</tbody></table>"])
+    shown = values.assign(**{period: values[period].map(_day), "complete": values["complete"].map({True: "yes", False: "no"})},
+                          **{name: values[name].map(_number) for name in ("value", "ci_low", "ci_high")})
+    return _table(shown, [period, *by, "metric", "k", "value", "ci_low", "ci_high", "n_users", "complete"], "values")
