@@ -57,7 +57,7 @@
         {%- endif -%}
         cast({{ rank_metrics.string_literal(value | trim | replace('T', ' ')) }} as timestamp)
     {%- elif value.strftime is defined -%}
-        cast({{ rank_metrics.string_literal(value.strftime('%Y-%m-%d %H:%M:%S.%f' if value.hour is defined else '%Y-%m-%d')) }} as timestamp)
+        cast({{ rank_metrics._literal(value, argument) }} as timestamp)
     {%- else -%}
         {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention(argument, value) ~ " must be a date or a time ('2024-03-08' or '2024-03-08 00:00:00'); got " ~ rank_metrics._shown(value)) }}
     {%- endif -%}
