@@ -353,3 +353,17 @@ def test_the_trend_gates_query_equals_the_reference(rows, periods, alpha):
         assert (row.period, row.base, row.z) == (latest["period"], pytest.approx(expected["base"], abs=1e-12),
                                                  pytest.approx(expected["z"], rel=1e-9))
         assert row.p_value == pytest.approx(expected["p_value"], abs=1e-7)
+
+
+def test_two_lists_a_user_in_one_period_are_said_without_naming_the_period():
+    """Lists of two sources in one period, read as one list: warned (strict: an error), and the
+    advice is by='src', since the period is grouped by already (by=['period', 'src'] would fail)."""
+    merged = pd.concat([LISTS.assign(src="x"), LISTS.assign(src="y", item_id=LISTS.item_id + 100)])
+    said = r"lists merged: user 1 has two rows at rank 1 within one period, .* pass by='src' for a row per src"
+    with pytest.warns(rank_metrics.RankMetricsWarning, match=said):
+        rank_metrics.evaluate_over_time(merged.drop(columns="model"), LABELS, 2, rank="rank", metrics="map")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        per_source = rank_metrics.evaluate_over_time(merged.drop(columns="model"), LABELS, 2, rank="rank", metrics="map",
+                                                     by="src")
+    assert len(per_source) == 4

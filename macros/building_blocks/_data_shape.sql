@@ -148,14 +148,17 @@ limit 1
 {#- The warnings of the data's shape, appended to `messages` (a macro returns only text):
     `colliding` is _shape_collisions' row or none (no rows collide), `padded` the last four
     values of _shape_summary's row. -#}
-{% macro _shape_messages(messages, plan, colliding, padded) -%}
+{% macro _shape_messages(messages, plan, colliding, padded, implied=[]) -%}
     {%- set names = plan.names -%}
-    {%- set by = names.by or [] -%}
+    {#- `implied`: grouping columns the caller adds, which by= must not name (evaluate_over_time's period) -#}
+    {%- set by = (names.by or []) | reject('in', implied) | list -%}
     {%- if colliding is not none -%}
         {%- set user, at, item, same, varying = colliding -%}
         {%- set where = "user " ~ rank_metrics._shown(user) ~ (" has two rows at rank " ~ at if names.rank is not none else " has item " ~ rank_metrics._shown(item) ~ " twice") -%}
         {%- if varying is not none -%}
-            {%- do messages.append("lists merged: " ~ where ~ (" within one group of by=" ~ rank_metrics._shown(by) if by else "")
+            {%- set within = " within one group of by=" ~ rank_metrics._shown(by) if by else "" -%}
+            {%- set within = within ~ (" and " if by else " within one ") ~ implied | join(', ') if implied else within -%}
+            {%- do messages.append("lists merged: " ~ where ~ within
                 ~ ", and their column " ~ rank_metrics._shown(varying) ~ ", which by= does not name, differs between them: lists of several "
                 ~ varying ~ " values are read as one list, and the number is no " ~ varying ~ "'s; pass by=" ~ (rank_metrics._shown_as_given(by + [varying]) if by else rank_metrics._shown(varying))
                 ~ " for a row per " ~ varying) -%}

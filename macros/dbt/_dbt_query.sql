@@ -234,7 +234,8 @@
     {%- set summary = run_query(rank_metrics._shape_summary(plan, arguments.predictions_columns, arguments.truth_columns)).rows[0] -%}
     {%- set colliding = run_query(rank_metrics._shape_collisions(plan, arguments.predictions_columns)).rows if summary[0] != 0 else [] -%}
     {%- set messages = [] -%}
-    {%- do rank_metrics._shape_messages(messages, plan, colliding[0] if colliding | length else none, summary[1:]) -%}
+    {%- do rank_metrics._shape_messages(messages, plan, colliding[0] if colliding | length else none, summary[1:],
+                                        [arguments.period] if arguments.get('period') is not none else []) -%}
     {%- set rank = plan.names.rank -%}
     {%- if rank_metrics._rank_may_be_a_score(arguments.predictions_columns, rank, plan.names.score) | trim -%}
         {%- set found = run_query(rank_metrics._value_range(arguments.predictions, rank_metrics.quote_identifier(rank))) -%}

@@ -52,7 +52,8 @@ def evaluate_over_time(predictions, truth, k, *, period="period", time="label_ti
         by_period = {name: value for name, value in by_period.items() if name in OPTIONS or name == "k"}
         model_column_named = _warn_of_a_model_column_left_out(by_period, engine, tables, predictions_view.columns)
         _warn_of_colliding_rows_and_padded_ids(engine, _plan_of(by_period, engine.name, **tables),
-                                               predictions_view.columns, truth_view.columns, model_column_named)
+                                               predictions_view.columns, truth_view.columns, model_column_named,
+                                               implied=[period])
     result["complete"] = result["complete"].astype(bool)
     order = {metric: index for index, metric in enumerate(METRICS)}
     keys = [period, *_as_list(arguments["by"])]
