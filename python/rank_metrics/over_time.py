@@ -117,5 +117,6 @@ def no_significant_drop(over_time: pd.DataFrame, *, periods: int = 7, alpha: flo
 
     as_given = {pd.Timestamp(value): value for value in over_time[period].unique()}
     found[period] = [as_given.get(pd.Timestamp(value), value) for value in found[period]]
-    found = found.drop(columns="alpha").sort_values([*groups, "metric", "k"], kind="stable")
-    return found.reset_index(drop=True)
+    order = {metric: index for index, metric in enumerate(METRICS)}   # the registry's order, as evaluate's rows
+    found = found.drop(columns="alpha").assign(rm_order=found["metric"].map(order))
+    return found.sort_values([*groups, "rm_order", "k"], kind="stable").drop(columns="rm_order").reset_index(drop=True)
