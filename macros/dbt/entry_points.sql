@@ -32,6 +32,8 @@
 {% macro evaluate_over_time(predictions, truth, k) %}
     {%- if not execute %}{{ return(rank_metrics._while_parsing()) }}{% endif %}
     {%- set options = dict(kwargs) -%}
+    {#- the defaults made explicit: the data checks and the shape warnings group by the period -#}
+    {%- do rank_metrics._over_time_defaults(options) -%}
     {%- if 'previous' not in options and is_incremental is defined and is_incremental()
           and (model is not defined or model.get('config', {}).get('incremental_strategy') != 'microbatch') -%}
         {%- do options.update({'previous': this}) -%}

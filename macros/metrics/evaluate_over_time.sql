@@ -20,8 +20,9 @@
     (period, time, window, as_of, loaded_at, previous and the quoted columns), popped from
     `options` (the rest is evaluate's). A macro returns only text in plain Jinja. -#}
 {% macro _over_time_arguments(given, options) %}
-    {%- for name, default in [('period', 'period'), ('time', 'label_time'), ('window', 7), ('as_of', none), ('loaded_at', none), ('previous', none)] -%}
-        {%- do given.update({name: options.pop(name, default)}) -%}
+    {%- do rank_metrics._over_time_defaults(options) -%}
+    {%- for name in ['period', 'time', 'window', 'as_of', 'loaded_at', 'previous'] -%}
+        {%- do given.update({name: options.pop(name, none)}) -%}
     {%- endfor -%}
     {%- for name in ['period', 'time'] + (['loaded_at'] if given.loaded_at is not none else []) -%}
         {%- if given[name] is not string or given[name] | trim == '' -%}
@@ -44,6 +45,14 @@
     {%- do given.update({'window': given.window | int, 'as_of_sql': rank_metrics._timestamp_literal(given.as_of, 'as_of') if given.as_of is not none else none,
                          'period_column': rank_metrics.quote_identifier(given.period), 'time_column': rank_metrics.quote_identifier(given.time),
                          'loaded_column': rank_metrics.quote_identifier(given.loaded_at) if given.loaded_at is not none else none}) -%}
+{% endmacro %}
+
+{#- evaluate_over_time's defaults, set in `options` where not given: the data checks (which read
+    the period and time columns) and the dbt layer see the columns the query reads. -#}
+{% macro _over_time_defaults(options) %}
+    {%- for name, default in [('period', 'period'), ('time', 'label_time'), ('window', 7)] if name not in options -%}
+        {%- do options.update({name: default}) -%}
+    {%- endfor -%}
 {% endmacro %}
 
 {#- A date or time as a timestamp literal: a date or datetime (YAML's 2024-03-08, Python's), or
