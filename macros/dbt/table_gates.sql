@@ -21,13 +21,14 @@
     {{ return(columns) }}
 {% endmacro %}
 
-{#- Logs each row a gate's query finds, when the test runs: `describe(row)` says it in words. -#}
+{#- Logs each row a gate's query finds, when the test runs, in words: `columns` names its first columns, in order. -#}
 {% macro _log_failures(gate, sql, columns) %}
     {%- if not (execute and rank_metrics._data_checks_run()) -%}{{ return('') }}{%- endif -%}
     {%- set found = run_query(sql) -%}
     {%- for row in found.rows -%}
         {%- set said = [] -%}
-        {%- for name in columns -%}{%- do said.append(name ~ ' ' ~ (row[name] | string)) -%}{%- endfor -%}
+        {#- by position: Snowflake names the columns in upper case -#}
+        {%- for name in columns -%}{%- do said.append(name ~ ' ' ~ (row[loop.index0] | string)) -%}{%- endfor -%}
         {{ log("rank_metrics: " ~ gate ~ " failed: " ~ said | join(', '), info=true) }}
     {%- endfor -%}
 {% endmacro %}
