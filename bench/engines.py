@@ -278,10 +278,16 @@ def postgres_lines(size: str):
             con.close()
 
 
-def measure(engine: str, size: str, runs: int, warmup: int) -> dict:
+def measure(engine: str, size: str, runs: int, warmup: int, only: list[str] | None = None) -> dict:
     import rank_metrics
 
     with (spark_lines if engine == "spark" else postgres_lines)(size) as lines:
+        if only:
+            # the floor and the bound always run: every other line is read against them
+            unknown = set(only) - {name for name, _, _ in lines}
+            if unknown:
+                raise SystemExit(f"engines.py: --only: no line named {sorted(unknown)}; the lines: {[name for name, _, _ in lines]}")
+            lines = [line for line in lines if line[0] in {"floor", "bound", *only}]
         times = {name: [] for name, _, _ in lines}
         values = {}
         for round_number in range(warmup + runs):
@@ -306,8 +312,10 @@ def measure(engine: str, size: str, runs: int, warmup: int) -> dict:
         if not math.isclose(float(values[name]), expected, rel_tol=1e-9):
             raise AssertionError(f"{engine} {size}: {name} gives {values[name]!r}, rank_metrics on DuckDB {expected!r}")
     print(f"{engine} {size}: every line agrees with rank_metrics on DuckDB", flush=True)
+    floor, bound = statistics.median(times["floor"]), statistics.median(times["bound"])
+    # each line keeps the floor and bound of its own run: --only merges runs of different sessions
     return {name: {"seconds": statistics.median(seconds), "runs": len(seconds), "warm-up runs": warmup,
-                   **PLANS.get(name, {})}
+                   "floor seconds": floor, "bound seconds": bound, **PLANS.get(name, {})}
             for name, seconds in times.items()}
 
 
@@ -317,8 +325,9 @@ def table(results: dict) -> str:
     for engine in sorted(results):
         for size in sorted(results[engine], key=generate.SIZES.get):
             entries = results[engine][size]
-            floor, bound = entries["floor"]["seconds"], entries["bound"]["seconds"]
             for name, entry in entries.items():
+                floor = entry.get("floor seconds", entries["floor"]["seconds"])
+                bound = entry.get("bound seconds", entries["bound"]["seconds"])
                 shape = (f"{entry['exchanges']} Exchange ({entry['reused']} reused), {entry['broadcasts']} broadcast, "
                          f"{entry['input scans']} scans" if "exchanges" in entry else "")
                 lines.append(f"| {engine} | {size} | {name} | {entry['seconds']:.2f} | {entry['seconds'] / floor:.2f} | "
@@ -333,11 +342,18 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--warmup", type=int, default=1, help="uncounted rounds before the runs")
     parser.add_argument("--results", type=Path, default=RESULTS)
+    parser.add_argument("--only", nargs="+", metavar="LINE",
+                        help="measure only these lines (and the floor and the bound), keeping the others' last results")
     arguments = parser.parse_args()
     results = json.loads(arguments.results.read_text()) if arguments.results.exists() else {}
     for size in arguments.rows if arguments.engine else []:
         generate.generate([size], ["r12"])
-        results.setdefault(arguments.engine, {})[size] = measure(arguments.engine, size, arguments.runs, arguments.warmup)
+        measured = measure(arguments.engine, size, arguments.runs, arguments.warmup, arguments.only)
+        kept = results.setdefault(arguments.engine, {}).get(size, {}) if arguments.only else {}
+        for entry in kept.values():   # the lines not measured again: read against their own run's floor and bound
+            entry.setdefault("floor seconds", kept["floor"]["seconds"])
+            entry.setdefault("bound seconds", kept["bound"]["seconds"])
+        results[arguments.engine][size] = {**kept, **measured}
         arguments.results.parent.mkdir(parents=True, exist_ok=True)
         arguments.results.write_text(json.dumps(results, indent=1))   # lines in the order they ran
     text = table(results)
