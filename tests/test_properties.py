@@ -99,7 +99,8 @@ def cases(draw):
         truth_scope=draw(option(reference.TRUTH_SCOPES)),
         # thresholds at, between and below the grades (0: grade-0 rows become relevant)
         relevance_threshold=draw(st.sampled_from([None, None, 0, 1, 2, 1.5])),
-        metrics=draw(st.one_of(st.none(), st.lists(st.sampled_from(METRICS), min_size=1, max_size=6, unique=True))),
+        persistence=draw(st.sampled_from([None, 0.5, 0.95])),
+        metrics=draw(st.one_of(st.none(), st.lists(st.sampled_from(METRICS), min_size=1, max_size=7, unique=True))),
     )
 
 
@@ -114,7 +115,7 @@ def hit_pattern_cases(draw):
             "convention": None, "truth_scope": None, "relevance_threshold": None,
             "gain": "binary" if graded else case["gain"],
             "precision_denominator": draw(st.sampled_from(["list_length", "list_length", "k"])),
-            "metrics": draw(st.one_of(st.none(), st.lists(st.sampled_from(METRICS), min_size=1, max_size=6,
+            "metrics": draw(st.one_of(st.none(), st.lists(st.sampled_from(METRICS), min_size=1, max_size=7,
                                                          unique=True).map(lambda chosen: chosen + ["precision"]
                                                                            if "precision" not in chosen else chosen)))}
 
@@ -250,7 +251,7 @@ def expected(case, predictions, truth, per_user, batch=None):
 
 
 OPTION_NAMES = ("normalization", "users", "duplicates", "tie_break", "gain", "gain_from",
-                "precision_denominator", "recall_denominator", "truth_scope", "relevance_threshold")
+                "precision_denominator", "recall_denominator", "truth_scope", "relevance_threshold", "persistence")
 
 
 def arguments(case, with_metrics=False, batched=False):
@@ -309,7 +310,7 @@ def check_average_precision(case, predictions, truth, inputs, con=None, batch=No
 
 
 def chosen_metrics(case):
-    return METRICS if case["metrics"] is None else [metric for metric in METRICS if metric in case["metrics"]]
+    return reference.DEFAULT_METRICS if case["metrics"] is None else [metric for metric in METRICS if metric in case["metrics"]]
 
 
 def user_column(metric):

@@ -16,12 +16,15 @@ from rank_metrics._render import metric_registry, namespace
 from conftest import ROOT
 
 REGISTRY = metric_registry()
-KEYS = {"macro", "group_column", "user_column", "label", "options", "sums", "description", "example"}
-SUMS = {"hits", "precision_sum", "dcg", "first_hit"}
+KEYS = {"macro", "group_column", "user_column", "label", "options", "default", "sums", "description", "example"}
+SUMS = {"hits", "precision_sum", "dcg", "first_hit", "rbp"}
 
 
 def test_every_entry_says_everything_and_nothing_else():
-    assert list(REGISTRY) == ["map", "ndcg", "precision", "recall", "mrr", "hit_rate"]
+    assert list(REGISTRY) == ["map", "ndcg", "precision", "recall", "mrr", "hit_rate", "rbp"]
+    # SPEC §6's family is computed when metrics= is not given; §6b's additions when named
+    assert [metric for metric, entry in REGISTRY.items() if entry["default"]] == ["map", "ndcg", "precision", "recall", "mrr",
+                                                                                  "hit_rate"]
     for metric, entry in REGISTRY.items():
         assert set(entry) == KEYS, metric
         assert entry["macro"] == entry["group_column"] == f"{metric}_at_k"

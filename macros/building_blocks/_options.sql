@@ -61,9 +61,11 @@
     {%- set k_list = [k] if (k is not iterable or k is string) else k -%}
     {%- do plan.update({'ks': k_list | unique | sort | list}) -%}
 
-    {#- metrics: the family's names (SPEC §6), each computed once, in this order -#}
+    {#- metrics: the registry's names, each computed once, in its order; without metrics=, the
+        family of SPEC §6 (the registry's defaults) -#}
     {%- set known_metrics = (rank_metrics._metric_names() | trim).split(' ') -%}
-    {%- set metric_list = known_metrics if metrics is none else ([metrics] if metrics is string else metrics | list) -%}
+    {%- set metric_list = (rank_metrics._metric_names(defaults_only=true) | trim).split(' ') if metrics is none
+                          else ([metrics] if metrics is string else metrics | list) -%}
     {%- if metric_list | length == 0 -%}
         {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('metrics', metric_list) ~ " must name at least one of " ~ rank_metrics._shown(known_metrics) ~ "; got an empty list") }}
     {%- endif -%}
@@ -100,7 +102,7 @@
 {% macro _option_names() -%}
     user, item, rank, score, relevance, by, truth_by, truth_user, truth_item, normalization, users, duplicates, tie_break,
     convention, gain, gain_from, precision_denominator, recall_denominator, truth_scope, relevance_threshold,
-    predictions_shape, truth_shape, item_separator
+    persistence, predictions_shape, truth_shape, item_separator
 {%- endmacro %}
 
 {#- What is wrong with k, as a sentence ('' when nothing): it must be a positive integer or a

@@ -9,7 +9,7 @@
                predictions_columns=none, truth_columns=none, metrics=none, gain=none, gain_from=none,
                precision_denominator=none, recall_denominator=none, truth_scope=none,
                relevance_threshold=none, truth_user=none, truth_item=none, predictions_shape=none,
-               truth_shape=none, item_separator=none, confidence=none) %}
+               truth_shape=none, item_separator=none, confidence=none, persistence=none) %}
     {#- a misspelt keyword lands in kwargs (a macro that reads kwargs takes any keyword): named
         here rather than by Jinja's "takes no keyword argument" about an internal macro -#}
     {%- for name in kwargs | list | sort -%}
@@ -39,6 +39,13 @@
             or not rank_metrics._spells_a_number(relevance_threshold) | trim) -%}
         {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('relevance_threshold', relevance_threshold) ~ " must be a finite number (an int, a float or a Decimal); got " ~ rank_metrics._shown_as_given(relevance_threshold)) }}
     {%- endif -%}
+
+    {#- persistence: RBP's p, the probability of reading on to the next position, strictly between 0 and 1 -#}
+    {%- if persistence is not none and (persistence is not number or persistence is boolean
+            or not rank_metrics._spells_a_number(persistence) | trim or not (persistence > 0 and persistence < 1)) -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('persistence', persistence) ~ " must be a number between 0 and 1, both excluded (RBP's probability of reading on to the next position; 0.8 unless given); got " ~ rank_metrics._shown_as_given(persistence)) }}
+    {%- endif -%}
+    {%- do plan.update({'persistence': 0.8 if persistence is none else persistence | float}) -%}
 
     {#- column names: strings, checked against the tables' columns where those are known -#}
     {%- set by_list = [] if by is none else ([by] if by is string else by | list) -%}

@@ -20,6 +20,11 @@
         {%- do options.append((name, plan[name])) -%}
     {%- endfor -%}
     {%- if plan.relevance_threshold is not none -%}{%- do options.append(('relevance_threshold', plan.relevance_threshold)) -%}{%- endif -%}
+    {#- the options of a metric outside the family (the registry's), where it is asked -#}
+    {%- set registry = {} -%}{%- do rank_metrics._metric_registry(registry) -%}
+    {%- for metric in plan.metrics if not registry[metric].default -%}
+        {%- for name in registry[metric].options -%}{%- do options.append((name, plan[name])) -%}{%- endfor -%}
+    {%- endfor -%}
     {%- for name, value in extra.items() if value is not none -%}{%- do options.append((name, value)) -%}{%- endfor -%}
     {%- set shown = [] -%}
     {%- for name, value in options -%}{%- do shown.append(name ~ '=' ~ rank_metrics._shown_as_given(value)) -%}{%- endfor -%}

@@ -11,6 +11,9 @@
                     precision_sum (AP's sum of precision at each hit), dcg (DCG@k and IDCG@k),
                     first_hit (the first relevant position)
       description   one sentence, and example a call, for dbt docs and docs/reference.md
+      default       whether evaluate, evaluate_users, compare and the report compute it when
+                    metrics= is not given (the family of SPEC §6; the IR family's additions of
+                    §6b when named)
     Adding a metric: an entry here, a branch in _per_user below, its file in macros/metrics/
     (the per-user expression, default__<macro> and the public dbt macro), its values in
     python/rank_metrics/reference.py, a test; then `make docs` (CONTRIBUTING.md).
@@ -18,29 +21,33 @@
 {% macro _metric_registry(registry) -%}
     {%- do registry.update({
         'map': {'macro': 'map_at_k', 'group_column': 'map_at_k', 'user_column': 'average_precision', 'label': 'MAP@k',
-                'options': ['normalization'], 'sums': ['hits', 'precision_sum'],
+                'options': ['normalization'], 'default': true, 'sums': ['hits', 'precision_sum'],
                 'description': 'MAP@k (mean average precision at k): the mean over the evaluated users of AP@k, the precision at each relevant hit within k over the normalization.',
                 'example': "rank_metrics.map_at_k(predictions=ref('recs'), truth=ref('purchases'), k=[5, 12],\n                       user='customer_id', item='article_id', by=['model'])"},
         'ndcg': {'macro': 'ndcg_at_k', 'group_column': 'ndcg_at_k', 'user_column': 'ndcg', 'label': 'NDCG@k',
-                 'options': ['gain', 'gain_from'], 'sums': ['hits', 'dcg'],
+                 'options': ['gain', 'gain_from'], 'default': true, 'sums': ['hits', 'dcg'],
                  'description': 'NDCG@k: DCG@k over the ideal DCG@k, each hit adding its gain over log2(position + 1).',
                  'example': "rank_metrics.ndcg_at_k(predictions=ref('search_results'), truth=ref('judgments'), k=10,\n                        user='query_id', item='doc_id', score='score', relevance='grade',\n                        gain='exponential')"},
         'precision': {'macro': 'precision_at_k', 'group_column': 'precision_at_k', 'user_column': 'precision', 'label': 'Precision@k',
-                      'options': ['precision_denominator'], 'sums': ['hits'],
+                      'options': ['precision_denominator'], 'default': true, 'sums': ['hits'],
                       'description': 'Precision@k: the relevant hits within k over k (or over the list length).',
                       'example': "rank_metrics.precision_at_k(predictions=ref('recs'), truth=ref('purchases'), k=[5, 10],\n                             by=['model'], precision_denominator='list_length')"},
         'recall': {'macro': 'recall_at_k', 'group_column': 'recall_at_k', 'user_column': 'recall', 'label': 'Recall@k',
-                   'options': ['recall_denominator'], 'sums': ['hits'],
+                   'options': ['recall_denominator'], 'default': true, 'sums': ['hits'],
                    'description': 'Recall@k: the relevant hits within k over the number of relevant items m (or min(m, k)).',
                    'example': "rank_metrics.recall_at_k(predictions=ref('recs'), truth=ref('purchases'), k=[10, 50], by=['model'])"},
         'mrr': {'macro': 'mrr_at_k', 'group_column': 'mrr_at_k', 'user_column': 'reciprocal_rank', 'label': 'MRR@k',
-                'options': [], 'sums': ['hits', 'first_hit'],
+                'options': [], 'default': true, 'sums': ['hits', 'first_hit'],
                 'description': 'MRR@k: the mean reciprocal of the first relevant position within k (0 without one).',
                 'example': "rank_metrics.mrr_at_k(predictions=ref('search_results'), truth=ref('clicks'), k=10,\n                      user='query_id', item='doc_id', score='score')"},
         'hit_rate': {'macro': 'hit_rate_at_k', 'group_column': 'hit_rate_at_k', 'user_column': 'hit', 'label': 'Hit rate@k',
-                     'options': [], 'sums': ['hits'],
+                     'options': [], 'default': true, 'sums': ['hits'],
                      'description': 'Hit rate@k: the share of evaluated users with a relevant item within k.',
                      'example': "rank_metrics.hit_rate_at_k(predictions=ref('recs'), truth=ref('purchases'), k=12, by=['model', 'day'])"},
+        'rbp': {'macro': 'rbp_at_k', 'group_column': 'rbp_at_k', 'user_column': 'rbp', 'label': 'RBP@k',
+                'options': ['persistence'], 'default': false, 'sums': ['hits', 'rbp'],
+                'description': 'RBP@k (rank-biased precision): (1 - p) times the sum of p^(i - 1) over the relevant items at positions i within k, p the persistence (0.8 unless given).',
+                'example': "rank_metrics.rbp_at_k(predictions=ref('search_results'), truth=ref('judgments'), k=10,\n                      user='query_id', item='doc_id', score='score', persistence=0.95)"},
     }) -%}
 {%- endmacro %}
 
@@ -53,12 +60,16 @@
     {%- elif metric == 'recall' -%}{{ rank_metrics._per_user_recall(plan, k, at) }}
     {%- elif metric == 'mrr' -%}{{ rank_metrics._per_user_mrr(plan, k, at) }}
     {%- elif metric == 'hit_rate' -%}{{ rank_metrics._per_user_hit_rate(plan, k, at) }}
+    {%- elif metric == 'rbp' -%}{{ rank_metrics._per_user_rbp(plan, k, at) }}
     {%- endif -%}
 {%- endmacro %}
 
-{#- The metric names, in order, as words (the release gates check their `metric` against them). -#}
-{% macro _metric_names() -%}
+{#- The metric names, in order, as words (the release gates check their `metric` against them);
+    with defaults_only, those computed when metrics= is not given. -#}
+{% macro _metric_names(defaults_only=false) -%}
     {%- set registry = {} -%}
     {%- do rank_metrics._metric_registry(registry) -%}
-    {{- registry | join(' ') -}}
+    {%- set names = [] -%}
+    {%- for name, entry in registry.items() if entry.default or not defaults_only -%}{%- do names.append(name) -%}{%- endfor -%}
+    {{- names | join(' ') -}}
 {%- endmacro %}

@@ -40,7 +40,7 @@ OPTIONS = {
     "by": None, "truth_by": None, "normalization": None, "users": None, "duplicates": None,
     "tie_break": None, "convention": None, "gain": None, "gain_from": None,
     "precision_denominator": None, "recall_denominator": None, "truth_scope": None,
-    "relevance_threshold": None, "truth_user": None, "truth_item": None,
+    "relevance_threshold": None, "persistence": None, "truth_user": None, "truth_item": None,
     "predictions_shape": None, "truth_shape": None, "item_separator": None,
 }
 
@@ -67,6 +67,8 @@ def _metric_arguments(k, options: dict, own: Sequence[str] = ()) -> dict:
 # from the metric registry (macros/metrics/_registry.sql)
 METRICS = {metric: (entry["macro"], entry["group_column"], entry["user_column"])
            for metric, entry in metric_registry().items()}
+# the metrics computed when metrics= is not given: SPEC §6's family (the registry's defaults)
+DEFAULT_METRICS = [metric for metric, entry in metric_registry().items() if entry["default"]]
 
 
 def _check_argument(check):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import io
 
-from ._arguments import METRICS, _as_list
+from ._arguments import DEFAULT_METRICS, _as_list
 from ._optional import load
 from ._report import Report, _PAGE, _escape, _number, _options_table, _percent, _table, save_figure
 from ._version import __version__
@@ -40,7 +40,7 @@ def over_time_report(predictions, truth, k, *, by=None, metrics=None, confidence
              "<h2>Drops</h2>", _drops_table(drops, period),
              "<h2>Values</h2>", _values_table(values, period, by_columns),
              "<h2>Options in force</h2>",
-             _options_table(options, dict(k=k, by=by_columns, metrics=metrics or list(METRICS), period=period,
+             _options_table(options, dict(k=k, by=by_columns, metrics=metrics or DEFAULT_METRICS, period=period,
                                           time=time, window=window, as_of=as_of, loaded_at=loaded_at,
                                           periods=periods, alpha=alpha, min_drop=min_drop,
                                           confidence=0.95 if confidence is None else confidence))]

@@ -12,8 +12,8 @@ import math
 import os
 
 from . import _inputs, api, reference
-from ._arguments import HITS_ONLY_METRIC, METRICS, _as_list, _k_argument, _metric_arguments, _metrics_argument
-from ._render import render
+from ._arguments import DEFAULT_METRICS, HITS_ONLY_METRIC, _as_list, _k_argument, _metric_arguments, _metrics_argument
+from ._render import metric_registry, render
 from ._run import _plan_of, _prepared
 from ._optional import load
 from ._tables import BETTER, WORSE, cell, zero_floors
@@ -129,7 +129,7 @@ def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test=
               "<h2>Users</h2>", _users_table(users, by_columns),
               "<h2>Options in force</h2>",
               _options_table(options, dict(k=_k_argument(k), by=by_columns,
-                                           metrics=_metrics_argument(metrics) or list(METRICS), baseline=baseline,
+                                           metrics=_metrics_argument(metrics) or DEFAULT_METRICS, baseline=baseline,
                                            test=test, correction=correction, family=family, alpha=alpha, seed=seed,
                                            confidence=0.95 if confidence is None else confidence))]
     return Report(_PAGE.format(title=_escape(title), body="\n".join(parts), version=_escape(__version__)))
@@ -366,6 +366,10 @@ def _users_table(rows: list[dict], by: list) -> str:
         "scored 0, users left out do not count in the mean.</p>")
 
 
+_OPTION_OUTSIDE_THE_FAMILY = {option: metric for metric, entry in metric_registry().items() if not entry["default"]
+                              for option in entry["options"]}
+
+
 def _options_table(options: dict, report_options: dict) -> str:
     """The report's own arguments (k, by, the comparison's, confidence), then the convention's
     options as resolved, then any other option given."""
@@ -376,7 +380,9 @@ def _options_table(options: dict, report_options: dict) -> str:
     rows = list(report_options.items()) + [("user", options.get("user") or "user_id"),
                                            ("item", options.get("item") or "item_id"),
                                            ("convention", options.get("convention") or "kaggle (the defaults)")]
-    rows += [(name, getattr(resolved, name)) for name in reference.Options.__dataclass_fields__]
+    # the options of a metric outside the family (RBP's persistence) where that metric is shown
+    rows += [(name, getattr(resolved, name)) for name in reference.Options.__dataclass_fields__
+             if name not in _OPTION_OUTSIDE_THE_FAMILY or _OPTION_OUTSIDE_THE_FAMILY[name] in report_options["metrics"]]
     rows += [(name, value) for name, value in options.items()
              if name not in reference.Options.__dataclass_fields__ and name not in ("convention", "user", "item")
              and value is not None]

@@ -179,6 +179,8 @@ def _add_metric_options(parser: argparse.ArgumentParser, metric: str | None = No
     parser.add_argument("--recall-denominator", help=shown("recall_denominator", "m or min_m_k"))
     parser.add_argument("--truth-scope", help="all or listed")
     parser.add_argument("--relevance-threshold", type=_number, help="relevant = grade >= this number (trec_eval -l)")
+    parser.add_argument("--persistence", type=_number, help=shown("persistence", "RBP's p, the chance of reading on to "
+                                                                                 "the next position (default 0.8)"))
 
 
 def _number(text: str) -> float:

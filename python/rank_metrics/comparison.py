@@ -13,7 +13,7 @@ import numbers
 import uuid
 
 from . import api, stats
-from ._arguments import HITS_ONLY_METRIC, METRICS, _as_list, _check_argument, _metric_arguments, _metrics_argument
+from ._arguments import DEFAULT_METRICS, HITS_ONLY_METRIC, METRICS, _as_list, _check_argument, _metric_arguments, _metrics_argument
 from ._inputs import read_once
 from ._run import _run
 from ._warnings import shown_values, takes_strict
@@ -217,7 +217,7 @@ def _resampled(predictions, truth, arguments, model, segments, baseline, test, s
     baseline = _as_group_value(baseline, groups)
     _require_baseline(model, baseline, groups)
     columns = [(metric, METRICS[metric][2]) for metric in METRICS
-               if arguments["metrics"] is None or metric in arguments["metrics"]]
+               if metric in (arguments["metrics"] or DEFAULT_METRICS)]
     rows = []
     # each segment on its own: its users, paired within it
     for segment, in_segment in (users.groupby(segments, sort=True, dropna=False) if segments else [((), users)]):

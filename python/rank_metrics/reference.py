@@ -27,6 +27,8 @@ TRUTH_SCOPES = ("all", "listed")
 # metric -> (its column per user, its column per group): the names are the metric registry's
 # (macros/metrics/_registry.sql); the values below are this module's own
 METRICS = {metric: (entry["user_column"], entry["group_column"]) for metric, entry in metric_registry().items()}
+# those computed when metrics= is not given
+DEFAULT_METRICS = [metric for metric, entry in metric_registry().items() if entry["default"]]
 
 _FAMILY = dict(gain="linear", gain_from="graded", precision_denominator="k", recall_denominator="m",
                truth_scope="all")
@@ -60,6 +62,7 @@ class Options:
     recall_denominator: str = "m"
     truth_scope: str = "all"
     relevance_threshold: float | None = None
+    persistence: float = 0.8
 
 
 def resolve_options(convention=None, **given) -> Options:
@@ -130,7 +133,7 @@ def user_metrics(ranked: Sequence, grades: dict, k: int, options: Options) -> di
     relevant_items = {item for item in in_scope if relevant(grades[item])}
     m = len(relevant_items)
 
-    hits, precision_sum, dcg, first_hit = 0, 0.0, 0.0, None
+    hits, precision_sum, dcg, first_hit, rbp_terms = 0, 0.0, 0.0, None, []
     seen = set()
     for position, item in enumerate(ranked[:k], start=1):
         counts = options.duplicates == "all" or item not in seen   # first, error, collapse: once
@@ -141,6 +144,8 @@ def user_metrics(ranked: Sequence, grades: dict, k: int, options: Options) -> di
             hits += 1
             precision_sum += hits / position
             first_hit = first_hit or position
+            # RBP (SPEC §6b): a reader goes on from one position to the next with probability p
+            rbp_terms.append((1 - options.persistence) * options.persistence ** (position - 1))
         if item in grades:
             dcg += gain(grades[item]) / math.log2(position + 1)
     ideal = sorted((gain(grades[item]) for item in in_scope if gain(grades[item]) > 0), reverse=True)[:k]
@@ -156,6 +161,7 @@ def user_metrics(ranked: Sequence, grades: dict, k: int, options: Options) -> di
         "recall": hits / recall_denominator if m > 0 else 0.0,
         "reciprocal_rank": 1 / first_hit if first_hit else 0.0,
         "hit": 1.0 if hits >= 1 else 0.0,
+        "rbp": math.fsum(rbp_terms),
         "n_relevant": m,
         "n_hits": hits,
     }
@@ -303,7 +309,7 @@ def evaluate_over_time(predictions: Iterable[dict], labels: Iterable[dict], ks: 
     labels, predictions, by = list(labels), list(predictions), tuple(by)
     times = [instant(row[time]) for row in labels]
     as_of = instant(as_of) if as_of is not None else (max(times) if times else None)
-    metrics = list(METRICS) if metrics is None else list(metrics)
+    metrics = list(DEFAULT_METRICS) if metrics is None else list(metrics)
     rows = []
     for day in sorted({row[period] for row in predictions}):
         start = instant(day)

@@ -1,0 +1,37 @@
+{#- RBP@k, rank-biased precision (SPEC §6b): (1 - p) Σ over the relevant items at positions
+    i <= k of p^(i - 1), p the persistence (plan.persistence: a user reads on from one position
+    to the next with probability p). Relevance is binary, by the threshold, as everywhere; a
+    user without relevant items scores 0. -#}
+
+{% macro _per_user_rbp(plan, k='k', at='') -%}
+    rm_rbp{{ at }}
+{%- endmacro %}
+
+{#- A relevant hit's term at `position`: an SQL expression, or a whole number (a hit pattern's
+    bit), for which the term is written out as a literal. -#}
+{% macro _rbp_term(plan, position) -%}
+    {%- set p = plan.persistence -%}
+    {%- set double = rank_metrics.type_double() -%}
+    {%- if position is number -%}
+    cast({{ (1 - p) * p ** (position - 1) }} as {{ double }})
+    {%- else -%}
+    cast({{ 1 - p }} as {{ double }}) * power(cast({{ p }} as {{ double }}), cast({{ position }} - 1 as {{ double }}))
+    {%- endif -%}
+{%- endmacro %}
+
+{#- RBP's sum within k from the word of relevant hit positions (bit r for a hit at r), over the
+    positions after `after` (_pattern_sums takes k's sums in parts). -#}
+{% macro _rbp_from_bits(plan, bits, k, after=0) -%}
+    {%- for r in range(after + 1, k + 1) %}{{ '\n            + ' if not loop.first }}case when ({{ bits }} & {{ 2 ** r }}) <> 0 then {{ rank_metrics._rbp_term(plan, r) }} else 0 end
+    {%- endfor -%}
+{%- endmacro %}
+
+{% macro default__rbp_at_k(predictions, truth, k) -%}
+    {{ rank_metrics._metric_at_k('rbp', predictions, truth, k, kwargs) }}
+{%- endmacro %}
+
+{#- The public dbt macro (macros/dbt/entry_points.sql says how entry points read their arguments). -#}
+{% macro rbp_at_k(predictions, truth, k) %}
+    {%- if not execute %}{{ return(rank_metrics._while_parsing()) }}{% endif %}
+    {{ return(rank_metrics._fits_its_view(adapter.dispatch('rbp_at_k', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, kwargs, varargs)))) }}
+{% endmacro %}

@@ -1,0 +1,112 @@
+"""SPEC §6b, the rest of the IR family: RBP@k (rank-biased precision) with its persistence, through
+the Python API on every engine, the command line and its errors. (The dbt package's run of the
+worked example is integration_tests/models/ir_family, asserted on every engine's build.)"""
+
+import math
+
+import pandas as pd
+import pytest
+from engine_tables import to_postgres, to_spark
+from test_cli import run
+
+import rank_metrics
+from rank_metrics import RankMetricsError, reference
+
+# SPEC §6b's worked example: the list a, b, c, d, e; truth a:0, b:2, c:0, d:1, f:3 (e unjudged;
+# b and d relevant, at positions 2 and 4)
+LIST = pd.DataFrame({"user_id": [1] * 5, "item_id": list("abcde"), "rank": [1, 2, 3, 4, 5]})
+TRUTH = pd.DataFrame({"user_id": [1] * 5, "item_id": list("abcdf"), "relevance": [0, 2, 0, 1, 3]})
+ENGINES = ["duckdb", pytest.param("postgres", marks=pytest.mark.postgres), pytest.param("spark", marks=pytest.mark.spark)]
+
+
+def on_engine(engine, request):
+    if engine == "duckdb":
+        return dict(predictions=LIST, truth=TRUTH)
+    if engine == "postgres":
+        con = request.getfixturevalue("postgres")
+        return dict(predictions=to_postgres(con, "ir_list", LIST), truth=to_postgres(con, "ir_truth", TRUTH), con=con)
+    spark = request.getfixturevalue("spark")
+    return dict(predictions=to_spark(spark, LIST), truth=to_spark(spark, TRUTH))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_worked_example(engine, request):
+    # RBP(0.8)@5 = 0.2 (0.8 + 0.512) = 0.2624; with p = 0.5, 0.5 * 0.5 = 0.25 at k 2 and
+    # 0.5 (0.5 + 0.125) = 0.3125 at k 5
+    tables = on_engine(engine, request)
+    assert rank_metrics.rbp_at_k(**tables, k=5, relevance="relevance") == pytest.approx(0.2624, rel=1e-12)
+    halves = rank_metrics.rbp_at_k(**tables, k=[2, 5], relevance="relevance", persistence=0.5)
+    assert halves.rbp_at_k.tolist() == pytest.approx([0.25, 0.3125], rel=1e-12)
+    assert halves.n_users.tolist() == [1, 1]
+    evaluated = rank_metrics.evaluate(**tables, k=[2, 5], relevance="relevance", metrics=["map", "rbp"], persistence=0.5)
+    assert evaluated[["k", "metric"]].values.tolist() == [[2, "map"], [2, "rbp"], [5, "map"], [5, "rbp"]]
+    assert evaluated[evaluated.metric == "rbp"].value.tolist() == pytest.approx([0.25, 0.3125], rel=1e-12)
+    users = rank_metrics.evaluate_users(**tables, k=5, relevance="relevance", metrics="rbp")
+    assert list(users.columns) == ["user_id", "k", "rbp", "n_relevant", "n_hits"]
+    assert users.rbp.tolist() == pytest.approx([0.2624], rel=1e-12)
+
+
+def test_the_reference_agrees_and_a_threshold_decides_relevance():
+    """The reference's RBP (SPEC §6b, one position at a time), with check=True comparing the SQL
+    with it; relevance_threshold=2 leaves b alone relevant: 0.2 * 0.8 = 0.16."""
+    options = reference.resolve_options(persistence=0.8)
+    grades = dict(zip(TRUTH.item_id, TRUTH.relevance))
+    assert reference.user_metrics(list("abcde"), grades, 5, options)["rbp"] == pytest.approx(0.2624, rel=1e-15)
+    assert rank_metrics.rbp_at_k(LIST, TRUTH, k=5, relevance="relevance", check=True) == pytest.approx(0.2624)
+    assert rank_metrics.rbp_at_k(LIST, TRUTH, k=5, relevance="relevance", relevance_threshold=2,
+                                 check=True) == pytest.approx(0.16, rel=1e-12)
+
+
+def test_past_the_64_bit_word_and_in_hit_patterns_alike():
+    """k above 61 sums the hits row by row (power() in SQL), k within it from the word of hit
+    positions (literal terms): both equal the reference on lists of 70, hits far down included."""
+    items = [f"i{n}" for n in range(70)]
+    predictions = pd.DataFrame({"user_id": [1] * 70 + [2] * 70, "item_id": items * 2, "rank": list(range(1, 71)) * 2})
+    truth = pd.DataFrame({"user_id": [1, 1, 2, 2], "item_id": ["i0", "i64", "i3", "i40"]})
+    for k in (5, 50, 70):
+        want = [reference.user_metrics(items, {item: 1 for item in truth[truth.user_id == user].item_id}, k,
+                                       reference.resolve_options(persistence=0.9))["rbp"] for user in (1, 2)]
+        got = rank_metrics.rbp_at_k(predictions, truth, k=k, persistence=0.9, check=True)
+        assert got == pytest.approx(sum(want) / 2, rel=1e-12), k
+
+
+def test_evaluate_leaves_it_out_unless_named():
+    """Without metrics= evaluate, evaluate_users and compare compute SPEC §6's family, as before."""
+    assert "rbp" not in set(rank_metrics.evaluate(LIST, TRUTH, k=5).metric)
+    assert "rbp" not in rank_metrics.evaluate_users(LIST, TRUTH, k=5).columns
+    models = pd.concat([LIST.assign(model="a"), LIST.assign(model="b", rank=LIST["rank"][::-1].values)])
+    compared = rank_metrics.compare(models, TRUTH, k=5, by="model", baseline="a", metrics=["rbp"], test="permutation")
+    assert compared.metric.tolist() == ["rbp"]
+    # b's list is e, d, c, b, a: d at 2 and b at 4 again, so the same RBP, a difference of 0
+    assert compared[["baseline_value", "value", "difference"]].values[0].tolist() == pytest.approx([0.2624, 0.2624, 0.0])
+
+
+@pytest.mark.parametrize("value, shown", [(0, "0"), (1, "1"), (1.5, "1.5"), (-0.2, "-0.2"), (math.nan, "nan"),
+                                          ("0.5", "'0.5'"), (True, "True")])
+def test_a_persistence_outside_0_1_is_an_error_naming_it(value, shown):
+    with pytest.raises(RankMetricsError, match=r"persistence") as error:
+        rank_metrics.rbp_at_k(LIST, TRUTH, k=5, persistence=value)
+    assert "must be a number between 0 and 1, both excluded" in str(error.value)
+    assert f"got {shown}" in str(error.value)
+
+
+def test_the_command_line(tmp_path):
+    LIST.to_csv(tmp_path / "p.csv", index=False)
+    TRUTH.to_csv(tmp_path / "t.csv", index=False)
+    files = [str(tmp_path / "p.csv"), str(tmp_path / "t.csv")]
+    code, out, err = run("rbp-at-k", *files, "-k", "2", "5", "--persistence", "0.5", "--format", "csv")
+    assert (code, err) == (0, "")
+    assert out.splitlines() == ["k,rbp_at_k,n_users", "2,0.25,1", "5,0.3125,1"]
+    code, out, _ = run("evaluate", *files, "-k", "5", "--metrics", "rbp", "--format", "csv")
+    assert code == 0 and out.splitlines()[1].startswith("5,rbp,0.26239")
+    # a command of another metric refuses an option it would not read
+    code, out, err = run("map-at-k", *files, "-k", "5", "--persistence", "0.5")
+    assert code == 2 and "--persistence changes rbp only (rbp-at-k, or evaluate with rbp); map-at-k does not read it" in err
+    code, _, err = run("rbp-at-k", *files, "-k", "5", "--persistence", "1")
+    assert code == 2 and "persistence" in err and "between 0 and 1" in err
+    assert "--persistence" in run("rbp-at-k", "--help")[1] and "--persistence" not in run("map-at-k", "--help")[1]
+
+
+def test_the_sql_header_names_the_persistence_where_rbp_is_asked():
+    assert "persistence=0.9" in rank_metrics.sql("p", "t", k=5, macro="rbp_at_k", persistence=0.9).splitlines()[1]
+    assert "persistence" not in rank_metrics.sql("p", "t", k=5, macro="evaluate").splitlines()[1]
