@@ -1,5 +1,6 @@
-"""SPEC §6b, the rest of the IR family: RBP@k (rank-biased precision) with its persistence, through
-the Python API on every engine, the command line and its errors. (The dbt package's run of the
+"""SPEC §6b, the rest of the IR family: RBP@k (rank-biased precision) with its persistence and ERR@k
+(expected reciprocal rank) with its max_grade, through the Python API on every engine, the command
+line and its errors. (The dbt package's run of the
 worked example is integration_tests/models/ir_family, asserted on every engine's build.)"""
 
 import math
@@ -46,6 +47,34 @@ def test_the_worked_example(engine, request):
     assert users.rbp.tolist() == pytest.approx([0.2624], rel=1e-12)
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_err_example(engine, request):
+    # g_max 3 (the largest grade): R_b = 3/8, R_d = 1/8; ERR@5 = (3/8)/2 + (5/8)(1/8)/4 = 0.20703125;
+    # gdeval's g_max 4: R_b = 3/16, R_d = 1/16, ERR@2 = 3/32 and ERR@5 = 3/32 + (13/16)(1/16)/4
+    tables = on_engine(engine, request)
+    assert rank_metrics.err_at_k(**tables, k=5, relevance="relevance") == pytest.approx(0.20703125, rel=1e-12)
+    gdeval = rank_metrics.err_at_k(**tables, k=[2, 5], relevance="relevance", max_grade=4)
+    assert gdeval.err_at_k.tolist() == pytest.approx([3 / 32, 3 / 32 + 13 / 16 / 16 / 4], rel=1e-12)
+    # without grades every truth item stops the reader with probability 1/2 (a, b, c, d at 1-4)
+    binary = rank_metrics.evaluate(**{**tables, "truth": tables["truth"]}, k=[5, 70], metrics=["err"],
+                                   relevance=False)
+    assert binary.value.tolist() == pytest.approx([0.5 + 0.25 / 2 + 0.125 / 3 + 0.0625 / 4] * 2, rel=1e-12)
+    users = rank_metrics.evaluate_users(**tables, k=5, relevance="relevance", metrics=["rbp", "err"])
+    assert users[["rbp", "err"]].values[0].tolist() == pytest.approx([0.2624, 0.20703125], rel=1e-12)
+
+
+def test_a_grade_above_max_grade_counts_as_max_grade():
+    """With max_grade=1, b (grade 2) stops the reader as a grade of 1 would, R = 1/2: ERR@5 =
+    0.5/2 + 0.5 * 0.5/4, the reference's too; and the max grade of truth is the largest grade of
+    any user's, not the user's own."""
+    assert rank_metrics.err_at_k(LIST, TRUTH, k=5, relevance="relevance", max_grade=1,
+                                 check=True) == pytest.approx(0.25 + 0.0625, rel=1e-12)
+    other = pd.concat([TRUTH, pd.DataFrame({"user_id": [2], "item_id": ["z"], "relevance": [5]})])
+    lists = pd.concat([LIST, pd.DataFrame({"user_id": [2], "item_id": ["y"], "rank": [1]})])
+    per_user = rank_metrics.evaluate_users(lists, other, k=5, relevance="relevance", metrics="err", check=True)
+    assert per_user.err.tolist() == pytest.approx([3 / 32 / 2 + 29 / 32 / 32 / 4, 0.0], rel=1e-12)
+
+
 def test_the_reference_agrees_and_a_threshold_decides_relevance():
     """The reference's RBP (SPEC §6b, one position at a time), with check=True comparing the SQL
     with it; relevance_threshold=2 leaves b alone relevant: 0.2 * 0.8 = 0.16."""
@@ -90,6 +119,13 @@ def test_a_persistence_outside_0_1_is_an_error_naming_it(value, shown):
     assert f"got {shown}" in str(error.value)
 
 
+@pytest.mark.parametrize("value, shown", [(0, "0"), (-1, "-1"), (math.inf, "inf"), ("4", "'4'"), (False, "False")])
+def test_a_max_grade_that_is_not_positive_is_an_error_naming_it(value, shown):
+    with pytest.raises(RankMetricsError, match=r"max_grade") as error:
+        rank_metrics.err_at_k(LIST, TRUTH, k=5, relevance="relevance", max_grade=value)
+    assert "must be a positive number" in str(error.value) and f"got {shown}" in str(error.value)
+
+
 def test_the_command_line(tmp_path):
     LIST.to_csv(tmp_path / "p.csv", index=False)
     TRUTH.to_csv(tmp_path / "t.csv", index=False)
@@ -105,8 +141,14 @@ def test_the_command_line(tmp_path):
     code, _, err = run("rbp-at-k", *files, "-k", "5", "--persistence", "1")
     assert code == 2 and "persistence" in err and "between 0 and 1" in err
     assert "--persistence" in run("rbp-at-k", "--help")[1] and "--persistence" not in run("map-at-k", "--help")[1]
+    code, out, err = run("err-at-k", *files, "-k", "5", "--max-grade", "4", "--format", "csv")
+    assert (code, err) == (0, "") and out.splitlines()[1].startswith("5,0.1064453125,")
+    code, out, err = run("rbp-at-k", *files, "-k", "5", "--max-grade", "4")
+    assert code == 2 and "--max-grade changes err only (err-at-k, or evaluate with err); rbp-at-k does not read it" in err
 
 
 def test_the_sql_header_names_the_persistence_where_rbp_is_asked():
     assert "persistence=0.9" in rank_metrics.sql("p", "t", k=5, macro="rbp_at_k", persistence=0.9).splitlines()[1]
-    assert "persistence" not in rank_metrics.sql("p", "t", k=5, macro="evaluate").splitlines()[1]
+    assert "max_grade=4" in rank_metrics.sql("p", "t", k=5, macro="err_at_k", max_grade=4).splitlines()[1]
+    options = rank_metrics.sql("p", "t", k=5, macro="evaluate").splitlines()[1]
+    assert "persistence" not in options and "max_grade" not in options

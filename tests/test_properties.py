@@ -100,7 +100,9 @@ def cases(draw):
         # thresholds at, between and below the grades (0: grade-0 rows become relevant)
         relevance_threshold=draw(st.sampled_from([None, None, 0, 1, 2, 1.5])),
         persistence=draw(st.sampled_from([None, 0.5, 0.95])),
-        metrics=draw(st.one_of(st.none(), st.lists(st.sampled_from(METRICS), min_size=1, max_size=7, unique=True))),
+        # ERR's g_max: the largest grade in truth, or below and above the grades drawn
+        max_grade=draw(st.sampled_from([None, None, 1, 4])),
+        metrics=draw(st.one_of(st.none(), st.lists(st.sampled_from(METRICS), min_size=1, max_size=8, unique=True))),
     )
 
 
@@ -115,7 +117,7 @@ def hit_pattern_cases(draw):
             "convention": None, "truth_scope": None, "relevance_threshold": None,
             "gain": "binary" if graded else case["gain"],
             "precision_denominator": draw(st.sampled_from(["list_length", "list_length", "k"])),
-            "metrics": draw(st.one_of(st.none(), st.lists(st.sampled_from(METRICS), min_size=1, max_size=7,
+            "metrics": draw(st.one_of(st.none(), st.lists(st.sampled_from(METRICS), min_size=1, max_size=8,
                                                          unique=True).map(lambda chosen: chosen + ["precision"]
                                                                            if "precision" not in chosen else chosen)))}
 
@@ -251,7 +253,8 @@ def expected(case, predictions, truth, per_user, batch=None):
 
 
 OPTION_NAMES = ("normalization", "users", "duplicates", "tie_break", "gain", "gain_from",
-                "precision_denominator", "recall_denominator", "truth_scope", "relevance_threshold", "persistence")
+                "precision_denominator", "recall_denominator", "truth_scope", "relevance_threshold", "persistence",
+                "max_grade")
 
 
 def arguments(case, with_metrics=False, batched=False):

@@ -17,11 +17,11 @@ from conftest import ROOT
 
 REGISTRY = metric_registry()
 KEYS = {"macro", "group_column", "user_column", "label", "options", "default", "sums", "description", "example"}
-SUMS = {"hits", "precision_sum", "dcg", "first_hit", "rbp"}
+SUMS = {"hits", "precision_sum", "dcg", "first_hit", "rbp", "err"}
 
 
 def test_every_entry_says_everything_and_nothing_else():
-    assert list(REGISTRY) == ["map", "ndcg", "precision", "recall", "mrr", "hit_rate", "rbp"]
+    assert list(REGISTRY) == ["map", "ndcg", "precision", "recall", "mrr", "hit_rate", "rbp", "err"]
     # SPEC §6's family is computed when metrics= is not given; §6b's additions when named
     assert [metric for metric, entry in REGISTRY.items() if entry["default"]] == ["map", "ndcg", "precision", "recall", "mrr",
                                                                                   "hit_rate"]
@@ -71,7 +71,8 @@ def test_each_metric_the_registry_names_gives_the_references_numbers():
     predictions = pd.DataFrame({"user_id": [1, 1, 1, 2, 2, 3], "item_id": ["a", "b", "c", "a", "d", "x"],
                                 "rank": [1, 2, 2, 1, 2, 1]})
     truth = pd.DataFrame({"user_id": [1, 1, 2, 3], "item_id": ["b", "c", "d", "y"], "relevance": [2, 1, 3, 1]})
-    options = reference.resolve_options()
+    # ERR's g_max, which evaluate takes from truth when not given
+    options = reference.resolve_options(max_grade=truth.relevance.max())
     grades = {user: dict(zip(rows.item_id, rows.relevance)) for user, rows in truth.groupby("user_id")}
     ranked = {1: ["a", "b", "c"], 2: ["a", "d"], 3: ["x"]}
     for metric, entry in REGISTRY.items():

@@ -102,7 +102,7 @@
 {% macro _option_names() -%}
     user, item, rank, score, relevance, by, truth_by, truth_user, truth_item, normalization, users, duplicates, tie_break,
     convention, gain, gain_from, precision_denominator, recall_denominator, truth_scope, relevance_threshold,
-    persistence, predictions_shape, truth_shape, item_separator
+    persistence, max_grade, predictions_shape, truth_shape, item_separator
 {%- endmacro %}
 
 {#- What is wrong with k, as a sentence ('' when nothing): it must be a positive integer or a

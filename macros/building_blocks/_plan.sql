@@ -9,7 +9,7 @@
                predictions_columns=none, truth_columns=none, metrics=none, gain=none, gain_from=none,
                precision_denominator=none, recall_denominator=none, truth_scope=none,
                relevance_threshold=none, truth_user=none, truth_item=none, predictions_shape=none,
-               truth_shape=none, item_separator=none, confidence=none, persistence=none) %}
+               truth_shape=none, item_separator=none, confidence=none, persistence=none, max_grade=none) %}
     {#- a misspelt keyword lands in kwargs (a macro that reads kwargs takes any keyword): named
         here rather than by Jinja's "takes no keyword argument" about an internal macro -#}
     {%- for name in kwargs | list | sort -%}
@@ -46,6 +46,12 @@
         {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('persistence', persistence) ~ " must be a number between 0 and 1, both excluded (RBP's probability of reading on to the next position; 0.8 unless given); got " ~ rank_metrics._shown_as_given(persistence)) }}
     {%- endif -%}
     {%- do plan.update({'persistence': 0.8 if persistence is none else persistence | float}) -%}
+    {#- max_grade: ERR's g_max, a positive number (none: the largest grade in truth) -#}
+    {%- if max_grade is not none and (max_grade is not number or max_grade is boolean
+            or not rank_metrics._spells_a_number(max_grade) | trim or not max_grade > 0) -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('max_grade', max_grade) ~ " must be a positive number (ERR's largest grade, as gdeval's 4; the largest grade in truth unless given); got " ~ rank_metrics._shown_as_given(max_grade)) }}
+    {%- endif -%}
+    {%- do plan.update({'max_grade': max_grade}) -%}
 
     {#- column names: strings, checked against the tables' columns where those are known -#}
     {%- set by_list = [] if by is none else ([by] if by is string else by | list) -%}
@@ -390,7 +396,7 @@
         'needs_list_length': 'precision' in plan.metrics and plan.precision_denominator == 'list_length',
         'ideal_from_m': ideal_from_m,
         'hits_as_bits': 'precision_sum' in sums and bits_counted,
-        'patterns_suffice': bits_counted and ('dcg' not in sums or ideal_from_m),
+        'patterns_suffice': bits_counted and ('dcg' not in sums or ideal_from_m) and rank_metrics._err_fits_the_word(sums, relevance) | trim == 'true',
         'sums': sums,
         'hit_patterns': false,
         'by': quoted_by, 'truth_by': quoted_truth_by,

@@ -177,24 +177,38 @@ rm_listed_items as (
 rm_hits as (
     {#- AP's running count of relevant hits: a window, unless _user_sums reads it off a bitmask -#}
     {%- set running_count = 'precision_sum' in plan.sums and not plan.hits_as_bits %}
+    {#- ERR's term per hit (macros/metrics/err.sql), unless _pattern_sums reads ERR off the word -#}
+    {%- set err = rank_metrics._err_terms_per_hit(plan) | trim == 'true' %}
     {%- if plan.relevance_threshold is none %}
     -- every row met truth with a grade > 0, so every hit is relevant
     select {{ by }}rm_user, rm_position, rm_grade, 1 as rm_relevant
         {%- if running_count %},
         row_number() over (partition by {{ by }}rm_user order by rm_position) as rm_hits_so_far
         {%- endif %}
+        {%- if err %},
+        {{ rank_metrics._err_term(plan) }} as rm_err_term
+        {%- endif %}
     from rm_hit_rows
+    {%- if err %}
+    {{ rank_metrics._err_max_grade(plan, truth_rows, 'rm_hit_rows') }}
+    {%- endif %}
     {%- else %}
     select {{ by }}rm_user, rm_position, rm_grade, rm_relevant
         {%- if running_count %},
         sum(rm_relevant) over (partition by {{ by }}rm_user order by rm_position
                                rows between unbounded preceding and current row) as rm_hits_so_far
         {%- endif %}
+        {%- if err %},
+        {{ rank_metrics._err_term(plan) }} as rm_err_term
+        {%- endif %}
     from (
         select {{ by }}rm_user, rm_position, rm_grade,
             case when {{ rank_metrics._is_relevant(plan, 'rm_grade') }} then 1 else 0 end as rm_relevant
         from rm_hit_rows
     ) as h
+    {%- if err %}
+    {{ rank_metrics._err_max_grade(plan, truth_rows, 'h') }}
+    {%- endif %}
     {%- endif %}
     {%- if listed %}
     where rm_position <= {{ largest_k }}

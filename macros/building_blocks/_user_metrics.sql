@@ -2,11 +2,11 @@
     are summed once for every k together (one column per k; hits by count, which every engine
     keeps as a plain integer), so every metric at every k is one expression of one row: its
     _per_user_<metric> macro, in the metric's own file.
-      rm_user_sums    per (by, user) with a hit: hits, AP's precision sum, DCG and RBP's sum for
-                      each k, the first hit
+      rm_user_sums    per (by, user) with a hit: hits, AP's precision sum, DCG, RBP's and ERR's
+                      sums for each k, the first hit
       rm_user_wide    per evaluated user: n_relevant, and for the i-th k the columns suffixed _i:
-                      rm_n_hits_i, rm_precision_sum_i, rm_dcg_i, rm_idcg_i, rm_rbp_i (0 without
-                      hits)
+                      rm_n_hits_i, rm_precision_sum_i, rm_dcg_i, rm_idcg_i, rm_rbp_i, rm_err_i (0
+                      without hits)
     Under the plan's hit_patterns (group results whose metrics need no more than the pattern of
     relevant hit positions, m(u) and n(u)) a user's hits are one word, users are counted per
     pattern, and rm_user_wide holds a row per (by, pattern) with its rm_users: every sum above
@@ -45,6 +45,9 @@ rm_user_sums as (
         {%- endif %}
         {%- if 'rbp' in sums %},
         {{ rank_metrics.sum_of_values('case when rm_position <= ' ~ k ~ ' and rm_relevant = 1 then ' ~ rank_metrics._rbp_term(plan, 'rm_position') ~ ' else 0 end', any_size=true) }} as rm_rbp_{{ loop.index }}
+        {%- endif %}
+        {%- if 'err' in sums %},
+        {{ rank_metrics.sum_of_values('case when rm_position <= ' ~ k ~ ' then rm_err_term / rm_position else 0 end', any_size=true) }} as rm_err_{{ loop.index }}
         {%- endif %}
         {%- endfor %}
         {%- if 'first_hit' in sums %},
@@ -100,6 +103,9 @@ rm_user_wide as (
         {%- endif %}
         {%- if 'rbp' in sums %},
         coalesce(s.rm_rbp_{{ loop.index }}, 0) as rm_rbp_{{ loop.index }}
+        {%- endif %}
+        {%- if 'err' in sums %},
+        coalesce(s.rm_err_{{ loop.index }}, 0) as rm_err_{{ loop.index }}
         {%- endif %}
         {%- endfor %}
         {%- if 'first_hit' in sums %},
@@ -169,7 +175,8 @@ rm_patterns as (
 rm_user_wide as (
     select {{ rank_metrics._sums_of_parts('w', plan.ks, (['rm_precision_sum'] if 'precision_sum' in sums else [])
                                                         + (['rm_dcg', 'rm_idcg'] if 'dcg' in sums else [])
-                                                        + (['rm_rbp'] if 'rbp' in sums else [])) }}
+                                                        + (['rm_rbp'] if 'rbp' in sums else [])
+                                                        + (['rm_err'] if 'err' in sums else [])) }}
     from (
     select {{ rank_metrics._column_prefix(plan.by, 's') }}s.rm_users, s.rm_n_relevant
         {%- for k in plan.ks %},
@@ -183,6 +190,9 @@ rm_user_wide as (
         {%- endif %}
         {%- if 'rbp' in sums %},
         {{ rank_metrics._rbp_from_bits(plan, bits, k, 0 if loop.first else loop.previtem) }} as rm_rbp_{{ rank_metrics._part(plan.ks, loop.index) }}
+        {%- endif %}
+        {%- if 'err' in sums %},
+        {{ rank_metrics._err_from_bits(plan, bits, k, 0 if loop.first else loop.previtem) }} as rm_err_{{ rank_metrics._part(plan.ks, loop.index) }}
         {%- endif %}
         {%- endfor %}
         {%- if 'first_hit' in sums %},
@@ -291,9 +301,9 @@ rm_user_values as (
 {% macro _user_metrics(plan) %}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
 {%- set sums = plan.sums -%}
-{#- the sums that differ by k, besides hits: AP's precision sum, DCG, the ideal DCG and RBP's sum -#}
+{#- the sums that differ by k, besides hits: AP's precision sum, DCG, the ideal DCG, RBP's and ERR's sums -#}
 {%- set by_k = (['rm_precision_sum'] if 'precision_sum' in sums else []) + (['rm_dcg', 'rm_idcg'] if 'dcg' in sums else [])
-                + (['rm_rbp'] if 'rbp' in sums else []) -%}
+                + (['rm_rbp'] if 'rbp' in sums else []) + (['rm_err'] if 'err' in sums else []) -%}
 {{ rank_metrics._ks(plan) }},
 rm_user_k as (
     -- the wide row spread to a row per k

@@ -9,7 +9,8 @@
                     refuses them)
       sums          what it needs of the one pass, per user and k: hits (the hit count at k),
                     precision_sum (AP's sum of precision at each hit), dcg (DCG@k and IDCG@k),
-                    first_hit (the first relevant position)
+                    first_hit (the first relevant position), rbp (RBP's sum of (1 - p) p^(i - 1)
+                    over the relevant hits i), err (ERR's sum over the hits)
       description   one sentence, and example a call, for dbt docs and docs/reference.md
       default       whether evaluate, evaluate_users, compare and the report compute it when
                     metrics= is not given (the family of SPEC §6; the IR family's additions of
@@ -48,6 +49,10 @@
                 'options': ['persistence'], 'default': false, 'sums': ['hits', 'rbp'],
                 'description': 'RBP@k (rank-biased precision): (1 - p) times the sum of p^(i - 1) over the relevant items at positions i within k, p the persistence (0.8 unless given).',
                 'example': "rank_metrics.rbp_at_k(predictions=ref('search_results'), truth=ref('judgments'), k=10,\n                      user='query_id', item='doc_id', score='score', persistence=0.95)"},
+        'err': {'macro': 'err_at_k', 'group_column': 'err_at_k', 'user_column': 'err', 'label': 'ERR@k',
+                'options': ['max_grade'], 'default': false, 'sums': ['hits', 'err'],
+                'description': 'ERR@k (expected reciprocal rank): the sum over positions r within k of 1/r times the chance that the reader stops at r, each item stopping them with probability (2^grade - 1) / 2^max_grade.',
+                'example': "rank_metrics.err_at_k(predictions=ref('search_results'), truth=ref('judgments'), k=20,\n                      user='query_id', item='doc_id', score='score', relevance='grade', max_grade=4)"},
     }) -%}
 {%- endmacro %}
 
@@ -61,6 +66,7 @@
     {%- elif metric == 'mrr' -%}{{ rank_metrics._per_user_mrr(plan, k, at) }}
     {%- elif metric == 'hit_rate' -%}{{ rank_metrics._per_user_hit_rate(plan, k, at) }}
     {%- elif metric == 'rbp' -%}{{ rank_metrics._per_user_rbp(plan, k, at) }}
+    {%- elif metric == 'err' -%}{{ rank_metrics._per_user_err(plan, k, at) }}
     {%- endif -%}
 {%- endmacro %}
 

@@ -13,9 +13,10 @@
     {%- set p = plan.persistence -%}
     {%- set double = rank_metrics.type_double() -%}
     {%- if position is number -%}
-    cast({{ (1 - p) * p ** (position - 1) }} as {{ double }})
+    cast({{ rank_metrics._number_literal((1 - p) * p ** (position - 1), 'persistence') }} as {{ double }})
     {%- else -%}
-    cast({{ 1 - p }} as {{ double }}) * power(cast({{ p }} as {{ double }}), cast({{ position }} - 1 as {{ double }}))
+    cast({{ rank_metrics._number_literal(1 - p, 'persistence') }} as {{ double }})
+        * power(cast({{ rank_metrics._number_literal(p, 'persistence') }} as {{ double }}), cast({{ position }} - 1 as {{ double }}))
     {%- endif -%}
 {%- endmacro %}
 

@@ -40,7 +40,7 @@ OPTIONS = {
     "by": None, "truth_by": None, "normalization": None, "users": None, "duplicates": None,
     "tie_break": None, "convention": None, "gain": None, "gain_from": None,
     "precision_denominator": None, "recall_denominator": None, "truth_scope": None,
-    "relevance_threshold": None, "persistence": None, "truth_user": None, "truth_item": None,
+    "relevance_threshold": None, "persistence": None, "max_grade": None, "truth_user": None, "truth_item": None,
     "predictions_shape": None, "truth_shape": None, "item_separator": None,
 }
 

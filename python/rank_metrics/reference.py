@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from statistics import NormalDist
 from typing import Hashable, Iterable, Sequence
 
@@ -63,6 +63,7 @@ class Options:
     truth_scope: str = "all"
     relevance_threshold: float | None = None
     persistence: float = 0.8
+    max_grade: float | None = None   # ERR's g_max; None: the largest grade in truth (evaluate finds it)
 
 
 def resolve_options(convention=None, **given) -> Options:
@@ -134,6 +135,10 @@ def user_metrics(ranked: Sequence, grades: dict, k: int, options: Options) -> di
     m = len(relevant_items)
 
     hits, precision_sum, dcg, first_hit, rbp_terms = 0, 0.0, 0.0, None, []
+    # ERR (SPEC §6b): the reader stops at an item with probability R = (2^g - 1) / 2^g_max, a
+    # grade above g_max counted as g_max; `unstopped` is the chance of reaching the next position
+    g_max = 1.0 if options.max_grade is None else float(options.max_grade)
+    err, unstopped = 0.0, 1.0
     seen = set()
     for position, item in enumerate(ranked[:k], start=1):
         counts = options.duplicates == "all" or item not in seen   # first, error, collapse: once
@@ -148,6 +153,11 @@ def user_metrics(ranked: Sequence, grades: dict, k: int, options: Options) -> di
             rbp_terms.append((1 - options.persistence) * options.persistence ** (position - 1))
         if item in grades:
             dcg += gain(grades[item]) / math.log2(position + 1)
+            if grades[item] > 0:
+                # (2^g - 1) / 2^g_max, written so that a grade of 1e20 does not overflow
+                stop = 2.0 ** (min(float(grades[item]), g_max) - g_max) - 2.0 ** -g_max
+                err += unstopped * stop / position
+                unstopped *= 1 - stop
     ideal = sorted((gain(grades[item]) for item in in_scope if gain(grades[item]) > 0), reverse=True)[:k]
     idcg = math.fsum(value / math.log2(position + 1) for position, value in enumerate(ideal, start=1))
 
@@ -162,6 +172,7 @@ def user_metrics(ranked: Sequence, grades: dict, k: int, options: Options) -> di
         "reciprocal_rank": 1 / first_hit if first_hit else 0.0,
         "hit": 1.0 if hits >= 1 else 0.0,
         "rbp": math.fsum(rbp_terms),
+        "err": err,
         "n_relevant": m,
         "n_hits": hits,
     }
@@ -196,6 +207,14 @@ def evaluate(predictions: Iterable[dict], truth: Iterable[dict], ks: Sequence[in
         known = grades[key, row[user]]
         known[row[item]] = max(grade, known.get(row[item], grade))
 
+    # ERR's g_max when not given: the largest grade of the truth rows that count (grade > 0, or
+    # relevant), per value of truth_by (a group's truth is its own)
+    largest_grade = defaultdict(lambda: 1)
+    for (key, _), known in grades.items():
+        for grade in known.values():
+            if grade > 0 or (options.relevance_threshold is not None and grade >= options.relevance_threshold):
+                largest_grade[key] = max(grade, largest_grade[key]) if key in largest_grade else grade
+
     lists = defaultdict(list)         # (group, user) -> [(item, order value)]
     groups = dict.fromkeys(groups)    # the groups, in order of first appearance
     for row in predictions:
@@ -219,8 +238,10 @@ def evaluate(predictions: Iterable[dict], truth: Iterable[dict], ks: Sequence[in
         def ranked(u):
             return order_list(lists.get((group, u), []), descending=score is not None, tie_break=options.tie_break)
 
+        group_options = options if options.max_grade is not None else replace(options, max_grade=largest_grade[key])
+
         def values(u, k):
-            return user_metrics(ranked(u), grades.get((key, u), {}), k, options)
+            return user_metrics(ranked(u), grades.get((key, u), {}), k, group_options)
 
         # users='truth': m >= 1, with m counted as the metrics count it (truth_scope decides)
         with_relevant = {u for u in present[key] if values(u, 1)["n_relevant"] >= 1}
