@@ -54,7 +54,7 @@ BENCH_BIN := bench/.venv/bin
 
 bench/.venv/.installed: pyproject.toml dbt_project.yml
 	$(PYTHON) -m venv bench/.venv
-	PIP_DISABLE_PIP_VERSION_CHECK=1 $(BENCH_BIN)/pip install --quiet -e '.[dbt,spark,arrow,polars,postgres]' 'dbt-spark[session]>=1.11,<1.12' ranx recommenders matplotlib psutil
+	PIP_DISABLE_PIP_VERSION_CHECK=1 $(BENCH_BIN)/pip install --quiet -e '.[dbt,spark,arrow,polars,postgres]' 'dbt-spark[session]>=1.11,<1.12' ranx recommenders matplotlib psutil ir_measures cwl-eval
 	touch $@
 
 # every implementation at 1M, 10M and 100M rows, then the scored and 100-long lists with the

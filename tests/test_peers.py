@@ -1,7 +1,8 @@
 """The family against the real peers on random inputs: ranx (ndcg, ndcg_burges, precision,
 recall, mrr, hit_rate), recommenders (ndcg_at_k with each score_type, precision_at_k,
-recall_at_k), pyspark's RankingMetrics (ndcgAt, precisionAt, recallAt) and scikit-learn's
-ndcg_score, each equal to rank_metrics under its convention and the options SPEC §6 names.
+recall_at_k), pyspark's RankingMetrics (ndcgAt, precisionAt, recallAt), scikit-learn's
+ndcg_score and ir_measures (ERR@k from gdeval, RBP from cwl_eval), each equal to rank_metrics
+under its convention and the options SPEC §6 and §6b name.
 
 The peers live in the bench's venv (bench/.venv: their dependencies pin other versions than
 ours); tests/peers/peer_values.py runs there, once for every case. Scores are distinct within a
@@ -92,6 +93,28 @@ def test_spark_ranking_metrics(cases):
         predictions, truth = frames(case, graded=False)   # pyspark's wrapper drops the grades
         got = ours(predictions, truth, case, ["ndcg", "precision", "recall"], convention="spark")
         assert got == pytest.approx(peers["spark"], rel=1e-9, abs=1e-12), case
+
+
+def test_ir_measures_err_from_gdeval_and_rbp_from_cwl_eval(cases):
+    """ERR@k equals gdeval's (max_grade=4, its fixed largest grade) and RBP cwl_eval's (p 0.8,
+    relevant = grade >= 1, the whole list: k 10 is past every list here), user by user, for each
+    user the peer scores (a user with a list and truth). gdeval prints ERR with 5 decimals, so
+    its numbers are equal to within half of the fifth decimal's unit."""
+    compared = 0
+    for case, peers in cases:
+        predictions, truth = frames(case)
+        want = peers["ir_measures"]
+        users = rank_metrics.evaluate_users(predictions, truth, k=sorted({*case["ks"], 10}), metrics=["err", "rbp"],
+                                            users="union", max_grade=4, check=True)
+        got = {(str(row.user_id), row.k): (row.err, row.rbp) for row in users.itertuples()}
+        for k in case["ks"]:
+            for user, value in want.get(f"err@{k}", {}).items():
+                assert got[user, k][0] == pytest.approx(value, rel=0, abs=5.0000001e-6), (case, user, k)
+                compared += 1
+        for user, value in want.get("rbp", {}).items():
+            assert got[user, 10][1] == pytest.approx(value, rel=1e-9, abs=1e-12), (case, user)
+            compared += 1
+    assert compared >= CASES * 3
 
 
 def test_sklearn_ndcg_score_on_the_predicted_items(cases):

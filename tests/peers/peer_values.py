@@ -59,6 +59,22 @@ def sklearn_values(case):
     return values
 
 
+def ir_measures_values(case):
+    """Per user: ERR@k from gdeval (the TREC Web track's script, its largest grade fixed at 4) and
+    RBP (p 0.8, relevant = grade >= 1, the whole list) from cwl_eval, through ir_measures."""
+    import ir_measures
+    from ir_measures import ERR, RBP, Qrel, ScoredDoc
+
+    qrels = [Qrel(str(user), item, grade) for user, item, grade in case["truth"]]
+    run = [ScoredDoc(str(user), item, score) for user, item, score in case["predictions"]]
+    measures = [ERR @ k for k in case["ks"]] + [RBP(rel=1, p=0.8)]
+    values = {}
+    for value in ir_measures.iter_calc(measures, qrels, run):
+        name = "rbp" if str(value.measure).startswith("RBP") else f"err@{str(value.measure).split('@')[1]}"
+        values.setdefault(name, {})[value.query_id] = float(value.value)
+    return values
+
+
 def spark_values(cases):
     from pyspark.mllib.evaluation import RankingMetrics
     from pyspark.sql import SparkSession
@@ -86,5 +102,5 @@ if __name__ == "__main__":
     cases = json.load(sys.stdin)
     spark = spark_values(cases)
     print(json.dumps([{"ranx": ranx_values(case), "recommenders": recommenders_values(case),
-                       "sklearn": sklearn_values(case), "spark": spark[index]}
+                       "sklearn": sklearn_values(case), "spark": spark[index], "ir_measures": ir_measures_values(case)}
                       for index, case in enumerate(cases)]))
