@@ -349,11 +349,12 @@ def main() -> None:
     for size in arguments.rows if arguments.engine else []:
         generate.generate([size], ["r12"])
         measured = measure(arguments.engine, size, arguments.runs, arguments.warmup, arguments.only)
-        kept = results.setdefault(arguments.engine, {}).get(size, {}) if arguments.only else {}
+        engine_results = results.setdefault(arguments.engine, {})
+        kept = engine_results.get(size, {}) if arguments.only else {}
         for entry in kept.values():   # the lines not measured again: read against their own run's floor and bound
             entry.setdefault("floor seconds", kept["floor"]["seconds"])
             entry.setdefault("bound seconds", kept["bound"]["seconds"])
-        results[arguments.engine][size] = {**kept, **measured}
+        engine_results[size] = {**kept, **measured}
         arguments.results.parent.mkdir(parents=True, exist_ok=True)
         arguments.results.write_text(json.dumps(results, indent=1))   # lines in the order they ran
     text = table(results)
