@@ -1,6 +1,6 @@
-"""SPEC §6b, the rest of the IR family: RBP@k (rank-biased precision) with its persistence and ERR@k
-(expected reciprocal rank) with its max_grade, through the Python API on every engine, the command
-line and its errors. (The dbt package's run of the
+"""SPEC §6b, the rest of the IR family: RBP@k (rank-biased precision) with its persistence, ERR@k
+(expected reciprocal rank) with its max_grade, and mean='geometric', through the Python API on
+every engine, the command line and its errors. (The dbt package's run of the
 worked example is integration_tests/models/ir_family, asserted on every engine's build.)"""
 
 import math
@@ -152,3 +152,46 @@ def test_the_sql_header_names_the_persistence_where_rbp_is_asked():
     assert "max_grade=4" in rank_metrics.sql("p", "t", k=5, macro="err_at_k", max_grade=4).splitlines()[1]
     options = rank_metrics.sql("p", "t", k=5, macro="evaluate").splitlines()[1]
     assert "persistence" not in options and "max_grade" not in options
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_geometric_mean(engine, request):
+    """Two users with AP 1 and 0.25 (and one with AP 0, counted as 1e-5): the geometric mean is
+    exp(mean(ln)), through map_at_k and evaluate alike; a perfect model's is exactly 1."""
+    predictions = pd.DataFrame({"user_id": [1, 2, 2, 3], "item_id": ["a", "x", "b", "z"], "rank": [1, 1, 2, 1]})
+    truth = pd.DataFrame({"user_id": [1, 2, 2, 3], "item_id": ["a", "b", "y", "c"]})
+    if engine == "postgres":
+        con = request.getfixturevalue("postgres")
+        tables = dict(predictions=to_postgres(con, "gm_list", predictions), truth=to_postgres(con, "gm_truth", truth), con=con)
+    elif engine == "spark":
+        spark = request.getfixturevalue("spark")
+        tables = dict(predictions=to_spark(spark, predictions), truth=to_spark(spark, truth))
+    else:
+        tables = dict(predictions=predictions, truth=truth)
+    want = math.exp((math.log(1) + math.log(0.25) + math.log(1e-5)) / 3)
+    assert rank_metrics.map_at_k(**tables, k=2, mean="geometric") == pytest.approx(want, rel=1e-12)
+    (row,) = rank_metrics.evaluate(**tables, k=2, metrics="map", mean="geometric").itertuples()
+    logs = [0.0, math.log(0.25), math.log(1e-5)]
+    error = reference.std_error(logs)
+    assert (row.value, row.std_error) == pytest.approx((want, want * error), rel=1e-12)
+    z = reference.normal_quantile_of_confidence(0.95)
+    assert (row.ci_low, row.ci_high) == pytest.approx((want * math.exp(-z * error), want * math.exp(z * error)), rel=1e-12)
+    perfect = rank_metrics.map_at_k(**{**tables, "truth": tables["predictions"]}, k=2, mean="geometric")
+    assert perfect == 1.0
+
+
+def test_a_geometric_mean_is_refused_where_there_is_no_group_mean(tmp_path):
+    for function in (rank_metrics.evaluate_users, rank_metrics.average_precision_at_k):
+        with pytest.raises(RankMetricsError, match="takes no mean='geometric'"):
+            function(LIST, TRUTH, k=5, mean="geometric")
+    models = pd.concat([LIST.assign(model="a"), LIST.assign(model="b")])
+    with pytest.raises(RankMetricsError, match="compare takes no mean='geometric'.*arithmetic means"):
+        rank_metrics.compare(models, TRUTH, k=5, by="model", baseline="a", mean="geometric")
+    with pytest.raises(RankMetricsError, match="mean must be one of 'arithmetic', 'geometric'; got 'median'"):
+        rank_metrics.evaluate(LIST, TRUTH, k=5, mean="median")
+    LIST.to_csv(tmp_path / "p.csv", index=False)
+    TRUTH.to_csv(tmp_path / "t.csv", index=False)
+    code, out, err = run("map-at-k", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "5", "--mean", "geometric",
+                         "--format", "csv")
+    # one user, AP (1/2 + 2/4) / 3 = 1/3: its geometric mean is itself
+    assert (code, err) == (0, "") and out.splitlines() == ["k,map_at_k,n_users", "5,0.3333333333333333,1"]

@@ -102,6 +102,8 @@ def cases(draw):
         persistence=draw(st.sampled_from([None, 0.5, 0.95])),
         # ERR's g_max: the largest grade in truth, or below and above the grades drawn
         max_grade=draw(st.sampled_from([None, None, 1, 4])),
+        # a group's value: the arithmetic mean, or the geometric (per-user output takes none)
+        mean=draw(option(reference.MEANS)),
         metrics=draw(st.one_of(st.none(), st.lists(st.sampled_from(METRICS), min_size=1, max_size=8, unique=True))),
     )
 
@@ -254,12 +256,13 @@ def expected(case, predictions, truth, per_user, batch=None):
 
 OPTION_NAMES = ("normalization", "users", "duplicates", "tie_break", "gain", "gain_from",
                 "precision_denominator", "recall_denominator", "truth_scope", "relevance_threshold", "persistence",
-                "max_grade")
+                "max_grade", "mean")
 
 
-def arguments(case, with_metrics=False, batched=False):
+def arguments(case, with_metrics=False, batched=False, per_user=False):
     by = group_columns(case, batched)[0]
-    chosen = dict(k=case["k"], by=by or None, convention=case["convention"], **{name: case[name] for name in OPTION_NAMES})
+    chosen = dict(k=case["k"], by=by or None, convention=case["convention"],
+                  **{name: case[name] for name in OPTION_NAMES if not (per_user and name == "mean")})
     return dict(chosen, metrics=case["metrics"]) if with_metrics else chosen
 
 
@@ -304,9 +307,9 @@ def check_average_precision(case, predictions, truth, inputs, con=None, batch=No
     event(f"refused ({want})" if isinstance(want, str) else "compared")
     if isinstance(want, str):
         with pytest.raises(rank_metrics.RankMetricsError, match=want):
-            rank_metrics.average_precision_at_k(*inputs, con=con, **arguments(case, batched=batched))
+            rank_metrics.average_precision_at_k(*inputs, con=con, **arguments(case, batched=batched, per_user=True))
         return
-    got = rank_metrics.average_precision_at_k(*inputs, con=con, **arguments(case, batched=batched)).to_dict("records")
+    got = rank_metrics.average_precision_at_k(*inputs, con=con, **arguments(case, batched=batched, per_user=True)).to_dict("records")
     keys = group_columns(case, batched)[0] + ["user_id", "k"]
     for value in ("average_precision", "n_relevant", "n_hits"):
         assert_same(got, want, keys, value)
@@ -331,9 +334,9 @@ def check_evaluate_users(case, predictions, truth, inputs, con=None, batch=None)
     event(f"refused ({want})" if isinstance(want, str) else "compared")
     if isinstance(want, str):
         with pytest.raises(rank_metrics.RankMetricsError, match=want):
-            rank_metrics.evaluate_users(*inputs, con=con, **arguments(case, with_metrics=True, batched=batched))
+            rank_metrics.evaluate_users(*inputs, con=con, **arguments(case, with_metrics=True, batched=batched, per_user=True))
         return
-    got = rank_metrics.evaluate_users(*inputs, con=con, **arguments(case, with_metrics=True, batched=batched))
+    got = rank_metrics.evaluate_users(*inputs, con=con, **arguments(case, with_metrics=True, batched=batched, per_user=True))
     columns = [user_column(metric) for metric in chosen_metrics(case)]
     assert list(got.columns)[-len(columns) - 2:] == columns + ["n_relevant", "n_hits"]
     keys = group_columns(case, batched)[0] + ["user_id", "k"]
@@ -366,7 +369,7 @@ def check_evaluate(case, predictions, truth, inputs, con=None, batch=None):
         if want_error is None:
             assert math.isnan(row["std_error"]) and math.isnan(row["ci_low"]) and math.isnan(row["ci_high"])
             continue
-        low, high = reference.confidence_interval(row["value"], want_error)
+        low, high = reference.confidence_interval(row["value"], want_error, geometric=case["mean"] == "geometric")
         for column, value in (("std_error", want_error), ("ci_low", low), ("ci_high", high)):
             assert math.isclose(row[column], value, rel_tol=1e-9, abs_tol=1e-12), (row, column, value)
 

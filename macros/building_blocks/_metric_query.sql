@@ -17,10 +17,15 @@
 {{ rank_metrics._group_means(plan, false) }},
 {{ rank_metrics._ks(plan) }}
 select {{ rank_metrics._column_prefix(plan.by, 'g') }}ks.k,
-    case {%- for k in plan.ks %} when ks.k = {{ k }} then g.rm_mean_{{ metric }}_{{ loop.index }}{% endfor %} end as {{ plan.group_columns[metric] }},
+    {{ rank_metrics._reported_mean(plan, 'case' ~ rank_metrics._means_by_k(plan, metric) ~ ' end') }} as {{ plan.group_columns[metric] }},
     g.n_users
 from rm_group_means as g
 cross join rm_ks as ks
+{%- endmacro %}
+
+{#- ` when ks.k = <k> then g.rm_mean_<metric>_<i>` for each k: the group's mean at rm_ks' k. -#}
+{% macro _means_by_k(plan, metric) -%}
+    {%- for k in plan.ks %} when ks.k = {{ k }} then g.rm_mean_{{ metric }}_{{ loop.index }}{% endfor -%}
 {%- endmacro %}
 
 {#- Every requested metric per evaluated user and k. -#}
@@ -49,7 +54,6 @@ from rm_user_metrics
 {%- do plan.update({'ctes': ctes}) -%}
 {%- do plan.update({'hit_patterns': plan.patterns_suffice}) -%}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
-{%- set double = rank_metrics.type_double() -%}
 {{ rank_metrics._query_header('evaluate', plan, {'confidence': options.get('confidence')}) }}
 {{- rank_metrics._one_pass(plan) }},
 {{ rank_metrics._user_values(plan) }},
@@ -63,9 +67,7 @@ rm_rows as (
     {%- endfor %}
 ),
 {{ rank_metrics.metric_rows(plan) }}
-select {{ by }}k, metric, value, n_users, std_error,
-    value - cast({{ plan.z }} as {{ double }}) * std_error as ci_low,
-    value + cast({{ plan.z }} as {{ double }}) * std_error as ci_high
+select {{ by }}k, metric, {{ rank_metrics._reported_columns(plan) }}
 from rm_metric_rows
 {%- endmacro %}
 

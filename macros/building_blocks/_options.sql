@@ -7,9 +7,10 @@
     convention beside a missing file was said as the missing file). -#}
 {% macro _option_values(plan, k, normalization=none, users=none, duplicates=none, tie_break=none, convention=none,
                         gain=none, gain_from=none, precision_denominator=none, recall_denominator=none,
-                        truth_scope=none, metrics=none, confidence=none) %}
+                        truth_scope=none, metrics=none, confidence=none, mean=none) %}
     {#- each peer's preset (SPEC §1 and §6): every option, so that a convention means one thing -#}
-    {%- set family = {'gain': 'linear', 'gain_from': 'graded', 'precision_denominator': 'k', 'recall_denominator': 'm', 'truth_scope': 'all'} -%}
+    {%- set family = {'gain': 'linear', 'gain_from': 'graded', 'precision_denominator': 'k', 'recall_denominator': 'm', 'truth_scope': 'all',
+                      'mean': 'arithmetic'} -%}
     {%- set conventions = {
         'ml_metrics':   dict(family, normalization='min_m_k', duplicates='first',    users='predictions', tie_break='item'),
         'kaggle':       dict(family, normalization='min_m_k', duplicates='first',    users='truth',       tie_break='item'),
@@ -30,6 +31,7 @@
         'precision_denominator': ['k', 'list_length'],
         'recall_denominator': ['m', 'min_m_k'],
         'truth_scope': ['all', 'listed'],
+        'mean': ['arithmetic', 'geometric'],
     } -%}
 
     {#- convention: a preset; options passed explicitly still win -#}
@@ -40,7 +42,7 @@
     {%- set preset = conventions[convention] if convention is not none else conventions['kaggle'] -%}
     {%- set given = {'normalization': normalization, 'users': users, 'duplicates': duplicates, 'tie_break': tie_break,
                      'gain': gain, 'gain_from': gain_from, 'precision_denominator': precision_denominator,
-                     'recall_denominator': recall_denominator, 'truth_scope': truth_scope} -%}
+                     'recall_denominator': recall_denominator, 'truth_scope': truth_scope, 'mean': mean} -%}
     {%- for option, allowed in choices.items() -%}
         {%- set value = given[option] if given[option] is not none else preset[option] -%}
         {%- if value not in allowed -%}
@@ -96,13 +98,20 @@
                 ~ macros | join(', ') ~ "); got " ~ rank_metrics._mention(name, options[name], 'value')) }}
         {%- endif -%}
     {%- endfor -%}
+    {#- a geometric mean is of a group's values: what gives a row per user, or compares paired
+        users' arithmetic means, has none to take -#}
+    {%- if options.get('mean') == 'geometric' and macro in ['evaluate_users', 'average_precision_at_k', 'compare'] -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ macro ~ " takes no " ~ rank_metrics._mention('mean', 'geometric', 'value') ~ ": it is a mean of a group's values, which "
+            ~ ("compare tests as arithmetic means of the paired users' differences" if macro == 'compare' else macro ~ " does not take (a row per user)")
+            ~ "; evaluate and the metric functions (the <metric>_at_k) take it") }}
+    {%- endif -%}
 {% endmacro %}
 
 {#- The options every metric macro takes, as the messages list them. -#}
 {% macro _option_names() -%}
     user, item, rank, score, relevance, by, truth_by, truth_user, truth_item, normalization, users, duplicates, tie_break,
     convention, gain, gain_from, precision_denominator, recall_denominator, truth_scope, relevance_threshold,
-    persistence, max_grade, predictions_shape, truth_shape, item_separator
+    persistence, max_grade, mean, predictions_shape, truth_shape, item_separator
 {%- endmacro %}
 
 {#- What is wrong with k, as a sentence ('' when nothing): it must be a positive integer or a

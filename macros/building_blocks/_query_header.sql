@@ -20,6 +20,7 @@
         {%- do options.append((name, plan[name])) -%}
     {%- endfor -%}
     {%- if plan.relevance_threshold is not none -%}{%- do options.append(('relevance_threshold', plan.relevance_threshold)) -%}{%- endif -%}
+    {%- if plan.mean != 'arithmetic' -%}{%- do options.append(('mean', plan.mean)) -%}{%- endif -%}
     {#- the options of a metric outside the family (the registry's), where it is asked -#}
     {%- set registry = {} -%}{%- do rank_metrics._metric_registry(registry) -%}
     {%- for metric in plan.metrics if not registry[metric].default -%}

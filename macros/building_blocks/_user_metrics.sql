@@ -283,13 +283,13 @@ rm_ideal_by_count as (
 
 {#- CTE rm_user_values, after _user_sums: one row per evaluated user (or, under hit_patterns, per
     pattern with its rm_users) with every requested metric at every k, rm_<metric>_<i> for the
-    i-th k. What group results average. -#}
+    i-th k. What group results average (under mean='geometric', their logs: _averaged). -#}
 {% macro _user_values(plan) %}
 rm_user_values as (
     select {{ rank_metrics._column_prefix(plan.by) }}{{ 'rm_users' if plan.hit_patterns else 'rm_user' }}
         {%- for k in plan.ks %}{% set at = '_' ~ loop.index %}
         {%- for metric in plan.metrics %},
-        {{ rank_metrics._per_user(plan, metric, k, at) }} as rm_{{ metric }}{{ at }}
+        {{ rank_metrics._averaged(plan, rank_metrics._per_user(plan, metric, k, at)) }} as rm_{{ metric }}{{ at }}
         {%- endfor %}
         {%- endfor %}
     from rm_user_wide

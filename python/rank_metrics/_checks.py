@@ -35,7 +35,7 @@ def _expected_and_got(result: pd.DataFrame, macro: str, columns: dict, user_rows
         for row in group_rows:
             for metric in metrics:
                 value, error = row[METRICS[metric][1]], row[METRICS[metric][1] + "_std_error"]
-                low, high = reference.confidence_interval(value, error, columns["confidence"])
+                low, high = reference.confidence_interval(value, error, columns["confidence"], columns["geometric"])
                 for column, want in (("value", value), ("std_error", error), ("ci_low", low), ("ci_high", high)):
                     expected[(*(_key(row[key]) for key in by + ["k"]), metric, column)] = want
                 expected[(*(_key(row[key]) for key in by + ["k"]), metric, "n_users")] = row["n_users"]
@@ -117,14 +117,14 @@ _CHECK_ALL_ROWS = 100_000
 _CHECK_SAMPLE_USERS = 1_000
 
 
-def _means_of_users(per_user: pd.DataFrame, by: list[str], value_columns: list[str]) -> list[dict]:
+def _means_of_users(per_user: pd.DataFrame, by: list[str], value_columns: list[str], geometric: bool) -> list[dict]:
     """reference.evaluate's group rows made from per-user values (the SQL's, every user's): the
     means the reference takes of them, with their standard errors and n_users."""
     rows = []
     for key, positions in per_user.groupby(by + ["k"], sort=False, dropna=False).indices.items():
         key = key if isinstance(key, tuple) else (key,)
         rows.append({**dict(zip(by + ["k"], key)), **reference.group_means(
-            {column: per_user[column].to_numpy()[positions].tolist() for column in value_columns})})
+            {column: per_user[column].to_numpy()[positions].tolist() for column in value_columns}, geometric)})
     return rows
 
 
@@ -179,6 +179,7 @@ def _check(result: pd.DataFrame, macro: str, arguments: dict, plan: dict, engine
     user_rows, group_rows = reference.evaluate(prediction_rows, truth_rows, sorted(set(ks)), options=options,
                                                groups=groups, **columns)
     columns["confidence"] = 0.95 if arguments.get("confidence") is None else arguments["confidence"]
+    columns["geometric"] = options.mean == "geometric"
     if sample is None:
         _compare(macro, *_expected_and_got(result, macro, columns, user_rows, group_rows), exact=engine.name == "duckdb")
         return
@@ -189,7 +190,7 @@ def _check(result: pd.DataFrame, macro: str, arguments: dict, plan: dict, engine
         metrics = arguments["metrics"] if macro == "evaluate" else \
             [name for name, (function, _, _) in METRICS.items() if function == macro]
         per_user = engine.result(render("evaluate_users", engine.name, **tables, **{
-            name: value for name, value in arguments.items() if name not in ("confidence", "metrics")}, metrics=metrics))
+            name: value for name, value in arguments.items() if name not in ("confidence", "metrics", "mean")}, metrics=metrics))
     in_sample = per_user[columns["user"]].map(lambda user: _key(_hashable(user)) in sampled)
     _compare(macro if per_user_macro else f"{macro}'s per-user values (evaluate_users)", *_expected_and_got(
         per_user[in_sample], "evaluate_users", columns, user_rows, group_rows))
@@ -197,7 +198,7 @@ def _check(result: pd.DataFrame, macro: str, arguments: dict, plan: dict, engine
         values = [column for _, _, column in METRICS.values() if column in per_user.columns]
         # the means of the SQL's own per-user values: equal ones give that value on every engine
         _compare(macro, *_expected_and_got(result, macro, columns, user_rows,
-                                           _means_of_users(per_user, columns["by"], values)), exact=True)
+                                           _means_of_users(per_user, columns["by"], values, columns["geometric"])), exact=True)
 
 
 def _compare(macro: str, keys: list, expected: dict, got: dict, exact: bool = False) -> None:

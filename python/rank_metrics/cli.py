@@ -181,6 +181,8 @@ def _add_metric_options(parser: argparse.ArgumentParser, metric: str | None = No
     parser.add_argument("--relevance-threshold", type=_number, help="relevant = grade >= this number (trec_eval -l)")
     parser.add_argument("--persistence", type=_number, help=shown("persistence", "RBP's p, the chance of reading on to "
                                                                                  "the next position (default 0.8)"))
+    parser.add_argument("--mean", choices=reference.MEANS,
+                        help="a group's value: the arithmetic mean of its users' (default) or the geometric (trec_eval's gm_map)")
     parser.add_argument("--max-grade", type=_number, help=shown("max_grade", "ERR's largest grade (default: the "
                                                                              "largest grade in truth; gdeval: 4)"))
 

@@ -24,6 +24,7 @@ GAIN_FROM = ("graded", "relevant")
 PRECISION_DENOMINATORS = ("k", "list_length")
 RECALL_DENOMINATORS = ("m", "min_m_k")
 TRUTH_SCOPES = ("all", "listed")
+MEANS = ("arithmetic", "geometric")
 # metric -> (its column per user, its column per group): the names are the metric registry's
 # (macros/metrics/_registry.sql); the values below are this module's own
 METRICS = {metric: (entry["user_column"], entry["group_column"]) for metric, entry in metric_registry().items()}
@@ -31,7 +32,7 @@ METRICS = {metric: (entry["user_column"], entry["group_column"]) for metric, ent
 DEFAULT_METRICS = [metric for metric, entry in metric_registry().items() if entry["default"]]
 
 _FAMILY = dict(gain="linear", gain_from="graded", precision_denominator="k", recall_denominator="m",
-               truth_scope="all")
+               truth_scope="all", mean="arithmetic")
 # SPEC §1's and §6's tables, row by row
 CONVENTIONS = {
     "ml_metrics": dict(_FAMILY, normalization="min_m_k", duplicates="first", users="predictions", tie_break="item"),
@@ -64,6 +65,7 @@ class Options:
     relevance_threshold: float | None = None
     persistence: float = 0.8
     max_grade: float | None = None   # ERR's g_max; None: the largest grade in truth (evaluate finds it)
+    mean: str = "arithmetic"
 
 
 def resolve_options(convention=None, **given) -> Options:
@@ -259,7 +261,8 @@ def evaluate(predictions: Iterable[dict], truth: Iterable[dict], ks: Sequence[in
             per_user.extend(rows)
             if rows:
                 per_group.append({**dict(zip(by, group)), "k": k, **group_means(
-                    {user_column: [row[user_column] for row in rows] for user_column, _ in METRICS.values()})})
+                    {user_column: [row[user_column] for row in rows] for user_column, _ in METRICS.values()},
+                    geometric=options.mean == "geometric")})
     return per_user, per_group
 
 
@@ -271,12 +274,21 @@ class Exact(float):
     last digit between the SQL's users, computed in other orders, and then their mean may too."""
 
 
-def group_means(values: dict[str, Sequence[float]]) -> dict:
+def group_means(values: dict[str, Sequence[float]], geometric: bool = False) -> dict:
     """A group's row from its evaluated users' values (a per-user column -> its values, one per
-    user): each metric's mean and standard error (map_at_k, map_at_k_std_error, ...), n_users."""
+    user): each metric's mean and standard error (map_at_k, map_at_k_std_error, ...), n_users.
+    geometric (SPEC §6b, mean='geometric'): G = exp(the mean of ln(max(x, 1e-5))), its standard
+    error G times that of the logs (the delta method)."""
     row = {}
     for user_column, group_column in METRICS.values():
-        if user_column in values:
+        if user_column in values and geometric:
+            logs = [math.log(max(value, 1e-5)) for value in values[user_column]]
+            mean = math.exp(math.fsum(logs) / len(logs))
+            error = std_error(logs)
+            row[group_column] = mean
+            row[group_column + "_std_error"] = None if error is None else mean * error
+            row["n_users"] = len(logs)
+        elif user_column in values:
             column = values[user_column]
             equal = min(column) == max(column) and column[0] in (0.0, 1.0)
             row[group_column] = Exact(column[0]) if equal else math.fsum(column) / len(column)
@@ -294,11 +306,14 @@ def std_error(values: Sequence[float]) -> float | None:
     return math.sqrt(variance / len(values))
 
 
-def confidence_interval(mean: float, error: float | None, confidence: float = 0.95):
-    """SPEC §7: mean -/+ z std_error, z the normal quantile of (1 + confidence) / 2."""
+def confidence_interval(mean: float, error: float | None, confidence: float = 0.95, geometric: bool = False):
+    """SPEC §7: mean -/+ z std_error, z the normal quantile of (1 + confidence) / 2; for a
+    geometric mean G, exp(ln G -/+ z std_error / G) (the interval of the mean of the logs)."""
     if error is None:
         return None, None
     z = normal_quantile_of_confidence(confidence)
+    if geometric:
+        return mean * math.exp(-z * error / mean), mean * math.exp(z * error / mean)
     return mean - z * error, mean + z * error
 
 
