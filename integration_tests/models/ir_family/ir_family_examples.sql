@@ -3,7 +3,8 @@
 -- SPEC §6b's worked examples: the list a, b, c, d, e; truth a:0, b:2, c:0, d:1, f:3 (b and d
 -- relevant, at positions 2 and 4). RBP(0.8)@5 = 0.2 (0.8 + 0.512) = 0.2624; with p = 0.5,
 -- RBP@2 = 0.25 and RBP@5 = 0.3125. ERR@5 with g_max 3 (truth's largest grade) = 0.20703125;
--- with max_grade 4 (gdeval's), ERR@2 = 3/32 and ERR@5 = 0.1064453125.
+-- with max_grade 4 (gdeval's), ERR@2 = 3/32 and ERR@5 = 0.1064453125. With a second user whose
+-- list misses (AP 0, counted as 1e-5), MAP@5's geometric mean is sqrt(1/3 * 1e-5).
 {%- set predictions %}(
     select 1 as user_id, 'a' as item_id, 1 as rank
     union all select 1, 'b', 2 union all select 1, 'c', 3 union all select 1, 'd', 4 union all select 1, 'e', 5
@@ -20,6 +21,13 @@ union all
 select 'err_at_k', 'err', k, err_at_k, n_users
 from (
 {{ rank_metrics.err_at_k(predictions=predictions, truth=truth, k=5, relevance='relevance') }}
+) as r
+union all
+select 'evaluate geometric', metric, k, value, n_users
+from (
+{{ rank_metrics.evaluate(predictions='(select * from ' ~ predictions ~ ' as p union all select 2, \'x\', 1)',
+                         truth='(select * from ' ~ truth ~ ' as t union all select 2, \'y\', 1)',
+                         k=5, relevance='relevance', metrics=['map'], mean='geometric') }}
 ) as r
 union all
 select 'evaluate', metric, k, value, n_users
