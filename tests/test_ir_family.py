@@ -185,8 +185,9 @@ def test_a_geometric_mean_is_refused_where_there_is_no_group_mean(tmp_path):
         with pytest.raises(RankMetricsError, match="takes no mean='geometric'"):
             function(LIST, TRUTH, k=5, mean="geometric")
     models = pd.concat([LIST.assign(model="a"), LIST.assign(model="b")])
-    with pytest.raises(RankMetricsError, match="compare takes no mean='geometric'.*arithmetic means"):
-        rank_metrics.compare(models, TRUTH, k=5, by="model", baseline="a", mean="geometric")
+    for test in ("t", "permutation", "bootstrap"):   # the resampled tests as the t test's SQL says it
+        with pytest.raises(RankMetricsError, match="compare takes no mean='geometric'.*arithmetic means"):
+            rank_metrics.compare(models, TRUTH, k=5, by="model", baseline="a", mean="geometric", test=test)
     with pytest.raises(RankMetricsError, match="mean must be one of 'arithmetic', 'geometric'; got 'median'"):
         rank_metrics.evaluate(LIST, TRUTH, k=5, mean="median")
     LIST.to_csv(tmp_path / "p.csv", index=False)
