@@ -20,6 +20,7 @@
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
 {%- set double = rank_metrics.type_double() -%}
 {%- set sums = plan.sums -%}
+{%- set term_sums = rank_metrics._hit_term_sums(sums).split() -%}
 {#- the ideal DCG is keyed like m(u): by truth's user, or by the list under truth_scope='listed' -#}
 {%- set ideal_keys = plan.by if plan.truth_scope == 'listed' else plan.truth_by -%}
 {%- set largest_k = plan.ks | max -%}
@@ -43,12 +44,10 @@ rm_user_sums as (
         {%- if 'dcg' in sums %},
         {{ rank_metrics.sum_of_values('case when rm_position <= ' ~ k ~ ' then ' ~ rank_metrics._gain(plan, 'rm_grade') ~ ' / ' ~ rank_metrics._discount('rm_position') ~ ' else 0 end', any_size=true) }} as rm_dcg_{{ loop.index }}
         {%- endif %}
-        {%- if 'rbp' in sums %},
-        {{ rank_metrics.sum_of_values('case when rm_position <= ' ~ k ~ ' and rm_relevant = 1 then ' ~ rank_metrics._rbp_term(plan, 'rm_position') ~ ' else 0 end', any_size=true) }} as rm_rbp_{{ loop.index }}
-        {%- endif %}
-        {%- if 'err' in sums %},
-        {{ rank_metrics.sum_of_values('case when rm_position <= ' ~ k ~ ' then rm_err_term / rm_position else 0 end', any_size=true) }} as rm_err_{{ loop.index }}
-        {%- endif %}
+        {%- set index = loop.index %}
+        {%- for sum in term_sums %},
+        {{ rank_metrics.sum_of_values(rank_metrics._hit_term(plan, sum, k), any_size=true) }} as rm_{{ sum }}_{{ index }}
+        {%- endfor %}
         {%- endfor %}
         {%- if 'first_hit' in sums %},
         min(case when rm_relevant = 1 then rm_position end) as rm_first_hit
@@ -101,12 +100,10 @@ rm_user_wide as (
         coalesce(s.rm_dcg_{{ loop.index }}, 0) as rm_dcg_{{ loop.index }},
         coalesce(i.rm_idcg_{{ loop.index }}, 0) as rm_idcg_{{ loop.index }}
         {%- endif %}
-        {%- if 'rbp' in sums %},
-        coalesce(s.rm_rbp_{{ loop.index }}, 0) as rm_rbp_{{ loop.index }}
-        {%- endif %}
-        {%- if 'err' in sums %},
-        coalesce(s.rm_err_{{ loop.index }}, 0) as rm_err_{{ loop.index }}
-        {%- endif %}
+        {%- set index = loop.index %}
+        {%- for sum in term_sums %},
+        coalesce(s.rm_{{ sum }}_{{ index }}, 0) as rm_{{ sum }}_{{ index }}
+        {%- endfor %}
         {%- endfor %}
         {%- if 'first_hit' in sums %},
         s.rm_first_hit
@@ -141,6 +138,8 @@ rm_user_wide as (
 {% macro _pattern_sums(plan) %}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
 {%- set sums = plan.sums -%}
+{%- set term_sums = rank_metrics._hit_term_sums(sums).split() -%}
+{%- set term_columns = rank_metrics._hit_term_columns(sums).split() -%}
 {%- set bits = 's.rm_hit_bits' -%}
 {%- set list_length = 'coalesce(p.rm_list_length, 0)' -%}
 {#- under truth_scope='listed' rm_users brings each user's word (_evaluated_users) -#}
@@ -175,8 +174,7 @@ rm_patterns as (
 rm_user_wide as (
     select {{ rank_metrics._sums_of_parts('w', plan.ks, (['rm_precision_sum'] if 'precision_sum' in sums else [])
                                                         + (['rm_dcg', 'rm_idcg'] if 'dcg' in sums else [])
-                                                        + (['rm_rbp'] if 'rbp' in sums else [])
-                                                        + (['rm_err'] if 'err' in sums else [])) }}
+                                                        + term_columns) }}
     from (
     select {{ rank_metrics._column_prefix(plan.by, 's') }}s.rm_users, s.rm_n_relevant
         {%- for k in plan.ks %},
@@ -188,12 +186,10 @@ rm_user_wide as (
         {{ rank_metrics._binary_dcg_from_bits(bits, k, 0 if loop.first else loop.previtem) }} as rm_dcg_{{ rank_metrics._part(plan.ks, loop.index) }},
         {{ rank_metrics._binary_ideal_dcg('s.rm_n_relevant', k, 0 if loop.first else loop.previtem) }} as rm_idcg_{{ rank_metrics._part(plan.ks, loop.index) }}
         {%- endif %}
-        {%- if 'rbp' in sums %},
-        {{ rank_metrics._rbp_from_bits(plan, bits, k, 0 if loop.first else loop.previtem) }} as rm_rbp_{{ rank_metrics._part(plan.ks, loop.index) }}
-        {%- endif %}
-        {%- if 'err' in sums %},
-        {{ rank_metrics._err_from_bits(plan, bits, k, 0 if loop.first else loop.previtem) }} as rm_err_{{ rank_metrics._part(plan.ks, loop.index) }}
-        {%- endif %}
+        {%- set k_loop = loop %}
+        {%- for sum in term_sums %},
+        {{ rank_metrics._hit_term_from_bits(plan, sum, bits, k, 0 if k_loop.first else k_loop.previtem) }} as rm_{{ sum }}_{{ rank_metrics._part(plan.ks, k_loop.index) }}
+        {%- endfor %}
         {%- endfor %}
         {%- if 'first_hit' in sums %},
         {#- the lowest bit alone, less one, is as many ones as the first hit's position -#}
@@ -296,14 +292,19 @@ rm_user_values as (
 )
 {%- endmacro %}
 
+{#- The columns of the sums of a term per hit (_hit_term_sums) among `sums`, as words. -#}
+{% macro _hit_term_columns(sums) -%}
+    {%- for sum in rank_metrics._hit_term_sums(sums).split() %}{{ ' ' if not loop.first }}rm_{{ sum }}{% endfor -%}
+{%- endmacro %}
+
 {#- CTEs rm_ks and rm_user_metrics, after _user_sums: every requested metric per evaluated user
     and k, a row each: <by columns>, rm_user, k, one column per metric, n_relevant, n_hits. -#}
 {% macro _user_metrics(plan) %}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
 {%- set sums = plan.sums -%}
-{#- the sums that differ by k, besides hits: AP's precision sum, DCG, the ideal DCG, RBP's and ERR's sums -#}
+{#- the sums that differ by k, besides hits: AP's precision sum, DCG, the ideal DCG, the sums of a term per hit -#}
 {%- set by_k = (['rm_precision_sum'] if 'precision_sum' in sums else []) + (['rm_dcg', 'rm_idcg'] if 'dcg' in sums else [])
-                + (['rm_rbp'] if 'rbp' in sums else []) + (['rm_err'] if 'err' in sums else []) -%}
+                + rank_metrics._hit_term_columns(sums).split() -%}
 {{ rank_metrics._ks(plan) }},
 rm_user_k as (
     -- the wide row spread to a row per k

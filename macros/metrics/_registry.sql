@@ -15,7 +15,8 @@
       default       whether evaluate, evaluate_users, compare and the report compute it when
                     metrics= is not given (the family of SPEC §6; the IR family's additions of
                     §6b when named)
-    Adding a metric: an entry here, a branch in _per_user below, its file in macros/metrics/
+    Adding a metric: an entry here, a branch in _per_user below (and, for a sum of a term per
+    hit, in _hit_term and _hit_term_from_bits), its file in macros/metrics/
     (the per-user expression, default__<macro> and the public dbt macro), its values in
     python/rank_metrics/reference.py, a test; then `make docs` (CONTRIBUTING.md).
     A macro returns only text in plain Jinja: the caller passes a dict to fill. -#}
@@ -67,6 +68,34 @@
     {%- elif metric == 'hit_rate' -%}{{ rank_metrics._per_user_hit_rate(plan, k, at) }}
     {%- elif metric == 'rbp' -%}{{ rank_metrics._per_user_rbp(plan, k, at) }}
     {%- elif metric == 'err' -%}{{ rank_metrics._per_user_err(plan, k, at) }}
+    {%- endif -%}
+{%- endmacro %}
+
+{#- The sums that add a term per hit row within k (the registry's sums beyond hits,
+    precision_sum, dcg and first_hit, which the one pass computes in ways of their own) among
+    `sums`, as words in registry order. Each has a per-hit term and a sum from the hit word,
+    both in its metric's file, named below (_hit_term, _hit_term_from_bits). -#}
+{% macro _hit_term_sums(sums) -%}
+    {%- set registry = {} -%}
+    {%- do rank_metrics._metric_registry(registry) -%}
+    {%- set names = [] -%}
+    {%- for entry in registry.values() -%}
+        {%- for sum in entry.sums if sum in sums and sum not in ['hits', 'precision_sum', 'dcg', 'first_hit'] + names -%}{%- do names.append(sum) -%}{%- endfor -%}
+    {%- endfor -%}
+    {{- names | join(' ') -}}
+{%- endmacro %}
+
+{#- A sum's term for a row of rm_hits within k (an SQL expression; rows beyond k add 0). -#}
+{% macro _hit_term(plan, sum, k) -%}
+    {%- if sum == 'rbp' -%}{{ rank_metrics._rbp_per_hit(plan, k) }}
+    {%- elif sum == 'err' -%}{{ rank_metrics._err_per_hit(plan, k) }}
+    {%- endif -%}
+{%- endmacro %}
+
+{#- A sum within k from the word of relevant hit positions, over the positions after `after`. -#}
+{% macro _hit_term_from_bits(plan, sum, bits, k, after=0) -%}
+    {%- if sum == 'rbp' -%}{{ rank_metrics._rbp_from_bits(plan, bits, k, after) }}
+    {%- elif sum == 'err' -%}{{ rank_metrics._err_from_bits(plan, bits, k, after) }}
     {%- endif -%}
 {%- endmacro %}
 

@@ -66,6 +66,12 @@
             partition by {{ by }}rm_user order by rm_position rows between unbounded preceding and 1 preceding), 0), -700))
 {%- endmacro %}
 
+{#- A row of rm_hits' term of the sum within k (_hit_term): its stop chance and the chance of
+    reading that far (rm_err_term, _err_term), over its position. -#}
+{% macro _err_per_hit(plan, k) -%}
+    case when rm_position <= {{ k }} then rm_err_term / rm_position else 0 end
+{%- endmacro %}
+
 {#- ERR's sum within k from the word of hit positions, when every hit has one grade (truth
     without grades: 1): R is then one number, and the j-th hit's term (1/r) R (1 - R)^(j - 1),
     j - 1 the bits below r. -#}

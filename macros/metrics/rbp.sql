@@ -20,6 +20,11 @@
     {%- endif -%}
 {%- endmacro %}
 
+{#- A row of rm_hits' term of the sum within k (_hit_term): a relevant hit's term at its position. -#}
+{% macro _rbp_per_hit(plan, k) -%}
+    case when rm_position <= {{ k }} and rm_relevant = 1 then {{ rank_metrics._rbp_term(plan, 'rm_position') }} else 0 end
+{%- endmacro %}
+
 {#- RBP's sum within k from the word of relevant hit positions (bit r for a hit at r), over the
     positions after `after` (_pattern_sums takes k's sums in parts). -#}
 {% macro _rbp_from_bits(plan, bits, k, after=0) -%}
