@@ -30,7 +30,7 @@ system:
 	@command -v chromium >/dev/null 2>&1 || { echo "installing Chromium (the report's browser test)"; $(APT_INSTALL) chromium; }
 
 # the peers the conformance tests run (tests/test_peers.py) live in the bench's venv. The suite runs
-# in two lanes at once, one a core (tests/lanes.py): Spark and the outside programs beside the rest;
+# in two lanes at once, one a core (tests/lanes.py): Spark and Snowflake's emulator beside the rest;
 # `$(BIN)/python -m pytest` runs the same tests one after another
 test: venv system bench/.venv/.installed
 	$(BIN)/ruff check .
