@@ -152,6 +152,34 @@ rm_user_bits as (
     group by {{ by }}rm_user
 ),
 {%- endif %}
+{%- if plan.users == 'predictions' and not listed and not plan.needs_list_length %}
+rm_patterns as (
+    -- the evaluated users counted per pattern. Under users='predictions' every listed user is
+    -- one, and a user without a hit row has every metric 0 whatever its m(u): those users are
+    -- not matched with truth but counted, as the group's listed users less those with hit rows
+    -- (pattern: word 0, m 0); the patterns and the group's count are one union, each input read
+    -- once, because Spark computes a CTE at each of its references
+    {%- set group = 'over (' ~ ('partition by ' ~ plan.by | join(', ') if plan.by else rank_metrics._one_partition('rm_users')) ~ ')' %}
+    select {{ by }}rm_n_relevant, rm_hit_bits, rm_users
+    from (
+        select {{ by }}rm_n_relevant, rm_hit_bits,
+            case when rm_listed = 1 then rm_users - coalesce(sum(case when rm_listed = 0 then rm_users end) {{ group }}, 0)
+                 else rm_users end as rm_users
+        from (
+            select {{ rank_metrics._column_prefix(plan.by, 'b') }}coalesce(t.rm_n_relevant, 0) as rm_n_relevant, b.rm_hit_bits, count(*) as rm_users, 0 as rm_listed
+            from rm_user_bits as b
+            left join rm_group_truth_users as t
+                on {{ rank_metrics._equal_prefix(plan.by, 'b', 't') }}b.rm_user = t.rm_user
+            group by {{ rank_metrics._column_prefix(plan.by, 'b') }}coalesce(t.rm_n_relevant, 0), b.rm_hit_bits
+            union all
+            select {{ by }}0 as rm_n_relevant, cast(0 as bigint) as rm_hit_bits, count(*) as rm_users, 1 as rm_listed
+            from rm_prediction_users
+            {{ rank_metrics._group_by(plan.by) }}
+        ) as counted
+    ) as counted
+    where rm_users > 0
+),
+{%- else %}
 rm_patterns as (
     -- the evaluated users counted per pattern; users without a hit have the word 0
     select {{ rank_metrics._column_prefix(plan.by, 'u') }}u.rm_n_relevant, {{ word }} as rm_hit_bits,
@@ -171,6 +199,7 @@ rm_patterns as (
     group by {{ rank_metrics._column_prefix(plan.by, 'u') }}u.rm_n_relevant, {{ word }}
         {%- if plan.needs_list_length %}, {{ list_length }}{% endif %}
 ),
+{%- endif %}
 rm_user_wide as (
     select {{ rank_metrics._sums_of_parts('w', plan.ks, (['rm_precision_sum'] if 'precision_sum' in sums else [])
                                                         + (['rm_dcg', 'rm_idcg'] if 'dcg' in sums else [])
