@@ -10,6 +10,12 @@
     {%- for column in columns -%}{{ left }}.{{ column }} = {{ right }}.{{ column }} and {% endfor -%}
 {%- endmacro %}
 
+{#- `over (...)` of a window per group of the by `columns`; with none, over every row: one
+    partition (_one_partition) when `positive_column` is given, else `over ()`. -#}
+{% macro _over_groups(columns, positive_column=none) -%}
+    over ({{ 'partition by ' ~ columns | join(', ') if columns else (rank_metrics._one_partition(positive_column) if positive_column else '') }})
+{%- endmacro %}
+
 {#- `partition by sign(x)` for a window over a handful of rows that all belong together, x being
     a column that is at least 1 in every row: Spark drops an empty or constant partition and then
     warns, for every such window, that it moves all rows to one partition. -#}

@@ -121,8 +121,7 @@ rm_group_means as (
         {%- endfor %}
         cast(sum({{ weight }}) as bigint) as n_users
     from (
-        {%- set whole = rank_metrics._one_partition('rm_users') if plan.hit_patterns else '' %}
-        {%- set group = 'over (' ~ ('partition by ' ~ plan.by | join(', ') if plan.by else whole) ~ ')' %}
+        {%- set group = rank_metrics._over_groups(plan.by, 'rm_users' if plan.hit_patterns else none) %}
         select v.*
             {%- for value in values %},
             {{ rank_metrics._weighted_mean('rm_' ~ value, group, weight) }} as rm_mean_{{ value }}

@@ -398,6 +398,7 @@
         'hits_as_bits': 'precision_sum' in sums and bits_counted,
         'patterns_suffice': bits_counted and ('dcg' not in sums or ideal_from_m) and rank_metrics._err_fits_the_word(sums, relevance) | trim == 'true',
         'sums': sums,
+        'term_sums': rank_metrics._hit_term_sums(sums).split(),
         'hit_patterns': false,
         'by': quoted_by, 'truth_by': quoted_truth_by,
         'by_types': by_types,

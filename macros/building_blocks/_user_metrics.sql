@@ -20,7 +20,7 @@
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
 {%- set double = rank_metrics.type_double() -%}
 {%- set sums = plan.sums -%}
-{%- set term_sums = rank_metrics._hit_term_sums(sums).split() -%}
+{%- set term_sums = plan.term_sums -%}
 {#- the ideal DCG is keyed like m(u): by truth's user, or by the list under truth_scope='listed' -#}
 {%- set ideal_keys = plan.by if plan.truth_scope == 'listed' else plan.truth_by -%}
 {%- set largest_k = plan.ks | max -%}
@@ -138,8 +138,7 @@ rm_user_wide as (
 {% macro _pattern_sums(plan) %}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
 {%- set sums = plan.sums -%}
-{%- set term_sums = rank_metrics._hit_term_sums(sums).split() -%}
-{%- set term_columns = rank_metrics._hit_term_columns(sums).split() -%}
+{%- set term_sums = plan.term_sums -%}
 {%- set bits = 's.rm_hit_bits' -%}
 {%- set list_length = 'coalesce(p.rm_list_length, 0)' -%}
 {#- under truth_scope='listed' rm_users brings each user's word (_evaluated_users) -#}
@@ -159,7 +158,7 @@ rm_patterns as (
     -- not matched with truth but counted, as the group's listed users less those with hit rows
     -- (pattern: word 0, m 0); the patterns and the group's count are one union, each input read
     -- once, because Spark computes a CTE at each of its references
-    {%- set group = 'over (' ~ ('partition by ' ~ plan.by | join(', ') if plan.by else rank_metrics._one_partition('rm_users')) ~ ')' %}
+    {%- set group = rank_metrics._over_groups(plan.by, 'rm_users') %}
     select {{ by }}rm_n_relevant, rm_hit_bits, rm_users
     from (
         select {{ by }}rm_n_relevant, rm_hit_bits,
@@ -203,7 +202,7 @@ rm_patterns as (
 rm_user_wide as (
     select {{ rank_metrics._sums_of_parts('w', plan.ks, (['rm_precision_sum'] if 'precision_sum' in sums else [])
                                                         + (['rm_dcg', 'rm_idcg'] if 'dcg' in sums else [])
-                                                        + term_columns) }}
+                                                        + rank_metrics._hit_term_columns(plan).split()) }}
     from (
     select {{ rank_metrics._column_prefix(plan.by, 's') }}s.rm_users, s.rm_n_relevant
         {%- for k in plan.ks %},
@@ -321,9 +320,9 @@ rm_user_values as (
 )
 {%- endmacro %}
 
-{#- The columns of the sums of a term per hit (_hit_term_sums) among `sums`, as words. -#}
-{% macro _hit_term_columns(sums) -%}
-    {%- for sum in rank_metrics._hit_term_sums(sums).split() %}{{ ' ' if not loop.first }}rm_{{ sum }}{% endfor -%}
+{#- The columns of the plan's sums of a term per hit (_hit_term_sums), as words. -#}
+{% macro _hit_term_columns(plan) -%}
+    {%- for sum in plan.term_sums %}{{ ' ' if not loop.first }}rm_{{ sum }}{% endfor -%}
 {%- endmacro %}
 
 {#- CTEs rm_ks and rm_user_metrics, after _user_sums: every requested metric per evaluated user
@@ -333,7 +332,7 @@ rm_user_values as (
 {%- set sums = plan.sums -%}
 {#- the sums that differ by k, besides hits: AP's precision sum, DCG, the ideal DCG, the sums of a term per hit -#}
 {%- set by_k = (['rm_precision_sum'] if 'precision_sum' in sums else []) + (['rm_dcg', 'rm_idcg'] if 'dcg' in sums else [])
-                + rank_metrics._hit_term_columns(sums).split() -%}
+                + rank_metrics._hit_term_columns(plan).split() -%}
 {{ rank_metrics._ks(plan) }},
 rm_user_k as (
     -- the wide row spread to a row per k

@@ -240,8 +240,9 @@ def metric_registry() -> dict[str, dict]:
     return registry
 
 
-def render(macro: str, engine: str = "duckdb", **arguments) -> str:
-    """The SQL of one public macro (map_at_k, average_precision_at_k, input_problems)."""
+def render(macro: str, engine: str = "duckdb", /, **arguments) -> str:
+    """The SQL of one public macro (map_at_k, average_precision_at_k, input_problems), or the
+    text of an internal one (its checks: _macro_arguments, whose own argument is `macro`)."""
     try:
         return str(getattr(namespace(engine), macro)(**arguments)).strip()
     except RankMetricsError as error:

@@ -15,7 +15,7 @@ import uuid
 from . import api, stats
 from ._arguments import DEFAULT_METRICS, HITS_ONLY_METRIC, METRICS, _as_list, _check_argument, _metric_arguments, _metrics_argument
 from ._inputs import read_once
-from ._render import namespace
+from ._render import render
 from ._run import _run
 from ._warnings import shown_values, takes_strict
 from .errors import RankMetricsError, mention, warn
@@ -64,10 +64,7 @@ def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", corr
     stats.check_resampling(seed, resamples)
     # the macro's own check of the arguments compare does not take (mean='geometric'), for every
     # test: the resampled tests read per-user values, whose query would name evaluate_users
-    try:
-        namespace()._macro_arguments("compare", options)
-    except RankMetricsError as error:   # the message says it all; jinja's frames add nothing (render's rule)
-        raise error.with_traceback(None) from None
+    render("_macro_arguments", macro="compare", options=options)
     check = _check_argument(check)
     model, segments = _model_and_segments(by)
     # a UUID is named by its text in SQL, as in a dbt gate's YAML
