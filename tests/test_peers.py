@@ -1,7 +1,7 @@
 """The family against the real peers on random inputs: ranx (ndcg, ndcg_burges, precision,
 recall, mrr, hit_rate), recommenders (ndcg_at_k with each score_type, precision_at_k,
 recall_at_k), pyspark's RankingMetrics (ndcgAt, precisionAt, recallAt), scikit-learn's
-ndcg_score and ir_measures (ERR@k from gdeval, RBP from cwl_eval), each equal to rank_metrics
+ndcg_score and roc_auc_score (AUC per user) and ir_measures (ERR@k from gdeval, RBP from cwl_eval), each equal to rank_metrics
 under its convention and the options SPEC §6 and §6b name.
 
 The peers live in the bench's venv (bench/.venv: their dependencies pin other versions than
@@ -131,3 +131,25 @@ def test_sklearn_ndcg_score_on_the_predicted_items(cases):
         assert got == pytest.approx(peers["sklearn"], rel=1e-9, abs=1e-12), case
         compared += 1
     assert compared >= CASES // 2
+
+
+def test_sklearn_roc_auc_score_per_user(cases):
+    """AUC@k user by user equals roc_auc_score over the list's first k items (relevant: grade >= 1),
+    for exactly the users roc_auc_score scores (both classes within k); the others have no value,
+    and GAUC, the mean, is over the users with one."""
+    compared = 0
+    for case, peers in cases:
+        predictions, truth = frames(case)
+        users = rank_metrics.evaluate_users(predictions, truth, k=case["ks"], metrics="auc", users="predictions",
+                                            check=True)
+        got = {(str(row.user_id), row.k): row.auc for row in users.itertuples() if row.auc == row.auc}
+        want = {(user, int(name.split("@")[1])): value for name, values in peers["sklearn_auc"].items()
+                for user, value in values.items()}
+        assert got == pytest.approx(want, rel=1e-12, abs=1e-15), case
+        means = ours(predictions, truth, case, ["auc"], users="predictions")
+        for k in case["ks"]:
+            scored = [value for (_, at), value in want.items() if at == k]
+            if scored:
+                assert means[f"auc@{k}"] == pytest.approx(sum(scored) / len(scored), rel=1e-12), case
+        compared += len(want)
+    assert compared >= CASES

@@ -274,6 +274,9 @@ def assert_same(got_rows, want_rows, keys, value):
     got, want = keyed(got_rows, keys, value), keyed(want_rows, keys, value)
     assert got.keys() == want.keys()
     for key in want:
+        if want[key] is None:   # AUC's user without a positive or a negative; a group without such users
+            assert got[key] is None or math.isnan(got[key]), (key, got[key])
+            continue
         assert math.isclose(got[key], want[key], rel_tol=1e-9, abs_tol=1e-12), (key, got[key], want[key])
 
 
@@ -357,7 +360,7 @@ def check_evaluate(case, predictions, truth, inputs, con=None, batch=None):
     by = group_columns(case, batched)[0]
     metrics = chosen_metrics(case)
     assert {row["metric"] for row in got} <= set(metrics)
-    spread = [{**{key: row[key] for key in by + ["k", "n_users"]}, "metric": metric,
+    spread = [{**{key: row[key] for key in by + ["k"]}, "metric": metric, "n_users": row[group_column(metric) + "_n_users"],
                "value": row[group_column(metric)]} for row in want for metric in metrics]
     assert_same(got, spread, by + ["k", "metric"], "value")
     assert_same(got, spread, by + ["k", "metric"], "n_users")

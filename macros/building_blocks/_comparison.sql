@@ -40,10 +40,15 @@ rm_paired_users as (
     -- errors that differ in the last digits from run to run
     select m.{{ model }}{% for column in each.m %}, {{ column }}{% endfor %}, m.k
         {%- for metric in plan.metrics %}
-        {%- set column = plan.metric_columns[metric] %},
-        b.{{ column }} as rm_baseline_{{ loop.index }}, m.{{ column }} as rm_value_{{ loop.index }},
+        {%- set column = plan.metric_columns[metric] %}
+        {#- a partial metric's (AUC's) pair is the users with a value on both sides: its other
+            users' values are NULL here, and their weight too #}
+        {%- set both = 'm.' ~ column ~ ' is not null and b.' ~ column ~ ' is not null' %}
+        {%- set weight = 'case when ' ~ both ~ ' then 1 end' if metric in plan.partial else 1 %},
+        {{ 'case when ' ~ both ~ ' then b.' ~ column ~ ' end' if metric in plan.partial else 'b.' ~ column }} as rm_baseline_{{ loop.index }},{{ '\n        ' if metric in plan.partial else ' ' }}
+        {{- 'case when ' ~ both ~ ' then m.' ~ column ~ ' end' if metric in plan.partial else 'm.' ~ column }} as rm_value_{{ loop.index }},
         m.{{ column }} - b.{{ column }} as rm_difference_{{ loop.index }},
-        {{ rank_metrics.weighted_mean('m.' ~ column ~ ' - b.' ~ column, 1, 'over (partition by m.' ~ model ~ (', ' ~ each.m | join(', ') if segments else '') ~ ', m.k)') }} as rm_mean_difference_{{ loop.index }}
+        {{ rank_metrics.weighted_mean('m.' ~ column ~ ' - b.' ~ column, weight, 'over (partition by m.' ~ model ~ (', ' ~ each.m | join(', ') if segments else '') ~ ', m.k)') }} as rm_mean_difference_{{ loop.index }}
         {%- endfor %}
     from rm_user_metrics as m
     inner join rm_user_metrics as b
@@ -55,18 +60,28 @@ rm_paired as (
     select {{ model }}{{ segment_list }}, k,
         count(*) as rm_n
         {%- for metric in plan.metrics %},
+        {%- if metric in plan.partial %}
+        {%- set weight = 'case when rm_difference_' ~ loop.index ~ ' is not null then 1 end' %}
+        {%- set n = 'count(rm_difference_' ~ loop.index ~ ')' %}
+        {{ n }} as rm_n_{{ loop.index }},
+        {{ rank_metrics.weighted_mean('rm_baseline_' ~ loop.index, weight) }} as rm_baseline_{{ loop.index }},
+        {{ rank_metrics.weighted_mean('rm_value_' ~ loop.index, weight) }} as rm_value_{{ loop.index }},
+        {%- else %}
+        {%- set n = 'count(*)' %}
         {{ rank_metrics.mean('rm_baseline_' ~ loop.index) }} as rm_baseline_{{ loop.index }},
         {{ rank_metrics.mean('rm_value_' ~ loop.index) }} as rm_value_{{ loop.index }},
+        {%- endif %}
         max(rm_mean_difference_{{ loop.index }}) as rm_difference_{{ loop.index }},
         {%- set deviation = '(rm_difference_' ~ loop.index ~ ' - rm_mean_difference_' ~ loop.index ~ ')' %}
-        case when count(*) >= 2 then sqrt({{ rank_metrics.sum_of_values(deviation ~ ' * ' ~ deviation) }}
-            / cast(count(*) - 1 as {{ double }})) end as rm_sd_{{ loop.index }}
+        case when {{ n }} >= 2 then sqrt({{ rank_metrics.sum_of_values(deviation ~ ' * ' ~ deviation) }}
+            / cast({{ n }} - 1 as {{ double }})) end as rm_sd_{{ loop.index }}
         {%- endfor %}
     from rm_paired_users
     group by {{ model }}{{ segment_list }}, k
 ),
 rm_evaluated as (
     select {{ model }}{{ segment_list }}, k, count(*) as rm_n
+        {%- for metric in plan.metrics if metric in plan.partial %}, count({{ plan.metric_columns[metric] }}) as rm_n_{{ metric }}{% endfor %}
     from rm_user_metrics
     group by {{ model }}{{ segment_list }}, k
 ),
@@ -76,10 +91,16 @@ rm_pairs as (
     select m.{{ model }}{% for column in each.m %}, {{ column }}{% endfor %}, m.k, coalesce(p.rm_n, 0) as n_users,
         m.rm_n - coalesce(p.rm_n, 0) as n_only_model, coalesce(b.rm_n, 0) - coalesce(p.rm_n, 0) as n_only_baseline
         {%- for metric in plan.metrics %},
+        {%- set n = 'p.rm_n_' ~ loop.index if metric in plan.partial else 'p.rm_n' %}
+        {%- if metric in plan.partial %}
+        -- a partial metric's own counts: the users with a value on both sides, or on one
+        coalesce({{ n }}, 0) as n_users_{{ loop.index }}, m.rm_n_{{ metric }} - coalesce({{ n }}, 0) as n_only_model_{{ loop.index }},
+        coalesce(b.rm_n_{{ metric }}, 0) - coalesce({{ n }}, 0) as n_only_baseline_{{ loop.index }},
+        {%- endif %}
         p.rm_baseline_{{ loop.index }}, p.rm_value_{{ loop.index }}, p.rm_difference_{{ loop.index }},
         -- differences equal but for rounding (0.6 - 0.4 and 0.4 - 0.2) have s_d = 0 (SPEC §7): no t
-        case when p.rm_n >= 2 and p.rm_sd_{{ loop.index }} > {{ rank_metrics._rounding() }} then p.rm_sd_{{ loop.index }} / sqrt(cast(p.rm_n as {{ double }}))
-             when p.rm_n >= 2 then cast(0 as {{ double }}) end as rm_std_error_{{ loop.index }}
+        case when {{ n }} >= 2 and p.rm_sd_{{ loop.index }} > {{ rank_metrics._rounding() }} then p.rm_sd_{{ loop.index }} / sqrt(cast({{ n }} as {{ double }}))
+             when {{ n }} >= 2 then cast(0 as {{ double }}) end as rm_std_error_{{ loop.index }}
         {%- endfor %}
     from rm_evaluated as m
     left join rm_evaluated as b
@@ -98,7 +119,12 @@ rm_differences as (
         {%- for part in ['baseline', 'value', 'difference', 'std_error'] %}
         case {%- for metric in plan.metrics %} when n.metric = {{ rank_metrics.string_literal(metric) }} then p.rm_{{ part }}_{{ loop.index }}{% endfor %} end as {{ 'baseline_value' if part == 'baseline' else part }},
         {%- endfor %}
-        p.n_users, p.n_only_model, p.n_only_baseline
+        {%- for part in ['n_users', 'n_only_model', 'n_only_baseline'] %}
+        {%- if plan.partial %}
+        case {%- for metric in plan.metrics if metric in plan.partial %} when n.metric = {{ rank_metrics.string_literal(metric) }} then p.{{ part }}_{{ plan.metrics.index(metric) + 1 }}{% endfor %} else p.{{ part }} end as {{ part }}{{ ',' if not loop.last }}
+        {%- else %}{{ '\n        ' if loop.first }}p.{{ part }}{{ ', ' if not loop.last }}
+        {%- endif %}
+        {%- endfor %}
     from rm_pairs as p
     cross join rm_metric_names as n
 ),

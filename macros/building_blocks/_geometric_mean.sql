@@ -4,9 +4,12 @@
     error by the delta method, G times that of the logs, and the interval exp(mean of logs -/+ z
     times its standard error), which stays above 0. -#}
 
-{#- A per-user value as it is averaged: itself, or its log under mean='geometric'. -#}
-{% macro _averaged(plan, value) -%}
-    {%- if plan.mean == 'geometric' -%}
+{#- A per-user value as it is averaged: itself, or its log under mean='geometric' (NULL stays
+    NULL when the value may be one, `partial`: greatest skips a NULL). -#}
+{% macro _averaged(plan, value, partial=false) -%}
+    {%- if plan.mean == 'geometric' and partial -%}
+    case when ({{ value }}) is not null then ln(greatest(cast({{ value }} as {{ rank_metrics.type_double() }}), cast(0.00001 as {{ rank_metrics.type_double() }}))) end
+    {%- elif plan.mean == 'geometric' -%}
     ln(greatest(cast({{ value }} as {{ rank_metrics.type_double() }}), cast(0.00001 as {{ rank_metrics.type_double() }})))
     {%- else -%}
     {{ value }}

@@ -18,14 +18,15 @@
 {{ rank_metrics._ks(plan) }}
 select {{ rank_metrics._column_prefix(plan.by, 'g') }}ks.k,
     {{ rank_metrics._reported_mean(plan, 'case' ~ rank_metrics._means_by_k(plan, metric) ~ ' end') }} as {{ plan.group_columns[metric] }},
-    g.n_users
+    {{ 'case' ~ rank_metrics._means_by_k(plan, metric, 'g.rm_n_users_') ~ ' end as n_users' if metric in plan.partial else 'g.n_users' }}
 from rm_group_means as g
 cross join rm_ks as ks
 {%- endmacro %}
 
-{#- ` when ks.k = <k> then g.rm_mean_<metric>_<i>` for each k: the group's mean at rm_ks' k. -#}
-{% macro _means_by_k(plan, metric) -%}
-    {%- for k in plan.ks %} when ks.k = {{ k }} then g.rm_mean_{{ metric }}_{{ loop.index }}{% endfor -%}
+{#- ` when ks.k = <k> then g.rm_mean_<metric>_<i>` for each k: the group's mean at rm_ks' k (or
+    another of its columns by k, named `prefix` and the metric). -#}
+{% macro _means_by_k(plan, metric, prefix='g.rm_mean_') -%}
+    {%- for k in plan.ks %} when ks.k = {{ k }} then {{ prefix }}{{ metric }}_{{ loop.index }}{% endfor -%}
 {%- endmacro %}
 
 {#- Every requested metric per evaluated user and k. -#}
@@ -84,53 +85,81 @@ from rm_metric_rows
         end
 {%- endmacro %}
 
+{#- A group row's n_users for rm_rows' row r: the group's, or for a partial metric's rows (the
+    registry's partial) the users with a value, g.rm_n_users_<metric>_<i>. -#}
+{% macro _n_users_by_slot(plan) -%}
+    {%- if plan.partial -%}
+    case r.rm_slot {%- for k in plan.ks %}{% set outer = loop %}{% for metric in plan.metrics %}{% if metric in plan.partial %}
+            when {{ rank_metrics._slot(plan, outer, loop) }} then g.rm_n_users_{{ metric }}_{{ outer.index }}{% endif %}{% endfor %}{% endfor %}
+            else g.n_users end
+    {%- else -%}
+    g.n_users
+    {%- endif -%}
+{%- endmacro %}
+
 {#- CTE rm_group_means: per group, every requested metric's mean at every k,
     rm_mean_<metric>_<i>, with its standard error rm_std_error_<metric>_<i> (SPEC §7: the sample
     standard deviation over sqrt(n), NULL under two users) when std_errors is true, and n_users.
     Under hit_patterns the rows are patterns, each standing for rm_users users: the mean is
     weighted, and the spread is summed around it (a window over the few pattern rows), as
-    stddev_samp would over the users. -#}
+    stddev_samp would over the users. A partial metric (the registry's: NULL for the users it
+    does not evaluate) is weighted by its users with a value, whom rm_n_users_<metric>_<i> counts. -#}
 {% macro _group_means(plan, std_errors) %}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
-{%- set values = [] -%}
-{%- for k in plan.ks %}{% set at = '_' ~ loop.index %}{% for metric in plan.metrics %}{% do values.append(metric ~ at) %}{% endfor %}{% endfor -%}
+{%- set base = 'rm_users' if plan.hit_patterns else '1' -%}
+{#- value (<metric>_<i>) -> its weight: the users a row stands for, where it has a value -#}
+{%- set weights = {} -%}
+{%- for k in plan.ks %}{% set at = '_' ~ loop.index %}{% for metric in plan.metrics -%}
+    {%- do weights.update({metric ~ at: 'case when rm_' ~ metric ~ at ~ ' is not null then ' ~ base ~ ' end' if metric in plan.partial else base}) -%}
+{%- endfor %}{% endfor -%}
+{%- set values = weights | list -%}
 rm_group_means as (
 {%- if not plan.hit_patterns and not std_errors %}
     select {{ by }}
         {%- for value in values %}
-        {{ rank_metrics.mean('rm_' ~ value) }} as rm_mean_{{ value }},
+        {{ rank_metrics._weighted_mean('rm_' ~ value, none, weights[value]) if weights[value] != base else rank_metrics.mean('rm_' ~ value) }} as rm_mean_{{ value }},
         {%- endfor %}
+        {{- rank_metrics._partial_counts(weights, base) }}
         cast(count(*) as bigint) as n_users
     from rm_user_values
 {%- elif not std_errors %}
     select {{ by }}
         {%- for value in values %}
-        {{ rank_metrics._weighted_mean('rm_' ~ value) }} as rm_mean_{{ value }},
+        {{ rank_metrics._weighted_mean('rm_' ~ value, none, weights[value]) }} as rm_mean_{{ value }},
         {%- endfor %}
+        {{- rank_metrics._partial_counts(weights, base) }}
         cast(sum(rm_users) as bigint) as n_users
     from rm_user_values
 {%- else %}
     {#- the spread summed around the group's mean (a window over pattern rows, or users, each of
         weight 1), not stddev_samp, whose sums in DuckDB's threads gave standard errors that
-        differ in the last digits from run to run -#}
-    {%- set weight = 'rm_users' if plan.hit_patterns else '1' %}
+        differ in the last digits from run to run #}
     select {{ by }}
         {%- for value in values %}
         max(rm_mean_{{ value }}) as rm_mean_{{ value }},
-        {{ rank_metrics._weighted_std_error('rm_' ~ value, 'rm_mean_' ~ value, weight) }} as rm_std_error_{{ value }},
+        {{ rank_metrics._weighted_std_error('rm_' ~ value, 'rm_mean_' ~ value, weights[value]) }} as rm_std_error_{{ value }},
         {%- endfor %}
-        cast(sum({{ weight }}) as bigint) as n_users
+        {{- rank_metrics._partial_counts(weights, base) }}
+        cast(sum({{ base }}) as bigint) as n_users
     from (
         {%- set group = rank_metrics._over_groups(plan.by, 'rm_users' if plan.hit_patterns else none) %}
         select v.*
             {%- for value in values %},
-            {{ rank_metrics._weighted_mean('rm_' ~ value, group, weight) }} as rm_mean_{{ value }}
+            {{ rank_metrics._weighted_mean('rm_' ~ value, group, weights[value]) }} as rm_mean_{{ value }}
             {%- endfor %}
         from rm_user_values as v
     ) as v
 {%- endif %}
     {{ rank_metrics._group_by(plan.by) }}
 )
+{%- endmacro %}
+
+{#- The columns rm_n_users_<metric>_<i> of a partial metric's values (those whose weight is not
+    `base`): the users with a value. -#}
+{% macro _partial_counts(weights, base) -%}
+    {%- for value, weight in weights.items() if weight != base %}
+        cast(coalesce(sum({{ weight }}), 0) as bigint) as rm_n_users_{{ value }},
+    {%- endfor %}
 {%- endmacro %}
 
 {#- The standard error of a mean over rows that are users (SPEC §7: the sample standard

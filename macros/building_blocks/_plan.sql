@@ -351,6 +351,9 @@
     {%- for metric in plan.metrics -%}
         {%- for sum in registry[metric].sums if sum not in sums -%}{%- do sums.append(sum) -%}{%- endfor -%}
     {%- endfor -%}
+    {#- partial: the requested metrics some users have no value of (the registry's partial) -#}
+    {%- set partial = [] -%}
+    {%- for metric in plan.metrics if registry[metric].get('partial') -%}{%- do partial.append(metric) -%}{%- endfor -%}
     {%- set bits_counted = plan.ks | max <= 61 and (rank_metrics.engine_profile('bit_count') | trim) != '' -%}
     {#- hits_as_bits: AP's running count of hits comes from a 64-bit word of the hit positions
         (every hit is within the largest k), where the engine counts bits -#}
@@ -393,11 +396,12 @@
         'relevance': none if relevance is none else rank_metrics.quote_identifier(relevance),
         'relevance_threshold': relevance_threshold,
         'metric_columns': metric_columns, 'group_columns': group_columns,
-        'needs_list_length': 'precision' in plan.metrics and plan.precision_denominator == 'list_length',
+        'needs_list_length': 'precision' in plan.metrics and plan.precision_denominator == 'list_length' or 'list_length' in sums,
         'ideal_from_m': ideal_from_m,
         'hits_as_bits': 'precision_sum' in sums and bits_counted,
         'patterns_suffice': bits_counted and ('dcg' not in sums or ideal_from_m) and rank_metrics._err_fits_the_word(sums, relevance) | trim == 'true',
         'sums': sums,
+        'partial': partial,
         'term_sums': rank_metrics._hit_term_sums(sums).split(),
         'hit_patterns': false,
         'by': quoted_by, 'truth_by': quoted_truth_by,

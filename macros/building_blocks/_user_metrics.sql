@@ -3,7 +3,7 @@
     keeps as a plain integer), so every metric at every k is one expression of one row: its
     _per_user_<metric> macro, in the metric's own file.
       rm_user_sums    per (by, user) with a hit: hits, AP's precision sum, DCG, RBP's and ERR's
-                      sums for each k, the first hit
+                      sums and AUC's sum of hit positions for each k, the first hit
       rm_user_wide    per evaluated user: n_relevant, and for the i-th k the columns suffixed _i:
                       rm_n_hits_i, rm_precision_sum_i, rm_dcg_i, rm_idcg_i, rm_rbp_i, rm_err_i (0
                       without hits)
@@ -313,7 +313,7 @@ rm_user_values as (
     select {{ rank_metrics._column_prefix(plan.by) }}{{ 'rm_users' if plan.hit_patterns else 'rm_user' }}
         {%- for k in plan.ks %}{% set at = '_' ~ loop.index %}
         {%- for metric in plan.metrics %},
-        {{ rank_metrics._averaged(plan, rank_metrics._per_user(plan, metric, k, at)) }} as rm_{{ metric }}{{ at }}
+        {{ rank_metrics._averaged(plan, rank_metrics._per_user(plan, metric, k, at), metric in plan.partial) }} as rm_{{ metric }}{{ at }}
         {%- endfor %}
         {%- endfor %}
     from rm_user_wide

@@ -10,7 +10,7 @@ rm_metric_rows as (
     select {{ rank_metrics._column_prefix(plan.by, 'g') }}r.k, r.metric,
         {{ rank_metrics._by_slot(plan, 'g.rm_mean_') }} as value,
         {{ rank_metrics._by_slot(plan, 'g.rm_std_error_') }} as std_error,
-        g.n_users
+        {{ rank_metrics._n_users_by_slot(plan) }}{{ ' as n_users' if plan.partial }}
     from rm_group_means as g
     cross join rm_rows as r
 )
@@ -34,21 +34,34 @@ rm_long_values as (
 rm_metric_rows as (
 {%- if not plan.hit_patterns %}
     select {{ by }}k, metric,
+        {%- if plan.partial %}
+        {#- a partial metric's users without a value are NULL rows: each row weighs 1 where it has one #}
+        max(rm_mean) as value,
+        {{ rank_metrics._weighted_std_error('rm_value', 'rm_mean', 'case when rm_value is not null then 1 end') }} as std_error,
+        cast(count(rm_value) as bigint) as n_users
+    from (
+        select l.*,
+            {{ rank_metrics._weighted_mean('rm_value', rank_metrics._over_groups(keys), 'case when rm_value is not null then 1 end') }} as rm_mean
+        from rm_long_values as l
+    ) as l
+        {%- else %}
         {{ rank_metrics.mean('rm_value') }} as value,
         {{ rank_metrics._std_error('rm_value') }} as std_error,
         cast(count(*) as bigint) as n_users
     from rm_long_values
+        {%- endif %}
 {%- else %}
     {#- each row stands for rm_users users: the mean is weighted, and the spread is summed around
         it (a window over the few pattern rows), as stddev_samp would over the users #}
     select {{ by }}k, metric,
+        {%- set weight = 'case when rm_value is not null then rm_users end' if plan.partial else 'rm_users' %}
         max(rm_mean) as value,
-        {{ rank_metrics._weighted_std_error('rm_value', 'rm_mean') }} as std_error,
-        cast(sum(rm_users) as bigint) as n_users
+        {{ rank_metrics._weighted_std_error('rm_value', 'rm_mean', weight) }} as std_error,
+        cast({{ 'coalesce(sum(' ~ weight ~ '), 0)' if plan.partial else 'sum(rm_users)' }} as bigint) as n_users
     from (
         {%- set group = 'over (partition by ' ~ keys | join(', ') ~ ')' %}
         select l.*,
-            {{ rank_metrics._weighted_mean('rm_value', group) }} as rm_mean
+            {{ rank_metrics._weighted_mean('rm_value', group, weight) }} as rm_mean
         from rm_long_values as l
     ) as l
 {%- endif %}

@@ -10,8 +10,12 @@
       sums          what it needs of the one pass, per user and k: hits (the hit count at k),
                     precision_sum (AP's sum of precision at each hit), dcg (DCG@k and IDCG@k),
                     first_hit (the first relevant position), rbp (RBP's sum of (1 - p) p^(i - 1)
-                    over the relevant hits i), err (ERR's sum over the hits)
+                    over the relevant hits i), err (ERR's sum over the hits), hit_positions (the
+                    sum of the relevant hits' positions), list_length (n(u), the list's length)
       description   one sentence, and example a call, for dbt docs and docs/reference.md
+      partial       (when true) the metric is undefined for some users (AUC without a relevant or
+                    without a non-relevant item within k): their value is NULL, which no mean
+                    averages, no n_users of the metric counts and compare does not pair
       default       whether evaluate, evaluate_users, compare and the report compute it when
                     metrics= is not given (the family of SPEC §6; the IR family's additions of
                     §6b when named)
@@ -54,6 +58,10 @@
                 'options': ['max_grade'], 'default': false, 'sums': ['hits', 'err'],
                 'description': 'ERR@k (expected reciprocal rank): the sum over positions r within k of 1/r times the chance that the reader stops at r, each item stopping them with probability (2^grade - 1) / 2^max_grade.',
                 'example': "rank_metrics.err_at_k(predictions=ref('search_results'), truth=ref('judgments'), k=20,\n                      user='query_id', item='doc_id', score='score', relevance='grade', max_grade=4)"},
+        'auc': {'macro': 'auc_at_k', 'group_column': 'auc_at_k', 'user_column': 'auc', 'label': 'AUC@k',
+                'options': [], 'default': false, 'partial': true, 'sums': ['hits', 'hit_positions', 'list_length'],
+                'description': 'AUC@k per user, and its mean over users (GAUC): the share of pairs of a relevant and a non-relevant item among the first k of the list in which the relevant one comes first; users without both are not evaluated for it.',
+                'example': "rank_metrics.auc_at_k(predictions=ref('recs'), truth=ref('clicks'), k=50, by=['model'])"},
     }) -%}
 {%- endmacro %}
 
@@ -68,11 +76,12 @@
     {%- elif metric == 'hit_rate' -%}{{ rank_metrics._per_user_hit_rate(plan, k, at) }}
     {%- elif metric == 'rbp' -%}{{ rank_metrics._per_user_rbp(plan, k, at) }}
     {%- elif metric == 'err' -%}{{ rank_metrics._per_user_err(plan, k, at) }}
+    {%- elif metric == 'auc' -%}{{ rank_metrics._per_user_auc(plan, k, at) }}
     {%- endif -%}
 {%- endmacro %}
 
 {#- The sums that add a term per hit row within k (the registry's sums beyond hits,
-    precision_sum, dcg and first_hit, which the one pass computes in ways of their own) among
+    precision_sum, dcg, first_hit and list_length, which the one pass computes in ways of their own) among
     `sums`, as words in registry order. Each has a per-hit term and a sum from the hit word,
     both in its metric's file, named below (_hit_term, _hit_term_from_bits). -#}
 {% macro _hit_term_sums(sums) -%}
@@ -80,7 +89,7 @@
     {%- do rank_metrics._metric_registry(registry) -%}
     {%- set names = [] -%}
     {%- for entry in registry.values() -%}
-        {%- for sum in entry.sums if sum in sums and sum not in ['hits', 'precision_sum', 'dcg', 'first_hit'] + names -%}{%- do names.append(sum) -%}{%- endfor -%}
+        {%- for sum in entry.sums if sum in sums and sum not in ['hits', 'precision_sum', 'dcg', 'first_hit', 'list_length'] + names -%}{%- do names.append(sum) -%}{%- endfor -%}
     {%- endfor -%}
     {{- names | join(' ') -}}
 {%- endmacro %}
@@ -89,6 +98,7 @@
 {% macro _hit_term(plan, sum, k) -%}
     {%- if sum == 'rbp' -%}{{ rank_metrics._rbp_per_hit(plan, k) }}
     {%- elif sum == 'err' -%}{{ rank_metrics._err_per_hit(plan, k) }}
+    {%- elif sum == 'hit_positions' -%}{{ rank_metrics._hit_positions_per_hit(plan, k) }}
     {%- endif -%}
 {%- endmacro %}
 
@@ -96,6 +106,7 @@
 {% macro _hit_term_from_bits(plan, sum, bits, k, after=0) -%}
     {%- if sum == 'rbp' -%}{{ rank_metrics._rbp_from_bits(plan, bits, k, after) }}
     {%- elif sum == 'err' -%}{{ rank_metrics._err_from_bits(plan, bits, k, after) }}
+    {%- elif sum == 'hit_positions' -%}{{ rank_metrics._hit_positions_from_bits(plan, bits, k, after) }}
     {%- endif -%}
 {%- endmacro %}
 

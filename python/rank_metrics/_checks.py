@@ -38,7 +38,7 @@ def _expected_and_got(result: pd.DataFrame, macro: str, columns: dict, user_rows
                 low, high = reference.confidence_interval(value, error, columns["confidence"], columns["geometric"])
                 for column, want in (("value", value), ("std_error", error), ("ci_low", low), ("ci_high", high)):
                     expected[(*(_key(row[key]) for key in by + ["k"]), metric, column)] = want
-                expected[(*(_key(row[key]) for key in by + ["k"]), metric, "n_users")] = row["n_users"]
+                expected[(*(_key(row[key]) for key in by + ["k"]), metric, "n_users")] = row[METRICS[metric][1] + "_n_users"]
         got = {(*(_key(row[key]) for key in by + ["k", "metric"]), column): row[column]
                for row in result.to_dict("records") for column in ("value", "std_error", "ci_low", "ci_high", "n_users")}
         return keys, expected, got
@@ -46,7 +46,7 @@ def _expected_and_got(result: pd.DataFrame, macro: str, columns: dict, user_rows
     value = next(group for function, group, _ in METRICS.values() if function == macro)
     # a value's key is (by, k), as shown in a message; n_users's (by, k, 'n_users')
     expected = {tuple(_key(row[key]) for key in by + ["k"]): row[value] for row in group_rows}
-    expected.update({(*(_key(row[key]) for key in by + ["k"]), "n_users"): row["n_users"] for row in group_rows})
+    expected.update({(*(_key(row[key]) for key in by + ["k"]), "n_users"): row[value + "_n_users"] for row in group_rows})
     got = {}
     for row in result.to_dict("records"):
         got[tuple(_key(row[key]) for key in by + ["k"])] = row[value]
@@ -123,8 +123,10 @@ def _means_of_users(per_user: pd.DataFrame, by: list[str], value_columns: list[s
     rows = []
     for key, positions in per_user.groupby(by + ["k"], sort=False, dropna=False).indices.items():
         key = key if isinstance(key, tuple) else (key,)
+        # a NULL (AUC's user without a positive or a negative) is NaN in pandas: None to the reference
         rows.append({**dict(zip(by + ["k"], key)), **reference.group_means(
-            {column: per_user[column].to_numpy()[positions].tolist() for column in value_columns}, geometric)})
+            {column: [None if value != value else value for value in per_user[column].to_numpy()[positions].tolist()]
+             for column in value_columns}, geometric)})
     return rows
 
 

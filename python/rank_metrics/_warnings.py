@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from ._arguments import METRICS, _as_list
 from ._engines import _quote as engine_quote
+from ._render import metric_registry
 from ._render import namespace as _render_namespace
 from ._render import render
 from .errors import RankMetricsError, mention, warn
@@ -218,8 +219,23 @@ def _warn_if_nothing_met(macro: str, result: pd.DataFrame, arguments: dict, coun
         return
     if macro == "compare":
         return
+    # a partial metric (AUC) has no value for users without a positive or a negative, and 0 for
+    # users whose hits all come last: neither says that nothing was met, so its rows are set apart
+    partial = {metric for metric, entry in metric_registry().items() if entry.get("partial")}
+    of_partial = result["metric"].isin(partial) if "metric" in result else \
+        result.index.map(lambda _: macro in {METRICS[metric][0] for metric in partial}).to_numpy(dtype=bool)
+    if len(result) and of_partial.all():
+        if (result["n_users"] == 0).all():
+            largest = max(arguments["k"]) if isinstance(arguments["k"], list) else arguments["k"]
+            labels = " and ".join(sorted({metric_registry()[metric]["label"] for metric in partial
+                                          if "metric" not in result or metric in set(result["metric"])}))
+            warn(f"no evaluated user has both a relevant and a non-relevant item within the first {largest} items of "
+                 f"their list, so {labels} has no value for any user")
+        return
+    result = result[~of_partial]
     nobody = not len(result) or ("n_users" in result and (result["n_users"] == 0).all())
-    value_columns = ["value"] + [column for _, group, per_user in METRICS.values() for column in (group, per_user)]
+    value_columns = ["value"] + [column for metric, (_, group, per_user) in METRICS.items() if metric not in partial
+                                 for column in (group, per_user)]
     columns = [column for column in value_columns if column in result]
     values = result[columns]
     all_zero = bool(columns) and values.notna().all().all() and (values == 0).all().all()

@@ -116,7 +116,9 @@ def _warn_if_few_paired(result, model, baseline, test) -> None:
 def _warn_if_unpaired(result, model, baseline) -> None:
     """A RankMetricsWarning for the models that share no evaluated user with the baseline: their
     rows have no difference and no p-value, only the counts of each side's users."""
-    unpaired = sorted(set(result.loc[result["n_users"] == 0, model]), key=repr)
+    # a model is unpaired when no row pairs a user (AUC's rows may pair none where the others do)
+    unpaired = sorted(set(result.loc[result["n_users"] == 0, model]) - set(result.loc[result["n_users"] > 0, model]),
+                      key=repr)
     if unpaired:
         warn(f"compare: {model} {shown_values(unpaired)} and the baseline {baseline!r} have no "
              "evaluated user in common, so nothing is paired and there is no difference or p-value "
@@ -234,10 +236,11 @@ def _resampled(predictions, truth, arguments, model, segments, baseline, test, s
             if not len(side):
                 continue
             for k in sorted(set(users["k"])):
-                mine, theirs = side[side["k"] == k], base[base["k"] == k]
                 # users in one order, so that a seed draws the same resamples of the same values
-                paired = mine.merge(theirs, on=[user, "k"], suffixes=("", "_baseline")).sort_values(user, kind="stable")
                 for metric, column in columns:
+                    # a partial metric's (AUC's) users without a value are not evaluated for it
+                    mine, theirs = side[(side["k"] == k) & side[column].notna()], base[(base["k"] == k) & base[column].notna()]
+                    paired = mine.merge(theirs, on=[user, "k"], suffixes=("", "_baseline")).sort_values(user, kind="stable")
                     outcome = stats.paired(paired[column].tolist(), paired[column + "_baseline"].tolist(),
                                            test=test, seed=seed, resamples=resamples)
                     rows.append({model: group, **dict(zip(segments, segment)), "k": k, "metric": metric,
@@ -282,6 +285,7 @@ def _check(result, predictions, truth, arguments, model, segments, baseline, con
         in_segment = users[(users["k"] == row["k"]).to_numpy()
                            & np.logical_and.reduce([(users[column] == row[column]).to_numpy() for column in segments]
                                                    or [np.ones(len(users), dtype=bool)])]
+        in_segment = in_segment[in_segment[column].notna()]   # a partial metric's users with a value
         mine = in_segment[in_segment[model] == row[model]]
         theirs = in_segment[in_segment[model] == baseline]
         paired = mine.merge(theirs, on=[user, "k"], suffixes=("", "_baseline"))

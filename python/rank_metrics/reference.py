@@ -142,9 +142,11 @@ def user_metrics(ranked: Sequence, grades: dict, k: int, options: Options) -> di
     g_max = 1.0 if options.max_grade is None else float(options.max_grade)
     err, unstopped = 0.0, 1.0
     seen = set()
+    positive = []   # AUC: each of the first k entries, whether it is a relevant hit
     for position, item in enumerate(ranked[:k], start=1):
         counts = options.duplicates == "all" or item not in seen   # first, error, collapse: once
         seen.add(item)
+        positive.append(counts and item in relevant_items)
         if not counts:
             continue
         if item in relevant_items:
@@ -163,6 +165,15 @@ def user_metrics(ranked: Sequence, grades: dict, k: int, options: Options) -> di
     ideal = sorted((gain(grades[item]) for item in in_scope if gain(grades[item]) > 0), reverse=True)[:k]
     idcg = math.fsum(value / math.log2(position + 1) for position, value in enumerate(ideal, start=1))
 
+    # AUC (SPEC §6b): the (positive, negative) pairs of the first k entries with the positive first,
+    # counted pair by pair; None (not evaluated) without a positive or without a negative
+    negatives_after, ordered_pairs = 0, 0
+    for is_positive in reversed(positive):
+        if is_positive:
+            ordered_pairs += negatives_after
+        else:
+            negatives_after += 1
+    pairs = sum(positive) * (len(positive) - sum(positive))
     ap_denominator = {"min_m_k": min(m, k), "m": m, "hits": hits}[options.normalization]
     precision_denominator = k if options.precision_denominator == "k" else min(k, n)
     recall_denominator = m if options.recall_denominator == "m" else min(m, k)
@@ -175,6 +186,7 @@ def user_metrics(ranked: Sequence, grades: dict, k: int, options: Options) -> di
         "hit": 1.0 if hits >= 1 else 0.0,
         "rbp": math.fsum(rbp_terms),
         "err": err,
+        "auc": ordered_pairs / pairs if pairs else None,
         "n_relevant": m,
         "n_hits": hits,
     }
@@ -189,7 +201,8 @@ def evaluate(predictions: Iterable[dict], truth: Iterable[dict], ks: Sequence[in
     Returns (per_user, per_group): per_user rows have the by columns, the user column, k,
     average_precision, ndcg, precision, recall, reciprocal_rank, hit, n_relevant, n_hits;
     per_group rows the by columns, k, map_at_k, ndcg_at_k, precision_at_k, recall_at_k,
-    mrr_at_k, hit_rate_at_k and n_users. A group whose evaluated user set is empty has no row.
+    mrr_at_k, hit_rate_at_k (and the other metrics'), n_users, and each metric's own count
+    (<metric>_at_k_n_users: AUC's counts only users with a value). A group whose evaluated user set is empty has no row.
     `groups`: group values (of the by columns) that exist even without a prediction row, as a
     list-shaped table's rows whose lists are all empty.
     """
@@ -276,24 +289,31 @@ class Exact(float):
 
 def group_means(values: dict[str, Sequence[float]], geometric: bool = False) -> dict:
     """A group's row from its evaluated users' values (a per-user column -> its values, one per
-    user): each metric's mean and standard error (map_at_k, map_at_k_std_error, ...), n_users.
+    user): each metric's mean and standard error (map_at_k, map_at_k_std_error, ...), n_users,
+    and each metric's own count of users with a value (map_at_k_n_users, ...): a value of None
+    (AUC's user without a positive or a negative) is not averaged. The mean of no values is None.
     geometric (SPEC §6b, mean='geometric'): G = exp(the mean of ln(max(x, 1e-5))), its standard
     error G times that of the logs (the delta method)."""
     row = {}
     for user_column, group_column in METRICS.values():
-        if user_column in values and geometric:
-            logs = [math.log(max(value, 1e-5)) for value in values[user_column]]
+        if user_column not in values:
+            continue
+        row["n_users"] = len(values[user_column])
+        present = [value for value in values[user_column] if value is not None]
+        row[group_column + "_n_users"] = len(present)
+        if not present:
+            row[group_column], row[group_column + "_std_error"] = None, None
+            continue
+        if geometric:
+            logs = [math.log(max(value, 1e-5)) for value in present]
             mean = math.exp(math.fsum(logs) / len(logs))
             error = std_error(logs)
             row[group_column] = mean
             row[group_column + "_std_error"] = None if error is None else mean * error
-            row["n_users"] = len(logs)
-        elif user_column in values:
-            column = values[user_column]
-            equal = min(column) == max(column) and column[0] in (0.0, 1.0)
-            row[group_column] = Exact(column[0]) if equal else math.fsum(column) / len(column)
-            row[group_column + "_std_error"] = Exact(0.0) if equal and len(column) >= 2 else std_error(column)
-            row["n_users"] = len(column)
+        else:
+            equal = min(present) == max(present) and present[0] in (0.0, 1.0)
+            row[group_column] = Exact(present[0]) if equal else math.fsum(present) / len(present)
+            row[group_column + "_std_error"] = Exact(0.0) if equal and len(present) >= 2 else std_error(present)
     return row
 
 
@@ -362,7 +382,7 @@ def evaluate_over_time(predictions: Iterable[dict], labels: Iterable[dict], ks: 
                     rows.append({period: day, **dict(zip(by, group)), "metric": metric, "k": k,
                                  "value": None if row is None else row[group_column],
                                  "std_error": None if row is None else row[group_column + "_std_error"],
-                                 "n_users": 0 if row is None else row["n_users"],
+                                 "n_users": 0 if row is None else row[group_column + "_n_users"],
                                  "complete": as_of is not None and as_of >= end})
     return rows
 

@@ -59,6 +59,26 @@ def sklearn_values(case):
     return values
 
 
+def sklearn_auc_values(case):
+    """Per user and k: scikit-learn's roc_auc_score over the list's first k items by score, the
+    relevant ones (grade >= 1) the positives; users whose first k items are all of one class,
+    which roc_auc_score refuses, are left out."""
+    from sklearn.metrics import roc_auc_score
+
+    grades = {(user, item): grade for user, item, grade in case["truth"]}
+    lists = {}
+    for user, item, score in case["predictions"]:
+        lists.setdefault(user, []).append((score, item))
+    values = {}
+    for k in case["ks"]:
+        for user, entries in lists.items():
+            first = sorted(entries, reverse=True)[:k]
+            labels = [int(grades.get((user, item), 0) >= 1) for _, item in first]
+            if 0 < sum(labels) < len(labels):
+                values.setdefault(f"auc@{k}", {})[str(user)] = float(roc_auc_score(labels, [score for score, _ in first]))
+    return values
+
+
 def ir_measures_values(case):
     """Per user: ERR@k from gdeval (the TREC Web track's script, its largest grade fixed at 4) and
     RBP (p 0.8, relevant = grade >= 1, the whole list) from cwl_eval, through ir_measures."""
@@ -102,5 +122,6 @@ if __name__ == "__main__":
     cases = json.load(sys.stdin)
     spark = spark_values(cases)
     print(json.dumps([{"ranx": ranx_values(case), "recommenders": recommenders_values(case),
-                       "sklearn": sklearn_values(case), "spark": spark[index], "ir_measures": ir_measures_values(case)}
+                       "sklearn": sklearn_values(case), "sklearn_auc": sklearn_auc_values(case), "spark": spark[index],
+                       "ir_measures": ir_measures_values(case)}
                       for index, case in enumerate(cases)]))

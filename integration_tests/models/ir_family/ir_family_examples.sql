@@ -4,7 +4,9 @@
 -- relevant, at positions 2 and 4). RBP(0.8)@5 = 0.2 (0.8 + 0.512) = 0.2624; with p = 0.5,
 -- RBP@2 = 0.25 and RBP@5 = 0.3125. ERR@5 with g_max 3 (truth's largest grade) = 0.20703125;
 -- with max_grade 4 (gdeval's), ERR@2 = 3/32 and ERR@5 = 0.1064453125. With a second user whose
--- list misses (AP 0, counted as 1e-5), MAP@5's geometric mean is sqrt(1/3 * 1e-5).
+-- list misses (AP 0, counted as 1e-5), MAP@5's geometric mean is sqrt(1/3 * 1e-5). AUC@5: of the
+-- 2 x 3 pairs of a relevant (b, d) and a non-relevant item (a, c, e), b comes before c and e, d
+-- before e: 3/6 = 0.5; AUC@2 0 (a before b); AUC@1 has no value (no relevant item: n_users 0).
 {%- set predictions %}(
     select 1 as user_id, 'a' as item_id, 1 as rank
     union all select 1, 'b', 2 union all select 1, 'c', 3 union all select 1, 'd', 4 union all select 1, 'e', 5
@@ -23,6 +25,11 @@ from (
 {{ rank_metrics.err_at_k(predictions=predictions, truth=truth, k=5, relevance='relevance') }}
 ) as r
 union all
+select 'auc_at_k', 'auc', k, auc_at_k, n_users
+from (
+{{ rank_metrics.auc_at_k(predictions=predictions, truth=truth, k=[1, 5], relevance='relevance') }}
+) as r
+union all
 select 'evaluate geometric', metric, k, value, n_users
 from (
 {{ rank_metrics.evaluate(predictions='(select * from ' ~ predictions ~ ' as p union all select 2, \'x\', 1)',
@@ -32,6 +39,6 @@ from (
 union all
 select 'evaluate', metric, k, value, n_users
 from (
-{{ rank_metrics.evaluate(predictions=predictions, truth=truth, k=[2, 5], relevance='relevance', metrics=['rbp', 'err'],
+{{ rank_metrics.evaluate(predictions=predictions, truth=truth, k=[2, 5], relevance='relevance', metrics=['rbp', 'err', 'auc'],
                          persistence=0.5, max_grade=4) }}
 ) as r
