@@ -1,0 +1,177 @@
+"""SPEC §6b's AUC@k and its mean over users, GAUC: the worked example and random users through
+the Python API on every engine, the Snowflake emulator and the other warehouses' SQL, the command
+line, and what a user without a relevant or without a non-relevant item within k gets (no value,
+not counted). scikit-learn's roc_auc_score, user by user, is in tests/test_peers.py; the dbt
+package's run of the worked example in integration_tests/models/ir_family."""
+
+import math
+import random
+
+import duckdb
+import pandas as pd
+import pytest
+import sqlglot
+from engine_tables import to_postgres, to_spark
+from test_cli import run
+
+import rank_metrics
+from rank_metrics import reference
+from rank_metrics.api import DIALECTS
+
+# the list a, b, c, d, e; truth a:0, b:2, c:0, d:1, f:3: b and d relevant at 2 and 4, a, c, e not
+LIST = pd.DataFrame({"user_id": [1] * 5, "item_id": list("abcde"), "rank": [1, 2, 3, 4, 5]})
+TRUTH = pd.DataFrame({"user_id": [1] * 5, "item_id": list("abcdf"), "relevance": [0, 2, 0, 1, 3]})
+ENGINES = ["duckdb", pytest.param("postgres", marks=pytest.mark.postgres), pytest.param("spark", marks=pytest.mark.spark)]
+
+
+def random_users(seed=7):
+    """Two models' lists for 40 users of a 12-item catalog, some with repeated items and some
+    users without a list; truth with grades 0..3 (0: judged, not relevant), some users without
+    any. Among them users whose first k items are all relevant, or none."""
+    draw = random.Random(seed)
+    predictions, truth = [], []
+    for user in range(1, 41):
+        for model in ("a", "b"):
+            if draw.random() < 0.9:
+                listed = [f"i{draw.randrange(12)}" for _ in range(draw.randint(1, 7))]
+                predictions += [(model, user, item, rank) for rank, item in enumerate(listed, start=1)]
+        if draw.random() < 0.85:
+            truth += [(user, f"i{item}", draw.randint(0, 3)) for item in draw.sample(range(12), draw.randint(1, 8))]
+    return (pd.DataFrame(predictions, columns=["model", "user_id", "item_id", "rank"]),
+            pd.DataFrame(truth, columns=["user_id", "item_id", "relevance"]))
+
+
+def on_engine(engine, request, **frames):
+    if engine == "duckdb":
+        return frames
+    if engine == "postgres":
+        con = request.getfixturevalue("postgres")
+        return {**{name: to_postgres(con, f"auc_{name}", frame) for name, frame in frames.items()}, "con": con}
+    spark = request.getfixturevalue("spark")
+    return {name: to_spark(spark, frame) for name, frame in frames.items()}
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_worked_example(engine, request):
+    # AUC@5: b comes before c and e, d before e: 3 of the 2 x 3 pairs; AUC@2: a before b, 0 of 1;
+    # AUC@1: a alone, no relevant item, so no value and no user counted
+    tables = on_engine(engine, request, predictions=LIST, truth=TRUTH)
+    assert rank_metrics.auc_at_k(**tables, k=5, relevance="relevance") == 0.5
+    got = rank_metrics.auc_at_k(**tables, k=[1, 2, 5], relevance="relevance")
+    assert math.isnan(got.auc_at_k[0]) and got.auc_at_k[1:].tolist() == [0.0, 0.5]
+    assert got.n_users.tolist() == [0, 1, 1]
+    evaluated = rank_metrics.evaluate(**tables, k=[1, 5], relevance="relevance", metrics=["map", "auc"])
+    assert evaluated[["k", "metric", "n_users"]].values.tolist() == [[1, "map", 1], [1, "auc", 0], [5, "map", 1],
+                                                                     [5, "auc", 1]]
+    assert math.isnan(evaluated.value[1]) and evaluated.value[3] == 0.5
+    users = rank_metrics.evaluate_users(**tables, k=[1, 5], relevance="relevance", metrics="auc")
+    assert list(users.columns) == ["user_id", "k", "auc", "n_relevant", "n_hits"]
+    assert math.isnan(users.auc[0]) and users.auc[1] == 0.5
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_random_users_equal_the_reference(engine, request):
+    """Users without a positive or without a negative left out of each k's mean and n_users alike,
+    with grades (rows of hits) and without (hit patterns), under each rule for repeated items, a
+    geometric mean, and compare's t test pairing only the users with a value on both sides."""
+    predictions, truth = random_users()
+    tables = on_engine(engine, request, predictions=predictions, truth=truth)
+    ks = [1, 3, 7]
+    # on Spark, whose every query takes seconds to plan, one rule (its batched property test draws the others)
+    for duplicates in ("first", "all", "collapse") if engine != "spark" else ("all",):
+        for relevance in ("relevance", False):
+            got = rank_metrics.evaluate(**tables, k=ks, by="model", metrics=["auc", "precision"], duplicates=duplicates,
+                                        relevance=relevance, check=True)
+            assert set(got.metric) == {"auc", "precision"}
+            auc = got[got.metric == "auc"]
+            assert (auc.n_users < got[got.metric == "precision"].n_users.values).all()
+            # k 1: one item, never both kinds, so no user and no value
+            assert (auc.n_users[auc.k == 1] == 0).all() and auc.value[auc.k == 1].isna().all()
+            assert (auc.n_users[auc.k > 1] > 0).all() and auc.value[auc.k > 1].between(0, 1).all()
+    geometric = rank_metrics.evaluate(**tables, k=ks, by="model", metrics="auc", relevance="relevance",
+                                      mean="geometric", check=True)
+    assert geometric.value[geometric.k > 1].notna().all()
+    compared = rank_metrics.compare(**tables, k=ks[1:], by="model", baseline="a", metrics=["auc", "map"],
+                                    relevance="relevance", check=True)
+    auc, ap = compared[compared.metric == "auc"], compared[compared.metric == "map"]
+    assert (auc.n_users.values < ap.n_users.values).all() and (auc.n_users > 0).all()
+
+
+def test_repeated_items_count_as_the_rule_for_repeats_says():
+    """List a, b, a with a relevant: under duplicates='first' the second a is no hit, so a
+    negative (a before b and the second a: 1); under 'all' both are positives (the first before
+    b, the second after it: 1/2); under 'collapse' the list is a, b (1)."""
+    predictions = pd.DataFrame({"user_id": [1, 1, 1], "item_id": ["a", "b", "a"], "rank": [1, 2, 3]})
+    truth = pd.DataFrame({"user_id": [1], "item_id": ["a"]})
+    for duplicates, want in (("first", 1.0), ("all", 0.5), ("collapse", 1.0)):
+        assert rank_metrics.auc_at_k(predictions, truth, k=3, duplicates=duplicates, check=True) == want, duplicates
+
+
+def test_the_reference_counts_the_pairs_one_by_one():
+    options = reference.resolve_options()
+    grades = dict(zip(TRUTH.item_id, TRUTH.relevance))
+    assert reference.user_metrics(list("abcde"), grades, 5, options)["auc"] == 0.5
+    assert reference.user_metrics(list("abcde"), grades, 1, options)["auc"] is None
+    assert reference.user_metrics(list("bd"), grades, 5, options)["auc"] is None   # no negative
+    means = reference.group_means({"auc": [None, 0.25, 0.75]})
+    assert (means["auc_at_k"], means["auc_at_k_n_users"], means["n_users"]) == (0.5, 2, 3)
+
+
+@pytest.mark.parametrize("relevance", ["relevance", False])
+def test_snowflake_sql_runs_on_the_emulator_and_every_dialect_transpiled_to_duckdb_gives_the_reference(relevance):
+    """With grades (rows of hits) and without (relevance=False, every truth row relevant: hit
+    patterns, in each warehouse's bit functions)."""
+    import fakesnow
+    import snowflake.connector
+
+    predictions, truth = random_users(3)
+    arguments = dict(k=[2, 5], by="model", metrics=["auc", "map"], relevance=relevance, rank="rank")
+    want = rank_metrics.evaluate(predictions, truth, check=True, **arguments)
+    want = {(row.model, row.k, row.metric, column): getattr(row, column) for row in want.itertuples()
+            for column in ("value", "n_users")}
+
+    def keyed(frame):
+        frame = frame.rename(columns=str.lower)
+        return {(row.model, row.k, row.metric, column): float(getattr(row, column)) for row in frame.itertuples()
+                for column in ("value", "n_users")}
+
+    with fakesnow.patch():
+        con = snowflake.connector.connect(database="analytics", schema="public")
+        cursor = con.cursor()
+        cursor.execute("create database if not exists analytics")
+        cursor.execute("create schema if not exists analytics.public")
+        cursor.execute("create or replace table recs (model varchar, user_id integer, item_id varchar, rank integer)")
+        cursor.execute("create or replace table purchases (user_id integer, item_id varchar, relevance integer)")
+        cursor.executemany("insert into recs values (%s, %s, %s, %s)", predictions.values.tolist())
+        cursor.executemany("insert into purchases values (%s, %s, %s)", truth.values.tolist())
+        cursor.execute(rank_metrics.sql("recs", "purchases", dialect="snowflake", macro="evaluate", **arguments))
+        got = pd.DataFrame(cursor.fetchall(), columns=[column[0] for column in cursor.description])
+        con.close()
+    assert keyed(got) == pytest.approx(want, rel=1e-9)
+
+    con = duckdb.connect()
+    # as in test_warehouses: Trino's bitwise_left_shift, which sqlglot does not read back into <<
+    con.execute("create macro bitwise_left_shift(value, shift) as value << shift")
+    con.register("recs", predictions)
+    con.register("purchases", truth)
+    for dialect in DIALECTS:
+        if dialect in ("duckdb", "snowflake"):
+            continue
+        text = rank_metrics.sql("recs", "purchases", dialect=dialect, macro="evaluate", **arguments)
+        sqlglot.parse(text, read=dialect, error_level=sqlglot.ErrorLevel.RAISE)
+        back = sqlglot.transpile(text, read=dialect, write="duckdb")[0]
+        assert keyed(con.execute(back).df()) == pytest.approx(want, rel=1e-9), dialect
+
+
+def test_the_command_line(tmp_path):
+    LIST.to_csv(tmp_path / "p.csv", index=False)
+    TRUTH.to_csv(tmp_path / "t.csv", index=False)
+    files = [str(tmp_path / "p.csv"), str(tmp_path / "t.csv")]
+    code, out, err = run("auc-at-k", *files, "-k", "1", "2", "5", "--relevance", "relevance", "--format", "csv")
+    assert code == 0 and out.splitlines() == ["k,auc_at_k,n_users", "1,,0", "2,0.0,1", "5,0.5,1"]
+    assert "has no value for any user" not in err
+    code, out, err = run("auc-at-k", *files, "-k", "1", "--relevance", "relevance", "--format", "csv")
+    assert code == 0 and out.splitlines() == ["k,auc_at_k,n_users", "1,,0"]
+    assert "no evaluated user has both a relevant and a non-relevant item within the first 1 items" in err
+    code, out, err = run("evaluate", *files, "-k", "5", "--relevance", "relevance", "--metrics", "auc", "--format", "csv")
+    assert (code, err) == (0, "") and out.splitlines()[1].startswith("5,auc,0.5,1,")
