@@ -49,9 +49,9 @@
 
 {#- Fails for each group (of `by`) and k whose metric is below min_value, and with a row where
     there is no value to judge, which would otherwise leave no failing row and pass: one when no
-    user is evaluated at all (an empty predictions model, say), and one per group of
-    predictions that no user is evaluated for (under users='both', every list of a model for a
-    user truth lacks). Not under `dbt build --empty`, whose inputs are empty on purpose (its
+    user is evaluated at all (an empty predictions model, say), one per group of predictions
+    that no user is evaluated for (under users='both', every list of a model for a user truth
+    lacks), and one per group and k where a partial metric (AUC) evaluates none of its users. Not under `dbt build --empty`, whose inputs are empty on purpose (its
     checks of the data are skipped too). -#}
 {% test metric_at_least(model, truth=none, k=none, metric=none, min_value=none, by=none) %}
     {#- its arguments are checked when the test runs, not while dbt parses (_while_parsing) -#}
@@ -81,6 +81,8 @@
             {%- if by_columns %} case when rm_values.rm_group_listed = 1
                 then {{ rank_metrics.string_literal('no user is evaluated for this ' ~ (by_names[0] if by_names | length == 1 else 'group of ' ~ by_names | join(', ')) ~ ' (' ~ rank_metrics._why_no_user_is_evaluated() ~ '), so there is no value to judge') }}
                 else{% endif %} 'no user is evaluated, so there is no value to judge'{{ ' end' if by_columns }}
+            {#- a partial metric (AUC) of users none of whom it evaluates #}
+            when rm_values.value is null then {{ rank_metrics.string_literal('no evaluated user has both a relevant and a non-relevant item within k, so ' ~ metric ~ ' has no value to judge') }}
         end as problem
     from (select 1 as rm_one) as rm_gate
     left join (
@@ -99,7 +101,7 @@
         {%- endif %}
     ) as rm_values
         on 1 = 1
-    where rm_values.value < {{ rank_metrics._number_literal(min_value, 'min_value') }}{{ ' or rm_values.k is null' if not flags.EMPTY }}
+    where rm_values.value < {{ rank_metrics._number_literal(min_value, 'min_value') }}{{ ' or rm_values.k is null or rm_values.value is null' if not flags.EMPTY }}
     {%- endif %}
 {% endtest %}
 
