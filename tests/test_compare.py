@@ -416,7 +416,7 @@ def test_agrees_with_ranx_student_and_fisher():
     (dict(baseline="b", alpha="0.05"), "compare: alpha must be a number between 0 and 1; got '0.05'$"),
     (dict(baseline="b", test="bootstrap", seed=-1), "seed must be an integer of 0 or more (or None); got -1$"),
     (dict(baseline="b", test="permutation", seed=1.5), "seed must be an integer of 0 or more (or None); got 1.5$"),
-    (dict(baseline="b", metrics=["auc"]), "metrics: unknown metric 'auc'"),
+    (dict(baseline="b", metrics=["gauc"]), "metrics: unknown metric 'gauc'"),
     # checked whichever test runs, so that a bad value is not found only when the test changes
     (dict(baseline="b", resamples=-5), "resamples must be a positive integer; got -5$"),
     (dict(baseline="b", tests="t"), "unknown argument 'tests' (did you mean 'test'\\?); the arguments are baseline, "
