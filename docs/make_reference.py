@@ -75,18 +75,29 @@ def with_metric_entries(text: str) -> str:
     head, rest = text.split(METRIC_START, 1) if METRIC_START in text else text.split("  # METRIC ENTRIES\n", 1)
     tail = rest.split(METRIC_END, 1)[1] if METRIC_END in rest else rest
     lines = []
+    # the arguments of a metric that takes no k (R-precision): the others' without k
+    arguments = next(card["arguments"] for card in yaml.safe_load(text)["macros"] if card["name"] == "map_at_k")
     for entry in metric_registry().values():
+        cutoff_free = entry.get("cutoff_free", False)
         columns = [("<by columns>", "The by columns, each under its own name, in the order given (none without by)."),
-                   ("k", "The cutoff: a row per k given, ascending in Python and on the command line (the SQL sets no order)."),
+                   ("k", "NULL: the metric takes no k (one row per group)." if cutoff_free else
+                    "The cutoff: a row per k given, ascending in Python and on the command line (the SQL sets no order)."),
                    (entry["group_column"], f"The mean of {entry['label']} over the evaluated users ({entry['user_column']} per user)."),
                    ("n_users", "How many users the mean is over: the evaluated users (users=).")]
+        one_row = ONE_ROW_PER_GROUP.replace(" and k", "").replace("after k", "after truth") if cutoff_free else ONE_ROW_PER_GROUP
         lines += [f"  - name: {entry['macro']}",
-                  f"    description: {json.dumps(entry['description'] + ONE_ROW_PER_GROUP)}",
+                  f"    description: {json.dumps(entry['description'] + one_row)}",
                   "    meta:", "      output_columns:"]
         for name, description in columns:
             lines += [f"        - name: {json.dumps(name)}", f"          description: {json.dumps(description)}"]
         lines += ["      example_call: |"] + [f"        {line}" for line in entry["example"].splitlines()]
-        lines += ["    arguments: *metric_arguments"]
+        if cutoff_free:
+            lines += ["    arguments:"]
+            for argument in arguments:
+                if argument["name"] != "k":
+                    lines += [f"      - name: {argument['name']}", f"        description: {json.dumps(argument['description'])}"]
+        else:
+            lines += ["    arguments: *metric_arguments"]
     return head + METRIC_START + "\n".join(lines) + "\n" + METRIC_END + tail
 
 

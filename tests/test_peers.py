@@ -1,5 +1,5 @@
 """The family against the real peers on random inputs: ranx (ndcg, ndcg_burges, precision,
-recall, mrr, hit_rate), recommenders (ndcg_at_k with each score_type, precision_at_k,
+recall, mrr, hit_rate, r-precision), recommenders (ndcg_at_k with each score_type, precision_at_k,
 recall_at_k), pyspark's RankingMetrics (ndcgAt, precisionAt, recallAt), scikit-learn's
 ndcg_score and roc_auc_score (AUC per user) and ir_measures (ERR@k from gdeval, RBP from cwl_eval), each equal to rank_metrics
 under its convention and the options SPEC §6 and §6b name.
@@ -71,6 +71,14 @@ def test_ranx(cases):
         burges = ours(predictions, truth, case, ["ndcg"], convention="ranx", gain="exponential")
         got.update({name.replace("ndcg", "ndcg_burges"): value for name, value in burges.items()})
         assert got == pytest.approx(peers["ranx"], rel=1e-9, abs=1e-12), case
+
+
+def test_ranx_r_precision(cases):
+    """ranx's r-precision, which takes no k, under its convention: the mean over qrels' queries."""
+    for case, peers in cases:
+        predictions, truth = frames(case)
+        got = rank_metrics.r_precision(predictions, truth, convention="ranx", check=True)
+        assert got == pytest.approx(peers["ranx_r_precision"], rel=1e-9, abs=1e-12), case
 
 
 def test_recommenders(cases):

@@ -212,7 +212,7 @@ def group_columns(case, batched=False):
             first + (["model"] if case["grouping"] == "matched" else []))
 
 
-def expected(case, predictions, truth, per_user, batch=None):
+def expected(case, predictions, truth, per_user, batch=None, metrics=("map",)):
     """The reference's rows, or the error the SQL must raise instead. For a batch (predictions
     and truth stacked), the errors are the whole tables', and the rows each case's own reference
     rows under its case_id: a case the reference refuses alone for having no (relevant) truth
@@ -239,7 +239,7 @@ def expected(case, predictions, truth, per_user, batch=None):
     if batch is not None:
         rows = []
         for case_id, one in enumerate(batch):
-            alone = expected(one, *tables(one), per_user)
+            alone = expected(one, *tables(one), per_user, metrics=metrics)
             if isinstance(alone, str):
                 assert alone == "truth", alone
                 continue
@@ -250,7 +250,8 @@ def expected(case, predictions, truth, per_user, batch=None):
         predictions.to_pylist(), truth.to_pylist(), sorted(set(ks)), user="user_id", item="item_id",
         rank="rank" if case["order"] == "rank" else None,
         score="score" if case["order"] == "score" else None,
-        relevance="relevance" if case["graded"] else None, by=by, truth_by=truth_by, options=options)
+        relevance="relevance" if case["graded"] else None, by=by, truth_by=truth_by, options=options,
+        metrics=metrics)
     return user_rows if per_user else group_rows
 
 
@@ -267,7 +268,10 @@ def arguments(case, with_metrics=False, batched=False, per_user=False):
 
 
 def keyed(rows, keys, value):
-    return {tuple(row[key] for key in keys): row[value] for row in rows}
+    # a cutoff-free metric's k: None in the reference, NA (or NaN) from a result
+    def plain(one):
+        return None if one is None or type(one).__name__ == "NAType" or (isinstance(one, float) and math.isnan(one)) else one
+    return {tuple(plain(row[key]) for key in keys): plain(row[value]) for row in rows}
 
 
 def assert_same(got_rows, want_rows, keys, value):
@@ -332,7 +336,7 @@ def group_column(metric):
 
 def check_evaluate_users(case, predictions, truth, inputs, con=None, batch=None):
     """Every chosen metric of every evaluated user, and m and the hits, equal the reference's."""
-    want = expected(case, predictions, truth, per_user=True, batch=batch)
+    want = expected(case, predictions, truth, per_user=True, batch=batch, metrics=chosen_metrics(case))
     batched = batch is not None
     event(f"refused ({want})" if isinstance(want, str) else "compared")
     if isinstance(want, str):
@@ -349,7 +353,7 @@ def check_evaluate_users(case, predictions, truth, inputs, con=None, batch=None)
 
 def check_evaluate(case, predictions, truth, inputs, con=None, batch=None):
     """Every chosen metric's mean per group and k, and the users counted, equal the reference's."""
-    want = expected(case, predictions, truth, per_user=False, batch=batch)
+    want = expected(case, predictions, truth, per_user=False, batch=batch, metrics=chosen_metrics(case))
     batched = batch is not None
     event(f"refused ({want})" if isinstance(want, str) else "compared")
     if isinstance(want, str):
@@ -360,15 +364,18 @@ def check_evaluate(case, predictions, truth, inputs, con=None, batch=None):
     by = group_columns(case, batched)[0]
     metrics = chosen_metrics(case)
     assert {row["metric"] for row in got} <= set(metrics)
+    # a row of k has the metrics of a k; the row of k None the cutoff-free ones (R-precision)
     spread = [{**{key: row[key] for key in by + ["k"]}, "metric": metric, "n_users": row[group_column(metric) + "_n_users"],
-               "value": row[group_column(metric)]} for row in want for metric in metrics]
+               "value": row[group_column(metric)]} for row in want for metric in metrics
+              if (row["k"] is None) == (metric in reference.CUTOFF_FREE)]
     assert_same(got, spread, by + ["k", "metric"], "value")
     assert_same(got, spread, by + ["k", "metric"], "n_users")
     # SPEC §7: the standard error of each mean (none under two users) and the 95% interval
     errors = {(*(row[key] for key in by + ["k"]), metric): row[group_column(metric) + "_std_error"]
               for row in want for metric in metrics}
     for row in got:
-        want_error = errors[(*(row[key] for key in by + ["k"]), row["metric"])]
+        k = None if type(row["k"]).__name__ == "NAType" or row["k"] != row["k"] else row["k"]
+        want_error = errors[(*(row[key] for key in by), k, row["metric"])]
         if want_error is None:
             assert math.isnan(row["std_error"]) and math.isnan(row["ci_low"]) and math.isnan(row["ci_high"])
             continue

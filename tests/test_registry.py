@@ -17,19 +17,24 @@ from conftest import ROOT
 
 REGISTRY = metric_registry()
 KEYS = {"macro", "group_column", "user_column", "label", "options", "default", "sums", "description", "example"}
-SUMS = {"hits", "precision_sum", "dcg", "first_hit", "rbp", "err", "hit_positions", "list_length"}
+SUMS = {"hits", "precision_sum", "dcg", "first_hit", "rbp", "err", "hit_positions", "list_length", "hits_within_r"}
 
 
 def test_every_entry_says_everything_and_nothing_else():
-    assert list(REGISTRY) == ["map", "ndcg", "precision", "recall", "mrr", "hit_rate", "rbp", "err", "auc"]
+    assert list(REGISTRY) == ["map", "ndcg", "precision", "recall", "mrr", "hit_rate", "rbp", "err", "auc", "r_precision"]
     # SPEC §6's family is computed when metrics= is not given; §6b's additions when named
     assert [metric for metric, entry in REGISTRY.items() if entry["default"]] == ["map", "ndcg", "precision", "recall", "mrr",
                                                                                   "hit_rate"]
     for metric, entry in REGISTRY.items():
-        # partial: only where some users have no value (AUC's without a positive or a negative)
-        assert set(entry) - {"partial"} == KEYS and entry.get("partial", True), metric
-        assert entry["macro"] == entry["group_column"] == f"{metric}_at_k"
-        assert set(entry["sums"]) <= SUMS and "hits" in entry["sums"], metric
+        # partial: only where some users have no value (AUC's without a positive or a negative);
+        # cutoff_free: only for a metric that takes no k (R-precision), named without _at_k
+        assert set(entry) - {"partial", "cutoff_free"} == KEYS and entry.get("partial", True), metric
+        if entry.get("cutoff_free"):
+            assert entry["macro"] == entry["group_column"] == entry["user_column"] == metric
+            assert set(entry["sums"]) <= SUMS and "hits" not in entry["sums"], metric
+        else:
+            assert entry["macro"] == entry["group_column"] == f"{metric}_at_k"
+            assert set(entry["sums"]) <= SUMS and "hits" in entry["sums"], metric
         assert set(entry["options"]) <= set(api.OPTIONS), metric
         assert entry["example"].startswith(f"rank_metrics.{entry['macro']}(")
     # an option changes one metric at most
@@ -54,11 +59,13 @@ def test_the_dbt_package_and_its_docs_follow_it():
     names = namespace("duckdb")
     for metric, entry in REGISTRY.items():
         own_file = (ROOT / "macros" / "metrics" / f"{metric}.sql").read_text()
-        assert f"{{% macro {entry['macro']}(predictions, truth, k) %}}" in own_file
-        assert f"{{% macro default__{entry['macro']}(predictions, truth, k) -%}}" in own_file
+        parameters = "predictions, truth" if entry.get("cutoff_free") else "predictions, truth, k"
+        assert f"{{% macro {entry['macro']}({parameters}) %}}" in own_file
+        assert f"{{% macro default__{entry['macro']}({parameters}) -%}}" in own_file
         card = documented[entry["macro"]]
         assert card["description"].startswith(entry["description"])
         assert [column["name"] for column in card["meta"]["output_columns"]] == ["<by columns>", "k", entry["group_column"], "n_users"]
+        assert ("k" in [argument["name"] for argument in card["arguments"]]) != bool(entry.get("cutoff_free"))
         # the per-user expression the registry's _per_user names
         plan = {"normalization": "m", "precision_denominator": "k", "recall_denominator": "m"}
         assert str(names._per_user(plan, metric)).strip()
@@ -77,7 +84,11 @@ def test_each_metric_the_registry_names_gives_the_references_numbers():
     grades = {user: dict(zip(rows.item_id, rows.relevance)) for user, rows in truth.groupby("user_id")}
     ranked = {1: ["a", "b", "c"], 2: ["a", "d"], 3: ["x"]}
     for metric, entry in REGISTRY.items():
-        got = getattr(rank_metrics, entry["macro"])(predictions, truth, k=2, relevance="relevance", check=True)
+        function = getattr(rank_metrics, entry["macro"])
+        if entry.get("cutoff_free"):   # no k: R-precision's cutoff is each user's R
+            got = function(predictions, truth, relevance="relevance", check=True)
+        else:
+            got = function(predictions, truth, k=2, relevance="relevance", check=True)
         values = [reference.user_metrics(ranked[user], grades[user], 2, options)[entry["user_column"]] for user in (1, 2, 3)]
         values = [value for value in values if value is not None]
         assert values and got == pytest.approx(sum(values) / len(values), rel=1e-12), metric

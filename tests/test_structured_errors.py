@@ -37,8 +37,8 @@ def test_k_from_a_macro_names_k_and_its_value():
 
 def test_an_unknown_metric_names_metrics_and_the_name_given():
     error = raised(rank_metrics.evaluate, PREDICTIONS, TRUTH, 5, metrics=["ndgc"])
-    assert str(error) == ("rank_metrics: metrics: unknown metric 'ndgc' (did you mean 'ndcg'?); the metrics are 'map', 'ndcg', "
-                          "'precision', 'recall', 'mrr', 'hit_rate', 'rbp', 'err'")
+    assert str(error) == ("rank_metrics: metrics: unknown metric 'ndgc' (did you mean 'ndcg'?); the metrics are "
+                          + ", ".join(map(repr, rank_metrics.api.METRICS)))
     assert (error.argument, error.value) == ("metrics", "ndgc")
     assert error.for_command_line().startswith("rank_metrics: --metrics: unknown metric 'ndgc' (did you mean 'ndcg'?);")
 

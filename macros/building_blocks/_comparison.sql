@@ -27,6 +27,7 @@
     {%- do each.plain.append(column) -%}
 {%- endfor -%}
 {%- set segment_list = (', ' ~ each.plain | join(', ')) if segments else '' -%}
+
 {%- set double = rank_metrics.type_double() -%}
 {%- set baseline = rank_metrics._baseline_literal(plan, comparison.baseline) -%}
 {{ rank_metrics._query_header('compare', plan, {'baseline': comparison.baseline, 'test': comparison.test,
@@ -52,7 +53,7 @@ rm_paired_users as (
         {%- endfor %}
     from rm_user_metrics as m
     inner join rm_user_metrics as b
-        on b.rm_user = m.rm_user and b.k = m.k and b.{{ model }} = {{ baseline }}
+        on b.rm_user = m.rm_user and {{ rank_metrics._same_k(plan, 'b', 'm') }} and b.{{ model }} = {{ baseline }}
         {%- for column in segments %} and b.{{ column }} = m.{{ column }}{% endfor %}
     where m.{{ model }} <> {{ baseline }}
 ),
@@ -104,9 +105,9 @@ rm_pairs as (
         {%- endfor %}
     from rm_evaluated as m
     left join rm_evaluated as b
-        on b.k = m.k and b.{{ model }} = {{ baseline }}{% for column in segments %} and b.{{ column }} = m.{{ column }}{% endfor %}
+        on {{ rank_metrics._same_k(plan, 'b', 'm') }} and b.{{ model }} = {{ baseline }}{% for column in segments %} and b.{{ column }} = m.{{ column }}{% endfor %}
     left join rm_paired as p
-        on p.{{ model }} = m.{{ model }} and p.k = m.k{% for column in segments %} and p.{{ column }} = m.{{ column }}{% endfor %}
+        on p.{{ model }} = m.{{ model }} and {{ rank_metrics._same_k(plan, 'p', 'm') }}{% for column in segments %} and p.{{ column }} = m.{{ column }}{% endfor %}
     where m.{{ model }} <> {{ baseline }}
 ),
 rm_metric_names as (
@@ -127,6 +128,10 @@ rm_differences as (
         {%- endfor %}
     from rm_pairs as p
     cross join rm_metric_names as n
+    {%- if plan.cutoff_free %}
+    -- the rows of a k hold the metrics of a k, those of k NULL the cutoff-free ones
+    where case when n.metric in ({% for metric in plan.cutoff_free %}{{ ', ' if not loop.first }}{{ rank_metrics.string_literal(metric) }}{% endfor %}) then p.k is null else p.k is not null end
+    {%- endif %}
 ),
 rm_tests as (
     select d.*,
@@ -305,4 +310,12 @@ from rm_adjusted
     never 0, so its sign is one partition). -#}
 {% macro _family(family, segments=[]) -%}
     {{- 'partition by ' ~ (segments | join(', ') ~ ', ' if segments else '') ~ 'k, metric' if family == 'metric_and_k' else rank_metrics._one_partition('k') -}}
+{%- endmacro %}
+
+{#- Rows `a` and `b` have the same k: equal, or (with a cutoff-free metric, whose rows have k
+    NULL and must pair too) both NULL. -#}
+{% macro _same_k(plan, a, b) -%}
+    {%- if plan.cutoff_free -%}({{ a }}.k = {{ b }}.k or ({{ a }}.k is null and {{ b }}.k is null))
+    {%- else -%}{{ a }}.k = {{ b }}.k
+    {%- endif -%}
 {%- endmacro %}

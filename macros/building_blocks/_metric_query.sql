@@ -7,20 +7,32 @@
 
 {#- One metric per group and k: <by columns>, k, <metric>_at_k, n_users. -#}
 {% macro _metric_at_k(metric, predictions, truth, k, options) %}
-{%- do rank_metrics._macro_arguments(metric ~ '_at_k', options) -%}
+{#- a cutoff-free metric (R-precision) is given no k: its one value per group has k NULL, and
+    the plan, which numbers positions up to a largest k, is made with k 1 -#}
+{%- set macro = metric if k is none else metric ~ '_at_k' -%}
+{%- set options = dict(options) -%}
+{%- if k is none %}{% do options.pop('k', none) %}{% endif -%}
+{%- do rank_metrics._macro_arguments(macro, options) -%}
 {%- set plan = {} -%}
-{%- do rank_metrics._plan(plan, predictions, truth, k, **dict(options, metrics=[metric])) -%}
-{%- do plan.update({'hit_patterns': plan.patterns_suffice}) -%}
-{{ rank_metrics._query_header(metric ~ '_at_k', plan) }}
+{%- do rank_metrics._plan(plan, predictions, truth, 1 if k is none else k, **dict(options, metrics=[metric])) -%}
+{%- do plan.update({'hit_patterns': plan.patterns_suffice, 'takes_k': k is not none}) -%}
+{{ rank_metrics._query_header(macro, plan) }}
 {{- rank_metrics._one_pass(plan) }},
 {{ rank_metrics._user_values(plan) }},
-{{ rank_metrics._group_means(plan, false) }},
+{{ rank_metrics._group_means(plan, false) }}
+{%- if k is none %}
+select {{ rank_metrics._column_prefix(plan.by, 'g') }}cast(null as bigint) as k,
+    {{ rank_metrics._reported_mean(plan, 'g.rm_mean_' ~ metric) }} as {{ plan.group_columns[metric] }},
+    g.n_users
+from rm_group_means as g
+{%- else %},
 {{ rank_metrics._ks(plan) }}
 select {{ rank_metrics._column_prefix(plan.by, 'g') }}ks.k,
     {{ rank_metrics._reported_mean(plan, 'case' ~ rank_metrics._means_by_k(plan, metric) ~ ' end') }} as {{ plan.group_columns[metric] }},
     {{ 'case' ~ rank_metrics._means_by_k(plan, metric, 'g.rm_n_users_') ~ ' end as n_users' if metric in plan.partial else 'g.n_users' }}
 from rm_group_means as g
 cross join rm_ks as ks
+{%- endif %}
 {%- endmacro %}
 
 {#- ` when ks.k = <k> then g.rm_mean_<metric>_<i>` for each k: the group's mean at rm_ks' k (or
@@ -61,10 +73,8 @@ from rm_user_metrics
 rm_rows as (
     -- a row per k and metric, in the order asked, numbered (rm_slot: a number is quicker to pick
     -- by than a k and a metric's name)
-    {%- for k in plan.ks %}{% set outer = loop %}
-    {%- for metric in plan.metrics %}
-    select {{ rank_metrics._slot(plan, outer, loop) }} as rm_slot, cast({{ k }} as bigint) as k, {{ rank_metrics.string_literal(metric) }} as metric{{ ' union all' if not (outer.last and loop.last) }}
-    {%- endfor %}
+    {%- for slot in plan.slots %}
+    select {{ loop.index }} as rm_slot, cast({{ 'null' if slot.k is none else slot.k }} as bigint) as k, {{ rank_metrics.string_literal(slot.metric) }} as metric{{ ' union all' if not loop.last }}
     {%- endfor %}
 ),
 {{ rank_metrics.metric_rows(plan) }}
@@ -72,16 +82,12 @@ select {{ by }}k, metric, {{ rank_metrics._reported_columns(plan) }}
 from rm_metric_rows
 {%- endmacro %}
 
-{#- rm_rows' number for the k and metric of these loops (over plan.ks, then plan.metrics). -#}
-{% macro _slot(plan, k_loop, metric_loop) -%}
-    {{ k_loop.index0 * (plan.metrics | length) + metric_loop.index }}
-{%- endmacro %}
-
-{#- `case r.rm_slot when 1 then <prefix><metric>_1 ... end`: the value for rm_rows' row r from a
-    row with a column per metric and k, named `prefix`, the metric and the k's index. -#}
+{#- `case r.rm_slot when 1 then <prefix><metric>_1 ... end`: the value for rm_rows' row r (the
+    plan's slots, numbered from 1) from a row with a column per slot, named `prefix` and the
+    slot's value (the metric and the k's index, or the metric alone for a cutoff-free one). -#}
 {% macro _by_slot(plan, prefix) -%}
-    case r.rm_slot {%- for k in plan.ks %}{% set outer = loop %}{% for metric in plan.metrics %}
-            when {{ rank_metrics._slot(plan, outer, loop) }} then {{ prefix }}{{ metric }}_{{ outer.index }}{% endfor %}{% endfor %}
+    case r.rm_slot {%- for slot in plan.slots %}
+            when {{ loop.index }} then {{ prefix }}{{ slot.value }}{% endfor %}
         end
 {%- endmacro %}
 
@@ -89,8 +95,8 @@ from rm_metric_rows
     registry's partial) the users with a value, g.rm_n_users_<metric>_<i>. -#}
 {% macro _n_users_by_slot(plan) -%}
     {%- if plan.partial -%}
-    case r.rm_slot {%- for k in plan.ks %}{% set outer = loop %}{% for metric in plan.metrics %}{% if metric in plan.partial %}
-            when {{ rank_metrics._slot(plan, outer, loop) }} then g.rm_n_users_{{ metric }}_{{ outer.index }}{% endif %}{% endfor %}{% endfor %}
+    case r.rm_slot {%- for slot in plan.slots %}{% if slot.metric in plan.partial %}
+            when {{ loop.index }} then g.rm_n_users_{{ slot.value }}{% endif %}{% endfor %}
             else g.n_users end
     {%- else -%}
     g.n_users
@@ -109,9 +115,9 @@ from rm_metric_rows
 {%- set base = 'rm_users' if plan.hit_patterns else '1' -%}
 {#- value (<metric>_<i>) -> its weight: the users a row stands for, where it has a value -#}
 {%- set weights = {} -%}
-{%- for k in plan.ks %}{% set at = '_' ~ loop.index %}{% for metric in plan.metrics -%}
-    {%- do weights.update({metric ~ at: 'case when rm_' ~ metric ~ at ~ ' is not null then ' ~ base ~ ' end' if metric in plan.partial else base}) -%}
-{%- endfor %}{% endfor -%}
+{%- for slot in plan.slots -%}
+    {%- do weights.update({slot.value: 'case when rm_' ~ slot.value ~ ' is not null then ' ~ base ~ ' end' if slot.metric in plan.partial else base}) -%}
+{%- endfor -%}
 {%- set values = weights | list -%}
 rm_group_means as (
 {%- if not plan.hit_patterns and not std_errors %}

@@ -226,6 +226,8 @@
                              + (metric_columns.values() | list)[1:] + (group_columns.values() | list)[1:]
                              + ['std_error', 'ci_low', 'ci_high', 'baseline_value', 'difference', 'relative_difference',
                                 't', 'df', 'p_value', 'p_value_adjusted', 'significant', 'n_only_model', 'n_only_baseline'] -%}
+    {#- (a cutoff-free metric's column per user and per group are one) -#}
+    {%- set output_columns = output_columns | unique | list -%}
     {#- in any case: the engines fold unquoted names, so N_Users and n_users are one column to them -#}
     {%- for argument, name in [('user', user), ('item', item)] if name is string and (name | lower) in output_columns -%}
         {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention(argument, name, 'word') ~ " column " ~ name ~ " clashes with an output column (" ~ output_columns | join(', ') ~ "); rename it in a view or select") }}
@@ -354,6 +356,16 @@
     {#- partial: the requested metrics some users have no value of (the registry's partial) -#}
     {%- set partial = [] -%}
     {%- for metric in plan.metrics if registry[metric].get('partial') -%}{%- do partial.append(metric) -%}{%- endfor -%}
+    {#- cutoff_free: the requested metrics that take no k (R-precision), each one value per user,
+        reported once with k NULL; slots: every value of a group row, in the order results list
+        them: each k's metrics, then the cutoff-free ones ({k, metric, value: its column suffix}) -#}
+    {%- set cutoff_free = [] -%}
+    {%- for metric in plan.metrics if registry[metric].get('cutoff_free') -%}{%- do cutoff_free.append(metric) -%}{%- endfor -%}
+    {%- set slots = [] -%}
+    {%- for k in plan.ks %}{% set at = loop.index %}{% for metric in plan.metrics if metric not in cutoff_free -%}
+        {%- do slots.append({'k': k, 'metric': metric, 'value': metric ~ '_' ~ at}) -%}
+    {%- endfor %}{% endfor -%}
+    {%- for metric in cutoff_free -%}{%- do slots.append({'k': none, 'metric': metric, 'value': metric}) -%}{%- endfor -%}
     {%- set bits_counted = plan.ks | max <= 61 and (rank_metrics.engine_profile('bit_count') | trim) != '' -%}
     {#- hits_as_bits: AP's running count of hits comes from a 64-bit word of the hit positions
         (every hit is within the largest k), where the engine counts bits -#}
@@ -399,9 +411,12 @@
         'needs_list_length': 'precision' in plan.metrics and plan.precision_denominator == 'list_length' or 'list_length' in sums,
         'ideal_from_m': ideal_from_m,
         'hits_as_bits': 'precision_sum' in sums and bits_counted,
-        'patterns_suffice': bits_counted and ('dcg' not in sums or ideal_from_m) and rank_metrics._err_fits_the_word(sums, relevance) | trim == 'true',
+        'patterns_suffice': bits_counted and ('dcg' not in sums or ideal_from_m) and rank_metrics._err_fits_the_word(sums, relevance) | trim == 'true'
+                            and not cutoff_free,
         'sums': sums,
         'partial': partial,
+        'cutoff_free': cutoff_free, 'slots': slots,
+        'uncut': plan.truth_scope == 'listed' or cutoff_free | length > 0,
         'term_sums': rank_metrics._hit_term_sums(sums).split(),
         'hit_patterns': false,
         'by': quoted_by, 'truth_by': quoted_truth_by,

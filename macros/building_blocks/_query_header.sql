@@ -9,7 +9,8 @@
 
 {% macro _query_header(macro, plan, extra={}) -%}
     {%- set names = plan.names -%}
-    {%- set options = [('k', plan.ks), ('metrics', plan.metrics)] -%}
+    {#- (a cutoff-free metric's own macro takes no k) -#}
+    {%- set options = ([('k', plan.ks)] if plan.get('takes_k', true) else []) + [('metrics', plan.metrics)] -%}
     {%- for name in ['user', 'item', 'rank', 'score', 'relevance', 'truth_user', 'truth_item'] if names[name] is not none -%}
         {%- do options.append((name, names[name])) -%}
     {%- endfor -%}

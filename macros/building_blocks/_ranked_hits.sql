@@ -20,7 +20,10 @@
 {%- set truth_by = rank_metrics._column_prefix(plan.truth_by) -%}
 {%- set truth_rows = rank_metrics._truth_rows(plan) -%}
 {%- set listed = plan.truth_scope == 'listed' -%}
-{#- the cut at the largest k: under truth_scope='listed' every listed truth item is needed -#}
+{#- the cut at the largest k, made last (in rm_hits) when the plan is uncut: under
+    truth_scope='listed' every listed truth item is needed, and R-precision's hits are within
+    the first R positions, however many -#}
+{%- set uncut = plan.uncut -%}
 {%- set largest_k = plan.ks | max -%}
 rm_truth_users as (
     -- every user truth has (any grade, for users='judged'/'both'/'union'), with m(u) = |R(u)|
@@ -65,14 +68,14 @@ rm_lists as (
     {%- set distinct = {'columns': [], 'condition': none} %}
     {%- set item_type = plan.shapes.predictions.element_type %}
     {%- set comparable = item_type is not none and rank_metrics._type_family(item_type) in ('number', 'string') %}
-    {%- if collapse %}{% do rank_metrics._head_items_distinct(distinct, rank, whole_rank, plan.item, none if listed else largest_k, comparable) %}{% endif %}
+    {%- if collapse %}{% do rank_metrics._head_items_distinct(distinct, rank, whole_rank, plan.item, none if uncut else largest_k, comparable) %}{% endif %}
     {%- if collapse %}
     select {{ by }}rm_user,{{ ' rm_list_length,' if plan.needs_list_length }}
         case when {{ distinct.condition }} then rm_rank_is_position else 0 end as rm_rank_is_position
     from (
     {%- endif %}
     select {{ by }}{{ plan.user }} as rm_user,{{ ' ' ~ list_length ~ ' as rm_list_length,' if plan.needs_list_length }}
-        {{ rank_metrics._ranks_are_positions(rank, whole_rank, none if listed else largest_k) }} as rm_rank_is_position
+        {{ rank_metrics._ranks_are_positions(rank, whole_rank, none if uncut else largest_k) }} as rm_rank_is_position
         {%- for column in distinct.columns %},
         {{ column }}
         {%- endfor %}
@@ -97,15 +100,15 @@ rm_matches as (
     inner join {{ truth_rows }} as r
         on {{ rank_metrics._equal_prefix(plan.truth_by, 'p', 'r') }}p.{{ plan.user }} = r.rm_user and p.{{ plan.item }} = r.rm_item
     {{- rank_metrics.lists_in_order(plan, 'p') }}
-    {%- if not listed %}
+    {%- if not uncut %}
     where {{ rank_metrics._rank_for_cuts(plan, 'p.') }} {{ '<= ' ~ largest_k if plan.rank_is_whole else '< ' ~ largest_k ~ ' + 0.5' }}
     {%- endif %}
 ),
 rm_renumbered as (
-    {{ rank_metrics.renumbered_rows(plan, none if listed else largest_k) }}
+    {{ rank_metrics.renumbered_rows(plan, none if uncut else largest_k) }}
 ),
 rm_candidate_hits as (
-    {{ rank_metrics.candidate_hits(plan, truth_rows, none if listed else largest_k) }}
+    {{ rank_metrics.candidate_hits(plan, truth_rows, none if uncut else largest_k) }}
 ),
 {%- else %}
 rm_source as (
@@ -144,7 +147,7 @@ rm_prediction_users as (
 rm_candidate_hits as (
     -- relevant items within the largest k: the join comes before anything else per row, so
     -- what follows only sees these few rows
-    {{ rank_metrics._numbered_hits(plan, 'rm_positions', truth_rows, none if listed else largest_k) }}
+    {{ rank_metrics._numbered_hits(plan, 'rm_positions', truth_rows, none if uncut else largest_k) }}
 ),
 {%- endif %}
 rm_hit_rows as (
@@ -173,6 +176,9 @@ rm_listed_items as (
     from rm_hit_rows
     group by {{ by }}rm_user, rm_item
 ),
+{%- endif %}
+{%- if 'hits_within_r' in plan.sums %}
+{{ rank_metrics._hits_within_r(plan) }},
 {%- endif %}
 rm_hits as (
     {#- AP's running count of relevant hits: a window, unless _user_sums reads it off a bitmask -#}
@@ -210,7 +216,7 @@ rm_hits as (
     {{ rank_metrics._err_max_grade(plan, truth_rows, 'h') }}
     {%- endif %}
     {%- endif %}
-    {%- if listed %}
+    {%- if uncut %}
     where rm_position <= {{ largest_k }}
     {%- endif %}
 )

@@ -38,6 +38,8 @@ rm_judged as (
     from rm_complete as l
     inner join rm_baseline as b
         on {% for key in keys %}b.{{ key }} = l.{{ key }}{{ ' and ' if not loop.last }}{% endfor %}
+            {#- k is NULL in a cutoff-free metric's (R-precision's) rows: those are matched as NULL #}
+            or ({% for key in keys if key != 'k' %}b.{{ key }} = l.{{ key }} and {% endfor %}b.k is null and l.k is null)
     where l.rm_back = 1
 ),
 rm_tested as (

@@ -111,9 +111,16 @@ rm_user_wide as (
         {%- if plan.needs_list_length %},
         coalesce(p.rm_list_length, 0) as rm_list_length
         {%- endif %}
+        {%- if 'hits_within_r' in sums %},
+        coalesce(r.rm_hits_within_r, 0) as rm_hits_within_r, coalesce(r.rm_r, 0) as rm_r
+        {%- endif %}
     from rm_users as u
     left join rm_user_sums as s
         on {{ rank_metrics._equal_prefix(plan.by, 'u', 's') }}u.rm_user = s.rm_user
+    {%- if 'hits_within_r' in sums %}
+    left join rm_hits_within_r as r
+        on {{ rank_metrics._equal_prefix(plan.by, 'u', 'r') }}u.rm_user = r.rm_user
+    {%- endif %}
     {%- if 'dcg' in sums and plan.ideal_from_m %}
     left join rm_ideal_by_count as i
         on i.rm_count = least(u.rm_n_relevant, {{ largest_k }})
@@ -311,10 +318,9 @@ rm_ideal_by_count as (
 {% macro _user_values(plan) %}
 rm_user_values as (
     select {{ rank_metrics._column_prefix(plan.by) }}{{ 'rm_users' if plan.hit_patterns else 'rm_user' }}
-        {%- for k in plan.ks %}{% set at = '_' ~ loop.index %}
-        {%- for metric in plan.metrics %},
-        {{ rank_metrics._averaged(plan, rank_metrics._per_user(plan, metric, k, at), metric in plan.partial) }} as rm_{{ metric }}{{ at }}
-        {%- endfor %}
+        {%- for slot in plan.slots %}
+        {%- set at = slot.value[slot.metric | length:] %},
+        {{ rank_metrics._averaged(plan, rank_metrics._per_user(plan, slot.metric, slot.k, at), slot.metric in plan.partial) }} as rm_{{ slot.value }}
         {%- endfor %}
     from rm_user_wide
 )
@@ -336,10 +342,14 @@ rm_user_values as (
 {{ rank_metrics._ks(plan) }},
 rm_user_k as (
     -- the wide row spread to a row per k
+    {#- (and to the row of k NULL for cutoff-free metrics, rm_ks' last) #}
     select {{ rank_metrics._column_prefix(plan.by, 'u') }}u.rm_user, ks.k, u.rm_n_relevant,
         {%- for column in by_k %}
         case {%- for k in plan.ks %} when ks.k = {{ k }} then u.{{ column }}_{{ loop.index }}{% endfor %} end as {{ column }},
         {%- endfor %}
+        {%- if 'hits_within_r' in sums %}
+        u.rm_hits_within_r, u.rm_r,
+        {%- endif %}
         {%- if 'first_hit' in sums %}
         u.rm_first_hit,
         {%- endif %}
@@ -351,21 +361,34 @@ rm_user_k as (
     cross join rm_ks as ks
 ),
 rm_user_metrics as (
+    {#- with cutoff-free metrics, the rows of a k hold the other metrics, the row of k NULL them #}
     select {{ by }}rm_user, k,
         {%- for metric in plan.metrics %}
-        {{ rank_metrics._per_user(plan, metric) }} as {{ plan.metric_columns[metric] }},
+        {%- set value = rank_metrics._per_user(plan, metric) %}
+        {%- if plan.cutoff_free %}
+        case when k is {{ 'null' if metric in plan.cutoff_free else 'not null' }} then {{ value }} end as {{ plan.metric_columns[metric] }},
+        {%- else %}
+        {{ value }} as {{ plan.metric_columns[metric] }},
+        {%- endif %}
         {%- endfor %}
         cast(rm_n_relevant as bigint) as n_relevant,
         cast(rm_n_hits as bigint) as n_hits
     from rm_user_k
+    {%- if plan.cutoff_free and plan.cutoff_free | length == plan.metrics | length %}
+    where k is null
+    {%- endif %}
 )
 {%- endmacro %}
 
-{#- CTE rm_ks: the k values, a row each. -#}
+{#- CTE rm_ks: the k values, a row each, and NULL for the plan's cutoff-free metrics. -#}
 {% macro _ks(plan) -%}
 rm_ks as (
     {%- for k in plan.ks %}
     select cast({{ k }} as bigint) as k{{ ' union all' if not loop.last }}
     {%- endfor %}
+    {%- if plan.cutoff_free %}
+    union all
+    select cast(null as bigint) as k
+    {%- endif %}
 )
 {%- endmacro %}

@@ -17,8 +17,10 @@
             ~ "; its arguments are truth, k, metric, " ~ own ~ " and the options of the metric macros ("
             ~ rank_metrics._option_names() ~ ", validate)") -%}
     {%- endfor -%}
-    {#- k as YAML gives it: '10' in quotes is text (the metric macros' own check would not name the gate) -#}
-    {%- set k_problem = rank_metrics._k_problem(k) -%}
+    {#- k as YAML gives it: '10' in quotes is text (the metric macros' own check would not name the
+        gate); a metric that takes no k (R-precision) needs none -#}
+    {%- set k_problem = '' if k is none and metric in (rank_metrics._metric_names(cutoff_free_only=true) | trim).split(' ')
+                        else rank_metrics._k_problem(k) -%}
     {%- if k_problem -%}
         {%- set quoted = k is string or (k is iterable and k | select('string') | list) -%}
         {%- do exceptions.raise_compiler_error("rank_metrics: " ~ gate ~ ": " ~ k_problem ~ (" (in YAML: k: 10, or k: [5, 10], unquoted)" if quoted else "")) -%}
@@ -61,6 +63,8 @@
         'alpha': 'no_significant_regression takes it', 'min_users': 'no_significant_regression takes it',
         'test': 'a compare argument', 'correction': 'a compare argument',
         'confidence': 'an evaluate argument'}, 'min_value, by') -%}
+    {#- the plan numbers positions up to a largest k: 1 for a metric that takes none #}
+    {%- set k = 1 if k is none else k -%}
     {%- if min_value is not number or min_value is boolean -%}
         {{ exceptions.raise_compiler_error("rank_metrics: metric_at_least: min_value must be a number (min_value: 0.3); got "
             ~ (rank_metrics._shown(min_value) if min_value is not none else "none")) }}
@@ -77,7 +81,8 @@
     select {% for column in by_columns %}rm_values.rm_group_{{ loop.index }} as {{ column }}, {% endfor -%}
         rm_values.k, rm_values.metric, rm_values.value, rm_values.n_users, rm_values.std_error,
         rm_values.ci_low, rm_values.ci_high, {{ rank_metrics._number_literal(min_value, 'min_value') }} as min_value,
-        case when rm_values.k is null then
+        {#- no row of evaluate: its metric is NULL (k is NULL in R-precision's rows too) #}
+        case when rm_values.metric is null then
             {%- if by_columns %} case when rm_values.rm_group_listed = 1
                 then {{ rank_metrics.string_literal('no user is evaluated for this ' ~ (by_names[0] if by_names | length == 1 else 'group of ' ~ by_names | join(', ')) ~ ' (' ~ rank_metrics._why_no_user_is_evaluated() ~ '), so there is no value to judge') }}
                 else{% endif %} 'no user is evaluated, so there is no value to judge'{{ ' end' if by_columns }}
@@ -101,7 +106,7 @@
         {%- endif %}
     ) as rm_values
         on 1 = 1
-    where rm_values.value < {{ rank_metrics._number_literal(min_value, 'min_value') }}{{ ' or rm_values.k is null or rm_values.value is null' if not flags.EMPTY }}
+    where rm_values.value < {{ rank_metrics._number_literal(min_value, 'min_value') }}{{ ' or rm_values.metric is null or rm_values.value is null' if not flags.EMPTY }}
     {%- endif %}
 {% endtest %}
 
@@ -114,13 +119,15 @@
     row for each model that no user is evaluated for or that shares no evaluated user with the
     baseline (under users='both' or 'predictions'). Not under `dbt build --empty`, as
     metric_at_least. -#}
-{% test no_significant_regression(model, truth, k, metric=none, by=none, baseline=none, alpha=0.05, min_users=30) %}
+{% test no_significant_regression(model, truth, k=none, metric=none, by=none, baseline=none, alpha=0.05, min_users=30) %}
     {#- its arguments are checked when the test runs, not while dbt parses (_while_parsing) -#}
     {%- if not execute %}{{ return(rank_metrics._while_parsing()) }}{% endif %}
     {%- do rank_metrics._gate_arguments('no_significant_regression', metric, k, kwargs, {
         'metrics': 'a gate judges one metric: metric', 'test': 'the gate is the one-sided t test',
         'correction': 'each model is judged on its own', 'confidence': 'an evaluate argument', 'min_value': 'metric_at_least takes it'},
         'by, baseline, alpha, min_users') -%}
+    {#- the plan numbers positions up to a largest k: 1 for a metric that takes none #}
+    {%- set k = 1 if k is none else k -%}
     {%- set truth = rank_metrics._gate_truth('no_significant_regression', truth) -%}
     {%- if min_users is not number or min_users is boolean or min_users < 0 or min_users != min_users | int -%}
         {{ exceptions.raise_compiler_error("rank_metrics: no_significant_regression: min_users must be a whole number of 0 or more "
@@ -156,7 +163,7 @@
                 then {{ rank_metrics.string_literal('predictions has no rows with ' ~ by_name ~ ' = ' ~ rank_metrics._shown(baseline) ~ ', so nothing is compared with the baseline') }}
             when rm_comparison.rm_model is null
                 then {{ rank_metrics.string_literal('predictions has no ' ~ by_name ~ ' but the baseline ' ~ rank_metrics._shown(baseline) ~ ', so nothing is compared with it') }}
-            when rm_comparison.k is null
+            when rm_comparison.metric is null
                 then {{ rank_metrics.string_literal('no user is evaluated for this ' ~ by_name ~ ' (' ~ rank_metrics._why_no_user_is_evaluated() ~ '), so nothing is compared with the baseline') }}
             when rm_comparison.n_users = 0 and rm_comparison.n_only_baseline = 0
                 then {{ rank_metrics.string_literal('no user is evaluated for the baseline ' ~ rank_metrics._shown(baseline) ~ ', so nothing is compared with it') }}
@@ -184,7 +191,7 @@
     ) as rm_comparison
         on rm_gate.rm_baseline_rows > 0
     where (difference < 0 and p_value / 2 < {{ rank_metrics._number_literal(alpha, 'alpha') }} and n_users >= {{ min_users | int }})
-        {{- ' or rm_gate.rm_baseline_rows = 0 or rm_comparison.k is null or rm_comparison.n_users = 0' if not flags.EMPTY }}
+        {{- ' or rm_gate.rm_baseline_rows = 0 or rm_comparison.metric is null or rm_comparison.n_users = 0' if not flags.EMPTY }}
 {% endtest %}
 
 

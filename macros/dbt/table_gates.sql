@@ -43,7 +43,11 @@
     {%- set sql -%}
     select * from {{ rank_metrics._aliasable(model) }} as rm_t
     where rm_t.metric = {{ rank_metrics.string_literal(metric) }}
+        {%- if metric in (rank_metrics._metric_names(cutoff_free_only=true) | trim).split(' ') %}
+        and rm_t.k is null
+        {%- else %}
         and rm_t.k in ({% for one in k_list %}{{ one | int }}{{ ', ' if not loop.last }}{% endfor %})
+        {%- endif %}
         and rm_t.n_users > 0 and rm_t.value < {{ rank_metrics._number_literal(min_value, 'min_value') }}
         {%- if 'complete' in names %} and rm_t.complete{% endif %}
     {%- endset -%}

@@ -11,8 +11,11 @@
                     precision_sum (AP's sum of precision at each hit), dcg (DCG@k and IDCG@k),
                     first_hit (the first relevant position), rbp (RBP's sum of (1 - p) p^(i - 1)
                     over the relevant hits i), err (ERR's sum over the hits), hit_positions (the
-                    sum of the relevant hits' positions), list_length (n(u), the list's length)
+                    sum of the relevant hits' positions), list_length (n(u), the list's length),
+                    hits_within_r (R-precision's hits within the first R positions, and R)
       description   one sentence, and example a call, for dbt docs and docs/reference.md
+      cutoff_free   (when true) the metric takes no k: one value per user, reported once with
+                    k NULL; its macro and function are named without _at_k and take no k
       partial       (when true) the metric is undefined for some users (AUC without a relevant or
                     without a non-relevant item within k): their value is NULL, which no mean
                     averages, no n_users of the metric counts and compare does not pair
@@ -62,6 +65,10 @@
                 'options': [], 'default': false, 'partial': true, 'sums': ['hits', 'hit_positions', 'list_length'],
                 'description': 'AUC@k per user, and its mean over users (GAUC): the share of pairs of a relevant and a non-relevant item among the first k of the list in which the relevant one comes first; users without both are not evaluated for it.',
                 'example': "rank_metrics.auc_at_k(predictions=ref('recs'), truth=ref('clicks'), k=50, by=['model'])"},
+        'r_precision': {'macro': 'r_precision', 'group_column': 'r_precision', 'user_column': 'r_precision', 'label': 'R-precision',
+                        'options': [], 'default': false, 'cutoff_free': true, 'sums': ['hits_within_r'],
+                        'description': "R-precision: the relevant items among the first R positions of the list over R, R the user's number of relevant items in truth; it takes no k (a row per group with k NULL).",
+                        'example': "rank_metrics.r_precision(predictions=ref('search_results'), truth=ref('judgments'),\n                         user='query_id', item='doc_id', score='score')"},
     }) -%}
 {%- endmacro %}
 
@@ -77,11 +84,12 @@
     {%- elif metric == 'rbp' -%}{{ rank_metrics._per_user_rbp(plan, k, at) }}
     {%- elif metric == 'err' -%}{{ rank_metrics._per_user_err(plan, k, at) }}
     {%- elif metric == 'auc' -%}{{ rank_metrics._per_user_auc(plan, k, at) }}
+    {%- elif metric == 'r_precision' -%}{{ rank_metrics._per_user_r_precision(plan, k, at) }}
     {%- endif -%}
 {%- endmacro %}
 
 {#- The sums that add a term per hit row within k (the registry's sums beyond hits,
-    precision_sum, dcg, first_hit and list_length, which the one pass computes in ways of their own) among
+    precision_sum, dcg, first_hit, list_length and hits_within_r, which the one pass computes in ways of their own) among
     `sums`, as words in registry order. Each has a per-hit term and a sum from the hit word,
     both in its metric's file, named below (_hit_term, _hit_term_from_bits). -#}
 {% macro _hit_term_sums(sums) -%}
@@ -89,7 +97,7 @@
     {%- do rank_metrics._metric_registry(registry) -%}
     {%- set names = [] -%}
     {%- for entry in registry.values() -%}
-        {%- for sum in entry.sums if sum in sums and sum not in ['hits', 'precision_sum', 'dcg', 'first_hit', 'list_length'] + names -%}{%- do names.append(sum) -%}{%- endfor -%}
+        {%- for sum in entry.sums if sum in sums and sum not in ['hits', 'precision_sum', 'dcg', 'first_hit', 'list_length', 'hits_within_r'] + names -%}{%- do names.append(sum) -%}{%- endfor -%}
     {%- endfor -%}
     {{- names | join(' ') -}}
 {%- endmacro %}
@@ -111,11 +119,14 @@
 {%- endmacro %}
 
 {#- The metric names, in order, as words (the release gates check their `metric` against them);
-    with defaults_only, those computed when metrics= is not given. -#}
-{% macro _metric_names(defaults_only=false) -%}
+    with defaults_only, those computed when metrics= is not given; with cutoff_free_only, those
+    that take no k. -#}
+{% macro _metric_names(defaults_only=false, cutoff_free_only=false) -%}
     {%- set registry = {} -%}
     {%- do rank_metrics._metric_registry(registry) -%}
     {%- set names = [] -%}
-    {%- for name, entry in registry.items() if entry.default or not defaults_only -%}{%- do names.append(name) -%}{%- endfor -%}
+    {%- for name, entry in registry.items() if (entry.default or not defaults_only) and (entry.get('cutoff_free') or not cutoff_free_only) -%}
+        {%- do names.append(name) -%}
+    {%- endfor -%}
     {{- names | join(' ') -}}
 {%- endmacro %}

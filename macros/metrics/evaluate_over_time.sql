@@ -145,10 +145,9 @@ from (
     {%- endif %}
 ) as g
 cross join (
-    {%- for k in plan.ks %}{% set outer = loop %}
-    {%- for metric in plan.metrics %}
-    select cast({{ k }} as bigint) as k, {{ rank_metrics.string_literal(metric) }} as metric{{ ' union all' if not (outer.last and loop.last) }}
-    {%- endfor %}
+    {#- each k's metrics, then the cutoff-free ones with k NULL (the plan's slots) #}
+    {%- for slot in plan.slots %}
+    select cast({{ 'null' if slot.k is none else slot.k }} as bigint) as k, {{ rank_metrics.string_literal(slot.metric) }} as metric{{ ' union all' if not loop.last }}
     {%- endfor %}
 ) as r
 cross join (
@@ -171,7 +170,7 @@ left join (
 {#- the window's labels once, as a CTE of evaluate's query, which reads them in several places -#}
 {{ rank_metrics._evaluate(predictions, 'rm_window_truth', k, dict(evaluated, metrics=plan.metrics), ctes=[('rm_window_truth', window_truth)]) }}
 ) as e
-    on {% for column in groups %}e.{{ column }} = g.{{ column }} and {% endfor %}e.k = r.k and e.metric = r.metric
+    on {% for column in groups %}e.{{ column }} = g.{{ column }} and {% endfor %}{{ rank_metrics._same_k(plan, 'e', 'r') }} and e.metric = r.metric
 {%- endmacro %}
 
 {#- The periods of predictions, a relation of rm_period. -#}

@@ -34,6 +34,9 @@ def _expected_and_got(result: pd.DataFrame, macro: str, columns: dict, user_rows
         expected = {}
         for row in group_rows:
             for metric in metrics:
+                # a row of k has the metrics of a k, the row of k None the cutoff-free ones
+                if (_key(row["k"]) is None) != (metric in reference.CUTOFF_FREE):
+                    continue
                 value, error = row[METRICS[metric][1]], row[METRICS[metric][1] + "_std_error"]
                 low, high = reference.confidence_interval(value, error, columns["confidence"], columns["geometric"])
                 for column, want in (("value", value), ("std_error", error), ("ci_low", low), ("ci_high", high)):
@@ -43,7 +46,9 @@ def _expected_and_got(result: pd.DataFrame, macro: str, columns: dict, user_rows
                for row in result.to_dict("records") for column in ("value", "std_error", "ci_low", "ci_high", "n_users")}
         return keys, expected, got
     keys = by + ["k", "column"]
-    value = next(group for function, group, _ in METRICS.values() if function == macro)
+    metric, value = next((metric, group) for metric, (function, group, _) in METRICS.items() if function == macro)
+    # a cutoff-free metric's rows are those of k None
+    group_rows = [row for row in group_rows if (row["k"] is None) == (metric in reference.CUTOFF_FREE)]
     # a value's key is (by, k), as shown in a message; n_users's (by, k, 'n_users')
     expected = {tuple(_key(row[key]) for key in by + ["k"]): row[value] for row in group_rows}
     expected.update({(*(_key(row[key]) for key in by + ["k"]), "n_users"): row[value + "_n_users"] for row in group_rows})
@@ -62,6 +67,8 @@ def _key(value):
         import pandas as pd
 
         return pd.Timestamp(value)
+    if isinstance(value, float) and math.isnan(value) or type(value).__name__ == "NAType":
+        return None   # NULL (a cutoff-free metric's k), as pandas gives it
     if isinstance(value, memoryview):   # PostgreSQL's bytea, as psycopg2 gives it
         return bytes(value)
     return value
@@ -178,8 +185,10 @@ def _check(result: pd.DataFrame, macro: str, arguments: dict, plan: dict, engine
     for row in (*truth_rows, *prediction_rows):
         for column in (columns["user"], columns["item"]):
             row[column] = _hashable(row[column], null_last=engine.name != "spark")
+    asked = (arguments.get("metrics") or reference.DEFAULT_METRICS) if macro in ("evaluate", "evaluate_users") else \
+        [name for name, (function, _, _) in METRICS.items() if function == macro]
     user_rows, group_rows = reference.evaluate(prediction_rows, truth_rows, sorted(set(ks)), options=options,
-                                               groups=groups, **columns)
+                                               groups=groups, metrics=asked, **columns)
     columns["confidence"] = 0.95 if arguments.get("confidence") is None else arguments["confidence"]
     columns["geometric"] = options.mean == "geometric"
     if sample is None:

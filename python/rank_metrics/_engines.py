@@ -160,12 +160,13 @@ class Engine(abc.ABC):
         return None
 
     def result(self, sql: str) -> pd.DataFrame:
-        """The rows of a metric query, with counts as int64 and values as float64 whatever the
-        engine returned."""
+        """The rows of a metric query, with counts as int64 (Int64 where NULL) and values as
+        float64 whatever the engine returned."""
         frame = self.run(sql)
         for column in _COUNT_COLUMNS:
             if column in frame.columns:
-                frame[column] = frame[column].astype("int64")
+                # NULL only where a cutoff-free metric (R-precision) has no k, and no hits at one
+                frame[column] = frame[column].astype("Int64" if frame[column].isna().any() else "int64")
         for column in _VALUE_COLUMNS:
             if column in frame.columns:
                 frame[column] = frame[column].astype("float64")

@@ -46,9 +46,13 @@ def _figure(values, by: list):
     rows = math.ceil(len(metrics) / columns)
     figure = Figure(figsize=(4.2 * columns, 3.2 * rows), layout="constrained")
     groups = [()] if not by else list(dict.fromkeys(map(tuple, values[by].itertuples(index=False, name=None))))
-    ks = sorted(set(values["k"]))
+    ks = sorted(set(values["k"].dropna()))
     for index, metric in enumerate(metrics):
         axes = figure.add_subplot(rows, columns, index + 1)
+        if values[values["metric"] == metric]["k"].isna().all():   # a metric of no k (R-precision): a bar per group
+            _bars(axes, values[values["metric"] == metric], by, groups)
+            axes.set_title(metric)
+            continue
         for group in groups:
             rows_of = values[values["metric"] == metric]
             for column, value in zip(by, group):
@@ -64,8 +68,30 @@ def _figure(values, by: list):
         axes.set_xlabel("k")
         axes.set_xticks(ks)   # k is a cutoff: 1, 5, 10, never 1.5
         axes.grid(alpha=0.3)
-    figure.axes[0].legend(fontsize="small")
+    if any(axes.get_legend_handles_labels()[0] for axes in figure.axes):
+        next(axes for axes in figure.axes if axes.get_legend_handles_labels()[0]).legend(fontsize="small")
     return figure
+
+
+def _bars(axes, rows, by: list, groups: list) -> None:
+    """A metric that takes no k: its value per group as a bar, its interval as an error bar."""
+    labels, heights, errors = [], [], [[], []]
+    for group in groups:
+        rows_of = rows
+        for column, value in zip(by, group):
+            rows_of = rows_of[rows_of[column] == value]
+        if not len(rows_of):
+            continue
+        row = rows_of.iloc[0]
+        labels.append(" / ".join(map(str, group)).replace("$", r"\$") or "all users")
+        heights.append(row["value"])
+        low, high = (row["value"], row["value"]) if _missing(row["ci_low"]) else (row["ci_low"], row["ci_high"])
+        errors[0].append(row["value"] - low)
+        errors[1].append(high - row["value"])
+    axes.bar(range(len(labels)), heights, yerr=errors, capsize=3, alpha=0.8)
+    axes.set_xticks(range(len(labels)), labels)
+    axes.set_xlabel("no k (each user's R)")
+    axes.grid(alpha=0.3, axis="y")
 
 
 @takes_strict
@@ -156,11 +182,14 @@ def _headline(comparison, model: str, baseline, test: str, correction: str, fami
     metric asked at the largest k, with its adjusted p-value; then which test and correction."""
     resamples = None if test == "t" else RESAMPLES
     floors = zero_floors(comparison, resamples, correction, family)
-    largest = comparison["k"].max()
     first_metric = comparison["metric"].iloc[0]
+    # its largest k, or None for a metric of no k (R-precision)
+    largest = comparison.loc[comparison["metric"] == first_metric, "k"].max()
+    largest = None if _missing(largest) else largest
     sentences = []
     for (_, row), floor in zip(comparison.iterrows(), floors):
-        if row["k"] != largest or row["metric"] != first_metric:
+        k = None if _missing(row["k"]) else row["k"]
+        if k != largest or row["metric"] != first_metric:
             continue
         if row["n_users"] == 0:
             sentences.append(f"{_escape(row[model])} shares no evaluated user with {_escape(repr(baseline))}")
@@ -168,7 +197,8 @@ def _headline(comparison, model: str, baseline, test: str, correction: str, fami
         verdict = ("beats" if row["difference"] > 0 else "trails") if row["significant"] else "does not differ significantly from"
         relative = "" if row["relative_difference"] != row["relative_difference"] else \
             f" ({_escape(cell('relative_difference', row['relative_difference']))})"
-        sentences.append(f"{_escape(row[model])} {verdict} {_escape(repr(baseline))} on {_escape(row['metric'])}@{row['k']} by "
+        at = "" if k is None else f"@{k}"
+        sentences.append(f"{_escape(row[model])} {verdict} {_escape(repr(baseline))} on {_escape(row['metric'])}{at} by "
                          f"{_escape(cell('difference', row['difference']))}{relative}, adjusted p = "
                          f"{_escape(cell('p_value_adjusted', row['p_value_adjusted'], floor.get('p_value_adjusted')))} "
                          f"over {row['n_users']} paired users")
@@ -260,7 +290,7 @@ def _comparison_table(comparison, model: str, alpha: float, test: str, correctio
         mark = ""
         if row["significant"]:
             mark = BETTER if row["difference"] > 0 else WORSE
-        cells = [row[model], row["k"], row["metric"], _number(row["baseline_value"]), _number(row["value"]),
+        cells = [row[model], "-" if _missing(row["k"]) else row["k"], row["metric"], _number(row["baseline_value"]), _number(row["value"]),
                  _number(row["difference"], signed=True),
                  "-" if _missing(row["relative_difference"]) else f"{row['relative_difference']:+.1%}",
                  *(cell(name, row[name], floor.get(name)) for name in ("p_value", "p_value_adjusted")),
@@ -296,7 +326,8 @@ def _values_grids(values, by: list, confidence: float) -> str:
     users and, below it, its confidence interval; the users evaluated at each k under it."""
     if not len(values):
         return "<p>No values: no user is evaluated.</p>"
-    ks = sorted(values["k"].unique())
+    # each k, then None for the metrics of no k (R-precision), shown in a column of their own
+    ks = sorted(values["k"].dropna().unique()) + ([None] if values["k"].isna().any() else [])
     metrics = list(dict.fromkeys(values["metric"]))
     groups = values.groupby(by, sort=False, dropna=False) if by else [((), values)]
     parts = []
@@ -304,9 +335,9 @@ def _values_grids(values, by: list, confidence: float) -> str:
         group = group if isinstance(group, tuple) else (group,)
         if by:
             parts.append(f"<h3>{_escape(', '.join(f'{name} {value}' for name, value in zip(by, group)))}</h3>")
-        found = {(row["metric"], row["k"]): row for row in rows.to_dict("records")}
+        found = {(row["metric"], None if _missing(row["k"]) else row["k"]): row for row in rows.to_dict("records")}
         lines = ["<table class='values'><thead><tr><th>metric</th>"
-                 + "".join(f"<th>@{_escape(k)}</th>" for k in ks) + "</tr></thead><tbody>"]
+                 + "".join("<th>no k</th>" if k is None else f"<th>@{_escape(k)}</th>" for k in ks) + "</tr></thead><tbody>"]
         for metric in metrics:
             cells = []
             for k in ks:
@@ -318,7 +349,7 @@ def _values_grids(values, by: list, confidence: float) -> str:
                     f" <br><small>{row['ci_low']:.4f} to {row['ci_high']:.4f}</small>"
                 cells.append(f"<td>{_escape(_number(row['value']))}{interval}</td>")
             lines.append(f"<tr><th>{_escape(metric)}</th>" + "".join(cells) + "</tr>")
-        users = {k: rows[rows["k"] == k]["n_users"].max() for k in ks}
+        users = {k: rows[rows["k"].isna() if k is None else rows["k"] == k]["n_users"].max() for k in ks}
         lines.append("<tr><th>users</th>" + "".join(f"<td>{_escape(users[k])}</td>" for k in ks) + "</tr>")
         lines.append("</tbody></table>")
         parts.append("\n".join(lines))
@@ -400,7 +431,7 @@ def _option(value) -> str:
 
 
 def _missing(value) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value))
+    return value is None or (isinstance(value, float) and math.isnan(value)) or type(value).__name__ == "NAType"
 
 
 def _number(value, digits: int = 6, signed: bool = False) -> str:

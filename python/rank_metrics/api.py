@@ -44,8 +44,40 @@ _OPTIONS_DOC = """
     with a space in one table, a model column left out of by, a score passed as rank)."""
 
 
+def _cutoff_free_function(metric: str):
+    """The function of a metric that takes no k (R-precision): its one value per group."""
+    name, group_column, _ = METRICS[metric]
+
+    def cutoff_free(predictions, truth, *, con=None, check=False, **options):
+        if "k" in options:   # as the dbt macro says it
+            given = mention("k", options["k"], text=repr(options["k"]))
+            raise RankMetricsError(f"rank_metrics: {name} takes no k: each user's cutoff is its R, the number of its "
+                                   f"relevant items (evaluate reports it with k NULL); got {given}")
+        # the macros number positions up to a largest k: 1, which this metric does not read
+        arguments = _metric_arguments(1, options)
+        result = _sorted(_run(name, predictions, truth, arguments, con, check), _as_list(arguments["by"]))
+        if arguments["by"] is None:
+            return float(result[group_column].iloc[0]) if len(result) else math.nan
+        return result
+
+    cutoff_free = takes_strict(cutoff_free)
+    cutoff_free.__name__ = cutoff_free.__qualname__ = name
+    signature = _signature()
+    cutoff_free.__signature__ = signature.replace(parameters=[parameter for parameter in signature.parameters.values()
+                                                             if parameter.name != "k"])
+    cutoff_free.__doc__ = f"""{name}: {metric_registry()[metric]["description"]}
+
+    Returns a float when by is None; otherwise a pandas DataFrame with columns <by columns>, k
+    (NULL: the metric takes no k), {group_column}, n_users (a row per group). A float over an
+    empty set of evaluated users is NaN.
+    """ + _OPTIONS_DOC.replace(" k: an integer, or any\n    iterable of them.", "")
+    return cutoff_free
+
+
 def _metric_at_k_function(metric: str):
     name, group_column, _ = METRICS[metric]
+    if metric_registry()[metric].get("cutoff_free"):
+        return _cutoff_free_function(metric)
 
     def metric_at_k(predictions, truth, k, *, con=None, check=False, **options):
         arguments = _metric_arguments(k, options)

@@ -138,8 +138,9 @@ def _refuse_unread_options(arguments: argparse.Namespace, metric: str | None, wh
 
 
 def _add_metric_options(parser: argparse.ArgumentParser, metric: str | None = None) -> None:
-    parser.add_argument("-k", dest="k", type=_k_values, action="append", required=True,
-                        help="the cutoff; several values (-k 5 10 20) give a row per k")
+    if metric is None or not metric_registry()[metric].get("cutoff_free"):   # R-precision takes no k
+        parser.add_argument("-k", dest="k", type=_k_values, action="append", required=True,
+                            help="the cutoff; several values (-k 5 10 20) give a row per k")
     parser.add_argument("--user", default="user_id", help="user column (default: user_id)")
     parser.add_argument("--item", default="item_id", help="item column (default: item_id)")
     order = parser.add_mutually_exclusive_group()
@@ -198,7 +199,8 @@ def _number(text: str) -> float:
 def _metric_keywords(arguments: argparse.Namespace) -> dict:
     """The API's keyword arguments from the parsed command line (the options named in api.OPTIONS)."""
     keywords = {name: getattr(arguments, name) for name in api.OPTIONS}
-    keywords["k"] = arguments.k if len(arguments.k) > 1 else arguments.k[0]
+    if getattr(arguments, "k", None) is not None:   # (a cutoff-free metric's command has no -k)
+        keywords["k"] = arguments.k if len(arguments.k) > 1 else arguments.k[0]
     if getattr(arguments, "strict", False):   # the commands that read tables (not sql)
         keywords["strict"] = True
     return keywords
@@ -208,7 +210,8 @@ def _metric_keywords(arguments: argparse.Namespace) -> dict:
 _COMMANDS = {
     "evaluate": ("evaluate", "several metrics per group, k and metric (--metrics; default all six)"),
     "evaluate-users": ("evaluate_users", "several metrics per user and k"),
-    **{function.replace("_", "-"): (function, f"{metric} per group and k") for metric, (function, _, _) in api.METRICS.items()},
+    **{function.replace("_", "-"): (function, f"{metric} per group" + ("" if metric_registry()[metric].get("cutoff_free") else " and k"))
+       for metric, (function, _, _) in api.METRICS.items()},
     "average-precision-at-k": ("average_precision_at_k", "AP@k per user and k"),
 }
 
@@ -664,8 +667,10 @@ def _main(argv: list[str] | None) -> int:
             keywords["metrics"] = arguments.metrics
         if function_name == "evaluate":
             keywords["confidence"] = arguments.confidence
-        else:
+        elif "k" in keywords:
             keywords["k"] = arguments.k   # always a table, even for one k
+        else:   # a cutoff-free metric: a table, even without by
+            keywords["by"] = keywords["by"] or []
         result = getattr(api, function_name)(arguments.predictions, arguments.truth, check=arguments.check,
                                              con=_database(arguments), **keywords)
     except RankMetricsError as error:

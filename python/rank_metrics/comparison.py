@@ -12,7 +12,7 @@ import math
 import numbers
 import uuid
 
-from . import api, stats
+from . import api, reference, stats
 from ._arguments import DEFAULT_METRICS, HITS_ONLY_METRIC, METRICS, _as_list, _check_argument, _metric_arguments, _metrics_argument
 from ._inputs import read_once
 from ._render import render
@@ -116,9 +116,12 @@ def _warn_if_few_paired(result, model, baseline, test) -> None:
 def _warn_if_unpaired(result, model, baseline) -> None:
     """A RankMetricsWarning for the models that share no evaluated user with the baseline: their
     rows have no difference and no p-value, only the counts of each side's users."""
-    # a model is unpaired when no row pairs a user (AUC's rows may pair none where the others do)
-    unpaired = sorted(set(result.loc[result["n_users"] == 0, model]) - set(result.loc[result["n_users"] > 0, model]),
-                      key=repr)
+    # a model is unpaired in a segment when none of its rows there pairs a user (AUC's rows may
+    # pair none where the other metrics' do)
+    columns = list(result.columns)
+    keys = columns[:columns.index("k")]   # the model and the segment columns
+    paired = result.groupby(keys, dropna=False, sort=False)["n_users"].transform("max")
+    unpaired = sorted(set(result.loc[paired == 0, model]), key=repr)
     if unpaired:
         warn(f"compare: {model} {shown_values(unpaired)} and the baseline {baseline!r} have no "
              "evaluated user in common, so nothing is paired and there is no difference or p-value "
@@ -235,11 +238,14 @@ def _resampled(predictions, truth, arguments, model, segments, baseline, test, s
             side = in_segment[in_segment[model] == group]
             if not len(side):
                 continue
-            for k in sorted(set(users["k"])):
+            # each k, and NULL for the cutoff-free metrics (R-precision)
+            for k in sorted(set(users["k"].dropna())) + ([None] if users["k"].isna().any() else []):
                 # users in one order, so that a seed draws the same resamples of the same values
                 for metric, column in columns:
+                    if (k is None) != (metric in reference.CUTOFF_FREE):
+                        continue
                     # a partial metric's (AUC's) users without a value are not evaluated for it
-                    mine, theirs = side[(side["k"] == k) & side[column].notna()], base[(base["k"] == k) & base[column].notna()]
+                    mine, theirs = side[_at_k(side, k) & side[column].notna()], base[_at_k(base, k) & base[column].notna()]
                     paired = mine.merge(theirs, on=[user, "k"], suffixes=("", "_baseline")).sort_values(user, kind="stable")
                     outcome = stats.paired(paired[column].tolist(), paired[column + "_baseline"].tolist(),
                                            test=test, seed=seed, resamples=resamples)
@@ -249,7 +255,14 @@ def _resampled(predictions, truth, arguments, model, segments, baseline, test, s
                                                                       "std_error", "t", "df", "p_value")},
                                  "n_users": len(paired), "n_only_model": len(mine) - len(paired),
                                  "n_only_baseline": len(theirs) - len(paired)})
-    return pd.DataFrame(rows, columns=[model, *segments, *COLUMNS[:10], *COLUMNS[12:]])
+    frame = pd.DataFrame(rows, columns=[model, *segments, *COLUMNS[:10], *COLUMNS[12:]])
+    # k as the t test's SQL gives it: whole numbers, NULL (NA) for a cutoff-free metric's rows
+    return frame.astype({"k": "Int64" if frame["k"].isna().any() else "int64"})
+
+
+def _at_k(frame, k):
+    """The rows of k, or of k NULL for None, as a boolean array."""
+    return (frame["k"].isna() if k is None else frame["k"] == k).fillna(False).to_numpy(dtype=bool)
 
 
 def _mean(values) -> float:
@@ -272,8 +285,8 @@ def _finished(result, model, segments, correction, family, alpha):
 def _check(result, predictions, truth, arguments, model, segments, baseline, con, check):
     """The differences, their standard errors and the counts against the reference's users."""
     import numpy as np
+    import pandas as pd
 
-    from . import reference
     from .errors import CheckFailed
 
     users = api.evaluate_users(predictions, truth, arguments["k"], metrics=arguments["metrics"], con=con,
@@ -282,7 +295,8 @@ def _check(result, predictions, truth, arguments, model, segments, baseline, con
     baseline = _as_group_value(baseline, sorted(set(users[model])))
     for row in result.to_dict("records"):
         column = METRICS[row["metric"]][2]
-        in_segment = users[(users["k"] == row["k"]).to_numpy()
+        k = None if row["k"] is None or row["k"] is pd.NA or row["k"] != row["k"] else row["k"]
+        in_segment = users[_at_k(users, k)
                            & np.logical_and.reduce([(users[column] == row[column]).to_numpy() for column in segments]
                                                    or [np.ones(len(users), dtype=bool)])]
         in_segment = in_segment[in_segment[column].notna()]   # a partial metric's users with a value

@@ -30,6 +30,8 @@ MEANS = ("arithmetic", "geometric")
 METRICS = {metric: (entry["user_column"], entry["group_column"]) for metric, entry in metric_registry().items()}
 # those computed when metrics= is not given
 DEFAULT_METRICS = [metric for metric, entry in metric_registry().items() if entry["default"]]
+# those that take no k: a value per user, reported with k None (SPEC §6b)
+CUTOFF_FREE = [metric for metric, entry in metric_registry().items() if entry.get("cutoff_free")]
 
 _FAMILY = dict(gain="linear", gain_from="graded", precision_denominator="k", recall_denominator="m",
                truth_scope="all", mean="arithmetic")
@@ -174,6 +176,13 @@ def user_metrics(ranked: Sequence, grades: dict, k: int, options: Options) -> di
         else:
             negatives_after += 1
     pairs = sum(positive) * (len(positive) - sum(positive))
+    # R-precision (SPEC §6b): the hits among the first R positions of the whole list, over R, the
+    # user's relevant items in truth (whatever truth_scope); each item counted as `duplicates` says
+    r = sum(1 for grade in grades.values() if relevant(grade))
+    within_r, seen = 0, set()
+    for item in ranked[:r]:
+        within_r += (options.duplicates == "all" or item not in seen) and item in grades and relevant(grades[item])
+        seen.add(item)
     ap_denominator = {"min_m_k": min(m, k), "m": m, "hits": hits}[options.normalization]
     precision_denominator = k if options.precision_denominator == "k" else min(k, n)
     recall_denominator = m if options.recall_denominator == "m" else min(m, k)
@@ -187,6 +196,7 @@ def user_metrics(ranked: Sequence, grades: dict, k: int, options: Options) -> di
         "rbp": math.fsum(rbp_terms),
         "err": err,
         "auc": ordered_pairs / pairs if pairs else None,
+        "r_precision": within_r / r if r else 0.0,
         "n_relevant": m,
         "n_hits": hits,
     }
@@ -195,7 +205,8 @@ def user_metrics(ranked: Sequence, grades: dict, k: int, options: Options) -> di
 def evaluate(predictions: Iterable[dict], truth: Iterable[dict], ks: Sequence[int], *,
              user: str = "user_id", item: str = "item_id", rank: str | None = None,
              score: str | None = None, relevance: str | None = None, by: Sequence[str] = (),
-             truth_by: Sequence[str] = (), options: Options = Options(), groups: Iterable[tuple] = ()):
+             truth_by: Sequence[str] = (), options: Options = Options(), groups: Iterable[tuple] = (),
+             metrics: Sequence[str] = ()):
     """Every metric per user and per group, from rows given as dicts.
 
     Returns (per_user, per_group): per_user rows have the by columns, the user column, k,
@@ -204,7 +215,9 @@ def evaluate(predictions: Iterable[dict], truth: Iterable[dict], ks: Sequence[in
     mrr_at_k, hit_rate_at_k (and the other metrics'), n_users, and each metric's own count
     (<metric>_at_k_n_users: AUC's counts only users with a value). A group whose evaluated user set is empty has no row.
     `groups`: group values (of the by columns) that exist even without a prediction row, as a
-    list-shaped table's rows whose lists are all empty.
+    list-shaped table's rows whose lists are all empty. When `metrics` names a cutoff-free metric
+    (R-precision), each user and group also has a row with k None, whose values are those of
+    the cutoff-free metrics (and the others' None), as the cutoff-free metrics are None at a k.
     """
     if (rank is None) == (score is None):
         raise ValueError("reference: exactly one of rank and score")
@@ -267,10 +280,18 @@ def evaluate(predictions: Iterable[dict], truth: Iterable[dict], ks: Sequence[in
             "both": predicted_users & present[key],
             "union": predicted_users | present[key],
         }[options.users]
-        for k in ks:
+        cutoff_free = [metric for metric in metrics if metric in CUTOFF_FREE]
+        # rows of each k unless every metric asked is cutoff-free, and then the row of k None
+        for k in ([] if cutoff_free and len(cutoff_free) == len(metrics) else list(ks)) + ([None] if cutoff_free else []):
             rows = []
             for u in sorted(evaluated, key=repr):
-                rows.append({**dict(zip(by, group)), user: u, "k": k, **values(u, k)})
+                row = values(u, ks[0] if k is None else k)
+                # a row of k holds the metrics of a k; the row of k None the cutoff-free ones
+                row = {column: None if (k is None) != (metric in CUTOFF_FREE) else row[column]
+                       for metric, (column, _) in METRICS.items()} | {name: row[name] for name in ("n_relevant", "n_hits")}
+                if k is None:
+                    row["n_hits"] = None
+                rows.append({**dict(zip(by, group)), user: u, "k": k, **row})
             per_user.extend(rows)
             if rows:
                 per_group.append({**dict(zip(by, group)), "k": k, **group_means(
@@ -372,12 +393,12 @@ def evaluate_over_time(predictions: Iterable[dict], labels: Iterable[dict], ks: 
         end = start + datetime.timedelta(days=window)
         lists = [row for row in predictions if row[period] == day]
         truth = [row for row, at in zip(labels, times) if start <= at < end]
-        _, per_group = evaluate(lists, truth, ks, by=by, **evaluate_options)
+        _, per_group = evaluate(lists, truth, ks, by=by, metrics=metrics, **evaluate_options)
         found = {(tuple(row[column] for column in by), row["k"]): row for row in per_group}
         for group in dict.fromkeys(tuple(row[column] for column in by) for row in lists):
             for metric in metrics:
                 user_column, group_column = METRICS[metric]
-                for k in ks:
+                for k in [None] if metric in CUTOFF_FREE else ks:   # a cutoff-free metric: k None
                     row = found.get((group, k))
                     rows.append({period: day, **dict(zip(by, group)), "metric": metric, "k": k,
                                  "value": None if row is None else row[group_column],

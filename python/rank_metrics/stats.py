@@ -200,7 +200,9 @@ def family_keys(result, family: str) -> list:
         return [()] * len(result)
     columns = list(result.columns)
     segments = columns[1:columns.index("k")]
-    return list(zip(*(result[column] for column in [*segments, "k", "metric"])))
+    # a cutoff-free metric's k is NULL (pandas' NA, which compares as neither equal nor not): None
+    return [tuple(None if type(value).__name__ == "NAType" else value for value in key)
+            for key in zip(*(result[column] for column in [*segments, "k", "metric"]))]
 
 
 def adjust_in_families(p_values: Sequence[float | None], families: Sequence, correction: str = "holm") -> list[float | None]:

@@ -26,6 +26,18 @@ def ranx_values(case):
     return {name: float(value) for name, value in values.items()}
 
 
+def ranx_r_precision(case):
+    """ranx's r-precision (its mean over the queries of qrels), which takes no k."""
+    from ranx import Qrels, Run, evaluate
+
+    qrels, run = {}, {}
+    for user, item, grade in case["truth"]:
+        qrels.setdefault(str(user), {})[item] = grade
+    for user, item, score in case["predictions"]:
+        run.setdefault(str(user), {})[item] = score
+    return float(evaluate(Qrels.from_dict(qrels), Run.from_dict(run), "r-precision", make_comparable=True))
+
+
 def recommenders_values(case):
     import pandas as pd
     from recommenders.evaluation import python_evaluation as evaluation
@@ -121,7 +133,8 @@ def spark_values(cases):
 if __name__ == "__main__":
     cases = json.load(sys.stdin)
     spark = spark_values(cases)
-    print(json.dumps([{"ranx": ranx_values(case), "recommenders": recommenders_values(case),
+    print(json.dumps([{"ranx": ranx_values(case), "ranx_r_precision": ranx_r_precision(case),
+                       "recommenders": recommenders_values(case),
                        "sklearn": sklearn_values(case), "sklearn_auc": sklearn_auc_values(case), "spark": spark[index],
                        "ir_measures": ir_measures_values(case)}
                       for index, case in enumerate(cases)]))

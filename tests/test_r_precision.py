@@ -1,0 +1,138 @@
+"""SPEC §6b's R-precision, the first metric that takes no k: the worked example on every engine,
+trec_eval's Rprec on its own test data (binary and with -l2), lists longer than the largest k
+(R past it), the row of k NULL in evaluate, evaluate_users, compare and over time, and the
+command line. ranx's r-precision on random data is in tests/test_peers.py; the dbt package's
+run of the worked example in integration_tests/models/ir_family."""
+
+import datetime
+import math
+
+import pandas as pd
+import pytest
+from engine_tables import to_postgres, to_spark
+from test_cli import run
+from test_trec_eval import read
+
+import rank_metrics
+from rank_metrics import RankMetricsError, reference
+
+# the list a, b, c, d, e; truth a:0, b:2, c:0, d:1, f:3: R = 3 (b, d, f), and among the first 3
+# positions (a, b, c) only b: 1/3
+LIST = pd.DataFrame({"user_id": [1] * 5, "item_id": list("abcde"), "rank": [1, 2, 3, 4, 5]})
+TRUTH = pd.DataFrame({"user_id": [1] * 5, "item_id": list("abcdf"), "relevance": [0, 2, 0, 1, 3]})
+ENGINES = ["duckdb", pytest.param("postgres", marks=pytest.mark.postgres), pytest.param("spark", marks=pytest.mark.spark)]
+# trec_eval's test/out.test.aq (binary: grade > 0) and out.test.aql (-l2 on qrels.rel_level):
+# Rprec per topic and over all three
+RPREC = {"301": 0.1456, "302": 0.5065, "303": 0.0}
+RPREC_L2 = {"301": 0.0, "302": 0.5065, "303": 0.0}
+
+
+def on_engine(engine, request, predictions, truth):
+    if engine == "duckdb":
+        return dict(predictions=predictions, truth=truth)
+    if engine == "postgres":
+        con = request.getfixturevalue("postgres")
+        return dict(predictions=to_postgres(con, "rp_list", predictions), truth=to_postgres(con, "rp_truth", truth), con=con)
+    spark = request.getfixturevalue("spark")
+    return dict(predictions=to_spark(spark, predictions), truth=to_spark(spark, truth))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_worked_example(engine, request):
+    tables = on_engine(engine, request, LIST, TRUTH)
+    assert rank_metrics.r_precision(**tables, relevance="relevance") == pytest.approx(1 / 3, rel=1e-12)
+    # a row of each k for the other metrics, and one of k NULL for R-precision
+    evaluated = rank_metrics.evaluate(**tables, k=[2, 5], relevance="relevance", metrics=["map", "r_precision"])
+    assert evaluated.metric.tolist() == ["map", "map", "r_precision"]
+    assert evaluated.k.tolist()[:2] == [2, 5] and evaluated.k.isna().tolist() == [False, False, True]
+    assert evaluated.value.tolist() == pytest.approx([0.25, 1 / 3, 1 / 3], rel=1e-12)
+    assert evaluated.n_users.tolist() == [1, 1, 1]
+    users = rank_metrics.evaluate_users(**tables, k=5, relevance="relevance", metrics=["map", "r_precision"])
+    assert users.k.isna().tolist() == [False, True]
+    assert math.isnan(users.r_precision[0]) and users.r_precision[1] == pytest.approx(1 / 3, rel=1e-12)
+    assert math.isnan(users.average_precision[1]) and users.n_relevant.tolist() == [3, 3]
+
+
+def test_trec_eval_rprec_on_its_own_test_data(trec_eval_data):
+    """R-precision per topic and its mean, as trec_eval prints them: with binary judgments, and
+    with -l2 (relevance_threshold=2) on its graded qrels, where grades below 2 (-1 to 1) are
+    judged non-relevant."""
+    results, qrels = read(trec_eval_data)
+    graded = pd.read_csv(trec_eval_data / "qrels.rel_level", sep=r"\s+", header=None,
+                         names=["topic", "iteration", "doc", "relevance"], dtype={"topic": str})
+    options = dict(user="topic", item="doc", score="score", convention="trec_eval", check=True)
+    for truth, expected, threshold in ((qrels, RPREC, None), (graded, RPREC_L2, 2)):
+        per_topic = rank_metrics.evaluate_users(results, truth, k=1, metrics="r_precision", relevance_threshold=threshold,
+                                                **options)
+        assert dict(zip(per_topic.topic, per_topic.r_precision)) == pytest.approx(expected, abs=5e-5)
+        mean = rank_metrics.r_precision(results, truth, relevance_threshold=threshold, **options)
+        assert mean == pytest.approx(sum(expected.values()) / 3, abs=5e-5)
+    assert rank_metrics.r_precision(results, qrels, **options) == pytest.approx(0.2174, abs=5e-5)
+    assert rank_metrics.r_precision(results, graded, relevance_threshold=2, **options) == pytest.approx(0.1688, abs=5e-5)
+
+
+def test_r_past_the_largest_k_and_the_hit_word():
+    """R-precision reads positions up to each user's R, past the largest k and past the 64-bit
+    hit word's 61 positions, while the metrics at k beside it keep their cut: both equal the
+    reference."""
+    items = [f"i{n}" for n in range(80)]
+    predictions = pd.DataFrame({"user_id": [1] * 80 + [2] * 80, "item_id": items * 2, "rank": list(range(1, 81)) * 2})
+    # user 1: R = 70, hits at 1, 65 and 75 (two within R); user 2: R = 2, hits at 2 and 3
+    truth = pd.DataFrame({"user_id": [1] * 70 + [2, 2],
+                          "item_id": ["i0", "i64", "i74"] + [f"x{n}" for n in range(67)] + ["i1", "i2"]})
+    got = rank_metrics.evaluate(predictions, truth, k=[5, 10], metrics=["r_precision", "map", "precision"], check=True)
+    assert got[got.metric == "r_precision"].value.tolist() == pytest.approx([(2 / 70 + 1 / 2) / 2], rel=1e-12)
+    users = rank_metrics.evaluate_users(predictions, truth, k=[5, 10], metrics=["r_precision", "hit_rate"], check=True)
+    assert users[users.k.isna()].r_precision.tolist() == pytest.approx([2 / 70, 1 / 2], rel=1e-12)
+
+
+def test_compare_pairs_the_rows_of_k_null():
+    """compare's rows for R-precision have k NULL, paired like the others, by the t test's SQL and
+    the resampled tests in Python alike (check=True: the reference's differences)."""
+    two = pd.concat([LIST.assign(model="a"), LIST.assign(model="b", rank=LIST["rank"][::-1].values),
+                     LIST.assign(model="a", user_id=2), LIST.assign(model="b", user_id=2)])
+    truth = pd.concat([TRUTH, TRUTH.assign(user_id=2)])
+    for test in ("t", "permutation"):
+        got = rank_metrics.compare(two, truth, k=5, by="model", baseline="a", metrics=["map", "r_precision"],
+                                   relevance="relevance", test=test, check=True)
+        assert got.metric.tolist() == ["map", "r_precision"] and got.k.isna().tolist() == [False, True]
+        # b's first list is e, d, c, b, a: d among its first 3, as b was in a's: the same 1/3
+        row = got[got.metric == "r_precision"].iloc[0]
+        assert (row.baseline_value, row.value, row.difference, row.n_users) == pytest.approx((1 / 3, 1 / 3, 0.0, 2))
+
+
+def test_over_time_reports_it_with_k_null():
+    lists = pd.concat([LIST.assign(period=datetime.date(2026, 1, day)) for day in (1, 2)])
+    labels = TRUTH.assign(label_time=datetime.datetime(2026, 1, 1, 12))
+    got = rank_metrics.evaluate_over_time(lists, labels, k=5, window=1, metrics=["map", "r_precision"],
+                                          relevance="relevance")
+    first = got[got.period == pd.Timestamp(2026, 1, 1)]
+    assert first.metric.tolist() == ["map", "r_precision"] and first.k.isna().tolist() == [False, True]
+    assert first.value.tolist() == pytest.approx([1 / 3, 1 / 3], rel=1e-12)
+    want = reference.evaluate_over_time(lists.to_dict("records"), labels.to_dict("records"), [5], period="period",
+                                        time="label_time", window=1, metrics=["map", "r_precision"], rank="rank",
+                                        relevance="relevance")
+    assert [(row["metric"], row["k"], row["n_users"]) for row in want if row["period"] == datetime.date(2026, 1, 2)] == \
+        [("map", 5, 0), ("r_precision", None, 0)]
+
+
+def test_the_command_line(tmp_path):
+    LIST.to_csv(tmp_path / "p.csv", index=False)
+    TRUTH.to_csv(tmp_path / "t.csv", index=False)
+    files = [str(tmp_path / "p.csv"), str(tmp_path / "t.csv")]
+    code, out, err = run("r-precision", *files, "--format", "csv")
+    assert (code, err) == (0, "") and out.splitlines() == ["k,r_precision,n_users", ",0.3333333333333333,1"]
+    code, _, err = run("r-precision", *files, "-k", "5")
+    assert code == 2 and "unrecognized arguments: -k 5" in err
+    code, out, err = run("evaluate", *files, "-k", "5", "--metrics", "map", "r_precision", "--format", "csv")
+    assert (code, err) == (0, "") and out.splitlines()[2].startswith(",r_precision,0.333333")
+    assert "-k" not in run("r-precision", "--help")[1]
+
+
+def test_it_takes_no_k():
+    with pytest.raises(RankMetricsError, match=r"r_precision takes no k: each user's cutoff is its R.*; got 5$"):
+        rank_metrics.r_precision(LIST, TRUTH, k=5)
+    with pytest.raises(RankMetricsError, match="metrics: unknown metric 'rprec'"):
+        rank_metrics.evaluate(LIST, TRUTH, k=5, metrics="rprec")
+    # the printed SQL's header shows no k (the SQL takes the k given as the plan's, unread)
+    assert rank_metrics.sql("p", "t", k=5, macro="r_precision").splitlines()[1].startswith("-- options: metrics=['r_precision']")
