@@ -10,6 +10,7 @@ import math
 import pandas as pd
 import pytest
 from engine_tables import to_postgres, to_spark
+from test_auc import warehouses_give_the_reference
 from test_cli import run
 from test_trec_eval import read
 
@@ -84,6 +85,12 @@ def test_r_past_the_largest_k_and_the_hit_word():
     assert got[got.metric == "r_precision"].value.tolist() == pytest.approx([(2 / 70 + 1 / 2) / 2], rel=1e-12)
     users = rank_metrics.evaluate_users(predictions, truth, k=[5, 10], metrics=["r_precision", "hit_rate"], check=True)
     assert users[users.k.isna()].r_precision.tolist() == pytest.approx([2 / 70, 1 / 2], rel=1e-12)
+
+
+def test_snowflake_and_the_other_warehouses_give_the_reference():
+    """Its row of k NULL beside MAP's rows, on Snowflake's emulator and transpiled back from
+    every other warehouse's SQL."""
+    warehouses_give_the_reference(["r_precision", "map"], "relevance")
 
 
 def test_compare_pairs_the_rows_of_k_null():
