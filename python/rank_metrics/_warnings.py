@@ -246,7 +246,9 @@ def _warn_if_nothing_met(macro: str, result: pd.DataFrame, arguments: dict, coun
         warn(f"no user is evaluated, so there is no number; {cause}")
         return
     largest = max(arguments["k"]) if isinstance(arguments["k"], list) else arguments["k"]
-    warn(f"no evaluated user has a relevant item within the first {largest} items of their list, "
+    # a metric of no k alone (R-precision, whose rows have k NULL) reads each user's first R items
+    within = "R items (R: the user's relevant items)" if "k" in result and result["k"].isna().all() else f"{largest} items"
+    warn(f"no evaluated user has a relevant item within the first {within} of their list, "
          f"so every value is 0; {cause}")
 
 
