@@ -27,7 +27,6 @@
     {%- do each.plain.append(column) -%}
 {%- endfor -%}
 {%- set segment_list = (', ' ~ each.plain | join(', ')) if segments else '' -%}
-
 {%- set double = rank_metrics.type_double() -%}
 {%- set baseline = rank_metrics._baseline_literal(plan, comparison.baseline) -%}
 {{ rank_metrics._query_header('compare', plan, {'baseline': comparison.baseline, 'test': comparison.test,

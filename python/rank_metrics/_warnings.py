@@ -222,8 +222,10 @@ def _warn_if_nothing_met(macro: str, result: pd.DataFrame, arguments: dict, coun
     # a partial metric (AUC) has no value for users without a positive or a negative, and 0 for
     # users whose hits all come last: neither says that nothing was met, so its rows are set apart
     partial = {metric for metric, entry in metric_registry().items() if entry.get("partial")}
-    of_partial = result["metric"].isin(partial) if "metric" in result else \
-        result.index.map(lambda _: macro in {METRICS[metric][0] for metric in partial}).to_numpy(dtype=bool)
+    import numpy as np
+
+    of_partial = result["metric"].isin(partial).to_numpy() if "metric" in result else \
+        np.full(len(result), macro in {METRICS[metric][0] for metric in partial})
     if len(result) and of_partial.all():
         if (result["n_users"] == 0).all():
             largest = max(arguments["k"]) if isinstance(arguments["k"], list) else arguments["k"]
