@@ -83,6 +83,10 @@ def test_r_past_the_largest_k_and_the_hit_word():
                           "item_id": ["i0", "i64", "i74"] + [f"x{n}" for n in range(67)] + ["i1", "i2"]})
     got = rank_metrics.evaluate(predictions, truth, k=[5, 10], metrics=["r_precision", "map", "precision"], check=True)
     assert got[got.metric == "r_precision"].value.tolist() == pytest.approx([(2 / 70 + 1 / 2) / 2], rel=1e-12)
+    assert got.n_users.tolist() == [2] * 5
+    # the metrics at k counted per hit pattern, R-precision per user beside them (one query)
+    plan = rank_metrics.sql("p", "t", k=[5, 10], macro="evaluate", metrics=["r_precision", "map"]).splitlines()[2]
+    assert "counted once" in plan and "R-precision is averaged per user beside the patterns" in plan
     users = rank_metrics.evaluate_users(predictions, truth, k=[5, 10], metrics=["r_precision", "hit_rate"], check=True)
     assert users[users.k.isna()].r_precision.tolist() == pytest.approx([2 / 70, 1 / 2], rel=1e-12)
 

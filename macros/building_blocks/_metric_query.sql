@@ -15,7 +15,8 @@
 {%- do rank_metrics._macro_arguments(macro, options) -%}
 {%- set plan = {} -%}
 {%- do rank_metrics._plan(plan, predictions, truth, 1 if k is none else k, **dict(options, metrics=[metric])) -%}
-{%- do plan.update({'hit_patterns': plan.patterns_suffice, 'takes_k': k is not none}) -%}
+{%- do rank_metrics._use_hit_patterns(plan) -%}
+{%- do plan.update({'takes_k': k is not none}) -%}
 {{ rank_metrics._query_header(macro, plan) }}
 {{- rank_metrics._one_pass(plan) }},
 {{ rank_metrics._user_values(plan) }},
@@ -23,13 +24,13 @@
 {%- if k is none %}
 select {{ rank_metrics._column_prefix(plan.by, 'g') }}cast(null as bigint) as k,
     {{ rank_metrics._reported_mean(plan, 'g.rm_mean_' ~ metric) }} as {{ plan.group_columns[metric] }},
-    g.n_users
+    {{ 'g.rm_n_users_' ~ metric ~ ' as n_users' if metric in plan.counted else 'g.n_users' }}
 from rm_group_means as g
 {%- else %},
 {{ rank_metrics._ks(plan) }}
 select {{ rank_metrics._column_prefix(plan.by, 'g') }}ks.k,
     {{ rank_metrics._reported_mean(plan, 'case' ~ rank_metrics._means_by_k(plan, metric) ~ ' end') }} as {{ plan.group_columns[metric] }},
-    {{ 'case' ~ rank_metrics._means_by_k(plan, metric, 'g.rm_n_users_') ~ ' end as n_users' if metric in plan.partial else 'g.n_users' }}
+    {{ 'case' ~ rank_metrics._means_by_k(plan, metric, 'g.rm_n_users_') ~ ' end as n_users' if metric in plan.counted else 'g.n_users' }}
 from rm_group_means as g
 cross join rm_ks as ks
 {%- endif %}
@@ -65,7 +66,7 @@ from rm_user_metrics
 {%- do rank_metrics._plan(plan, predictions, truth, k, **options) -%}
 {#- (name, SQL) of relations the query defines first, that predictions or truth may name -#}
 {%- do plan.update({'ctes': ctes}) -%}
-{%- do plan.update({'hit_patterns': plan.patterns_suffice}) -%}
+{%- do rank_metrics._use_hit_patterns(plan) -%}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
 {{ rank_metrics._query_header('evaluate', plan, {'confidence': options.get('confidence')}) }}
 {{- rank_metrics._one_pass(plan) }},
@@ -91,11 +92,20 @@ from rm_metric_rows
         end
 {%- endmacro %}
 
-{#- A group row's n_users for rm_rows' row r: the group's, or for a partial metric's rows (the
-    registry's partial) the users with a value, g.rm_n_users_<metric>_<i>. -#}
+{#- Group results count users per hit pattern where the plan's patterns suffice
+    (patterns_suffice); then the metrics whose users are counted on their own (plan.counted)
+    are the partial ones, or, with a cutoff-free metric beside them, every metric: its values
+    are per user, stacked under the pattern rows (_user_values), each row holding either. -#}
+{% macro _use_hit_patterns(plan) %}
+    {%- do plan.update({'hit_patterns': plan.patterns_suffice,
+                        'counted': plan.metrics if plan.patterns_suffice and plan.cutoff_free else plan.partial}) -%}
+{% endmacro %}
+
+{#- A group row's n_users for rm_rows' row r: the group's, or for a metric counted on its own
+    (plan.counted: a partial one's, the users with a value) g.rm_n_users_<metric>_<i>. -#}
 {% macro _n_users_by_slot(plan) -%}
-    {%- if plan.partial -%}
-    case r.rm_slot {%- for slot in plan.slots %}{% if slot.metric in plan.partial %}
+    {%- if plan.counted -%}
+    case r.rm_slot {%- for slot in plan.slots %}{% if slot.metric in plan.counted %}
             when {{ loop.index }} then g.rm_n_users_{{ slot.value }}{% endif %}{% endfor %}
             else g.n_users end
     {%- else -%}
@@ -108,15 +118,16 @@ from rm_metric_rows
     standard deviation over sqrt(n), NULL under two users) when std_errors is true, and n_users.
     Under hit_patterns the rows are patterns, each standing for rm_users users: the mean is
     weighted, and the spread is summed around it (a window over the few pattern rows), as
-    stddev_samp would over the users. A partial metric (the registry's: NULL for the users it
-    does not evaluate) is weighted by its users with a value, whom rm_n_users_<metric>_<i> counts. -#}
+    stddev_samp would over the users. A metric counted on its own (plan.counted: a partial one,
+    NULL for the users it does not evaluate) is weighted by its rows with a value, whose users
+    rm_n_users_<metric>_<i> counts. -#}
 {% macro _group_means(plan, std_errors) %}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
 {%- set base = 'rm_users' if plan.hit_patterns else '1' -%}
 {#- value (<metric>_<i>) -> its weight: the users a row stands for, where it has a value -#}
 {%- set weights = {} -%}
 {%- for slot in plan.slots -%}
-    {%- do weights.update({slot.value: 'case when rm_' ~ slot.value ~ ' is not null then ' ~ base ~ ' end' if slot.metric in plan.partial else base}) -%}
+    {%- do weights.update({slot.value: 'case when rm_' ~ slot.value ~ ' is not null then ' ~ base ~ ' end' if slot.metric in plan.counted else base}) -%}
 {%- endfor -%}
 {%- set values = weights | list -%}
 rm_group_means as (

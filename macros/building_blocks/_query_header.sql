@@ -53,6 +53,9 @@
         {%- do parts.append('hits counted row by row') -%}
     {%- endif -%}
     {%- do parts.append('means over users with the same hit pattern counted once' if plan.hit_patterns else 'means over users') -%}
+    {%- if plan.cutoff_free -%}
+        {%- do parts.append('lists read past the largest k, as far as each user\'s R' ~ (', whose R-precision is averaged per user beside the patterns' if plan.hit_patterns else '')) -%}
+    {%- endif -%}
     {%- if 'dcg' in plan.sums -%}
         {%- do parts.append('ideal DCG from the count of relevant items' if plan.ideal_from_m else 'ideal DCG from the ranked grades') -%}
     {%- endif -%}

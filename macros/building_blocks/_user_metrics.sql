@@ -316,13 +316,39 @@ rm_ideal_by_count as (
     pattern with its rm_users) with every requested metric at every k, rm_<metric>_<i> for the
     i-th k. What group results average (under mean='geometric', their logs: _averaged). -#}
 {% macro _user_values(plan) %}
+{%- set stacked = plan.hit_patterns and plan.cutoff_free %}
+{%- set double = rank_metrics.type_double() %}
 rm_user_values as (
     select {{ rank_metrics._column_prefix(plan.by) }}{{ 'rm_users' if plan.hit_patterns else 'rm_user' }}
         {%- for slot in plan.slots %}
         {%- set at = slot.value[slot.metric | length:] %},
+        {%- if stacked and slot.k is none %}
+        cast(null as {{ double }}) as rm_{{ slot.value }}
+        {%- else %}
         {{ rank_metrics._averaged(plan, rank_metrics._per_user(plan, slot.metric, slot.k, at), slot.metric in plan.partial) }} as rm_{{ slot.value }}
+        {%- endif %}
         {%- endfor %}
     from rm_user_wide
+    {%- if stacked %}
+    union all
+    {#- under hit patterns, the cutoff-free metrics' values per user, a row each (rm_users 1),
+        stacked under the pattern rows, whose values at a k they leave NULL #}
+    select {{ rank_metrics._column_prefix(plan.by) }}cast(1 as bigint) as rm_users
+        {%- for slot in plan.slots %},
+        {%- if slot.k is none %}
+        {{ rank_metrics._averaged(plan, rank_metrics._per_user(plan, slot.metric), slot.metric in plan.partial) }} as rm_{{ slot.value }}
+        {%- else %}
+        cast(null as {{ double }}) as rm_{{ slot.value }}
+        {%- endif %}
+        {%- endfor %}
+    from (
+        select {{ rank_metrics._column_prefix(plan.by, 'u') }}u.rm_user, coalesce(r.rm_hits_within_r, 0) as rm_hits_within_r,
+            coalesce(r.rm_r, 0) as rm_r
+        from rm_users as u
+        left join rm_hits_within_r as r
+            on {{ rank_metrics._equal_prefix(plan.by, 'u', 'r') }}u.rm_user = r.rm_user
+    ) as u
+    {%- endif %}
 )
 {%- endmacro %}
 

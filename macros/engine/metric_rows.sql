@@ -10,7 +10,7 @@ rm_metric_rows as (
     select {{ rank_metrics._column_prefix(plan.by, 'g') }}r.k, r.metric,
         {{ rank_metrics._by_slot(plan, 'g.rm_mean_') }} as value,
         {{ rank_metrics._by_slot(plan, 'g.rm_std_error_') }} as std_error,
-        {{ rank_metrics._n_users_by_slot(plan) }}{{ ' as n_users' if plan.partial }}
+        {{ rank_metrics._n_users_by_slot(plan) }}{{ ' as n_users' if plan.counted }}
     from rm_group_means as g
     cross join rm_rows as r
 )
@@ -34,7 +34,7 @@ rm_long_values as (
 rm_metric_rows as (
 {%- if not plan.hit_patterns %}
     select {{ by }}k, metric,
-        {%- if plan.partial %}
+        {%- if plan.counted %}
         {#- a partial metric's users without a value are NULL rows: each row weighs 1 where it has one #}
         max(rm_mean) as value,
         {{ rank_metrics._weighted_std_error('rm_value', 'rm_mean', 'case when rm_value is not null then 1 end') }} as std_error,
@@ -54,10 +54,10 @@ rm_metric_rows as (
     {#- each row stands for rm_users users: the mean is weighted, and the spread is summed around
         it (a window over the few pattern rows), as stddev_samp would over the users #}
     select {{ by }}k, metric,
-        {%- set weight = 'case when rm_value is not null then rm_users end' if plan.partial else 'rm_users' %}
+        {%- set weight = 'case when rm_value is not null then rm_users end' if plan.counted else 'rm_users' %}
         max(rm_mean) as value,
         {{ rank_metrics._weighted_std_error('rm_value', 'rm_mean', weight) }} as std_error,
-        cast({{ 'coalesce(sum(' ~ weight ~ '), 0)' if plan.partial else 'sum(rm_users)' }} as bigint) as n_users
+        cast({{ 'coalesce(sum(' ~ weight ~ '), 0)' if plan.counted else 'sum(rm_users)' }} as bigint) as n_users
     from (
         {%- set group = 'over (partition by ' ~ keys | join(', ') ~ ')' %}
         select l.*,
