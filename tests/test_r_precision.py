@@ -138,6 +138,13 @@ def test_the_command_line(tmp_path):
     code, out, err = run("evaluate", *files, "-k", "5", "--metrics", "map", "r_precision", "--format", "csv")
     assert (code, err) == (0, "") and out.splitlines()[2].startswith(",r_precision,0.333333")
     assert "-k" not in run("r-precision", "--help")[1]
+    # its SQL, printed with no -k; other macros still need one
+    code, out, err = run("sql", "recs", "truth", "--macro", "r_precision")
+    assert (code, err) == (0, "") and out.startswith("-- rank_metrics 0.2.0: r_precision\n-- options: metrics=['r_precision']")
+    code, _, err = run("sql", "recs", "truth", "--macro", "r_precision", "-k", "5")
+    assert code == 2 and "--macro r_precision takes no -k" in err
+    code, _, err = run("sql", "recs", "truth", "--macro", "map_at_k")
+    assert code == 2 and "the following arguments are required: -k" in err
 
 
 def test_it_takes_no_k():
@@ -145,5 +152,8 @@ def test_it_takes_no_k():
         rank_metrics.r_precision(LIST, TRUTH, k=5)
     with pytest.raises(RankMetricsError, match="metrics: unknown metric 'rprec'"):
         rank_metrics.evaluate(LIST, TRUTH, k=5, metrics="rprec")
-    # the printed SQL's header shows no k (the SQL takes the k given as the plan's, unread)
-    assert rank_metrics.sql("p", "t", k=5, macro="r_precision").splitlines()[1].startswith("-- options: metrics=['r_precision']")
+    # the printed SQL takes no k (one given is the plan's, unread), and its header shows none
+    assert rank_metrics.sql("p", "t", macro="r_precision") == rank_metrics.sql("p", "t", k=5, macro="r_precision")
+    assert rank_metrics.sql("p", "t", macro="r_precision").splitlines()[1].startswith("-- options: metrics=['r_precision']")
+    with pytest.raises(RankMetricsError, match="k is required for macro 'evaluate'"):
+        rank_metrics.sql("p", "t", macro="evaluate")

@@ -67,7 +67,7 @@
                 'example': "rank_metrics.auc_at_k(predictions=ref('recs'), truth=ref('clicks'), k=50, by=['model'])"},
         'r_precision': {'macro': 'r_precision', 'group_column': 'r_precision', 'user_column': 'r_precision', 'label': 'R-precision',
                         'options': [], 'default': false, 'cutoff_free': true, 'sums': ['hits_within_r'],
-                        'description': "R-precision: the relevant items among the first R positions of the list over R, R the user's number of relevant items in truth; it takes no k (a row per group with k NULL).",
+                        'description': "R-precision (trec_eval's Rprec): the relevant items among the first R positions of the list over R, R the user's number of relevant items in truth; it takes no k (a row per group with k NULL).",
                         'example': "rank_metrics.r_precision(predictions=ref('search_results'), truth=ref('judgments'),\n                         user='query_id', item='doc_id', score='score')"},
     }) -%}
 {%- endmacro %}

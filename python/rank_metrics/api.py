@@ -144,9 +144,10 @@ average_precision_at_k.__doc__ = """AP@k per evaluated user: <by columns>, <user
     average_precision, n_relevant, n_hits.""" + _OPTIONS_DOC
 
 
-def sql(predictions, truth, k, *, con=None, dialect=None, macro="map_at_k", metrics=None,
+def sql(predictions, truth, k=None, *, con=None, dialect=None, macro="map_at_k", metrics=None,
         confidence=None, baseline=None, test=None, correction=None, family=None, alpha=None, **options) -> str:
-    """The macro SQL for tables named `predictions` and `truth` ('table' or 'schema.table').
+    """The macro SQL for tables named `predictions` and `truth` ('table' or 'schema.table'); k is
+    required but for a metric that takes none (macro='r_precision').
 
     Each dialect is rendered through its own dispatch variants, then its parent's (redshift:
     postgres, databricks: spark), then the default ones, as the dbt package renders it on that
@@ -166,6 +167,11 @@ def sql(predictions, truth, k, *, con=None, dialect=None, macro="map_at_k", metr
         raise RankMetricsError(f"rank_metrics: {mention('dialect', dialect)} must be one of {', '.join(DIALECTS)}; got {dialect!r}")
     if macro not in MACROS:
         raise RankMetricsError(f"rank_metrics: {mention('macro', macro)} must be one of {', '.join(MACROS)}; got {macro!r}")
+    cutoff_free = any(entry["macro"] == macro and entry.get("cutoff_free") for entry in metric_registry().values())
+    if k is None and not cutoff_free:
+        raise RankMetricsError(f"rank_metrics: {mention('k')} is required for macro {macro!r} (k=12 or k=[5, 10, 20])")
+    if k is None:   # a metric of no k (R-precision): the plan's k, which it does not read
+        k = 1
     for argument, value in (("predictions", predictions), ("truth", truth)):
         if not isinstance(value, str) or not value:
             # a frame's repr would fill the message: its type says what was given

@@ -137,10 +137,11 @@ def _refuse_unread_options(arguments: argparse.Namespace, metric: str | None, wh
                                    f"or evaluate with {reader}); {what} does not read it")
 
 
-def _add_metric_options(parser: argparse.ArgumentParser, metric: str | None = None) -> None:
+def _add_metric_options(parser: argparse.ArgumentParser, metric: str | None = None, k_required: bool = True) -> None:
     if metric is None or not metric_registry()[metric].get("cutoff_free"):   # R-precision takes no k
-        parser.add_argument("-k", dest="k", type=_k_values, action="append", required=True,
-                            help="the cutoff; several values (-k 5 10 20) give a row per k")
+        parser.add_argument("-k", dest="k", type=_k_values, action="append", required=k_required,
+                            help="the cutoff; several values (-k 5 10 20) give a row per k" +
+                                 ("" if k_required else " (none for --macro r_precision, which takes no k)"))
     parser.add_argument("--user", default="user_id", help="user column (default: user_id)")
     parser.add_argument("--item", default="item_id", help="item column (default: item_id)")
     order = parser.add_mutually_exclusive_group()
@@ -438,7 +439,7 @@ def _parser(arguments: list[str] = ()) -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter)
     command.add_argument("predictions", nargs="?", default="predictions", help="table name (default: predictions)")
     command.add_argument("truth", nargs="?", default="truth", help="table name (default: truth)")
-    _add_metric_options(command)
+    _add_metric_options(command, k_required=False)
     command.add_argument("--database", metavar="FILE.duckdb",
                          help="look the tables' columns up in this DuckDB file; opened read-only with external "
                               "access off, so a view in it can read nothing outside the file")
@@ -645,6 +646,13 @@ def _main(argv: list[str] | None) -> int:
                                        f"--macro {arguments.macro} (evaluate_users is the per-user query of evaluate)")
             macro = "average_precision_at_k" if arguments.per_user else arguments.macro
             _refuse_unread_options(arguments, _single_metric(macro), f"--macro {macro}")
+            takes_k = _single_metric(macro) is None or not metric_registry()[_single_metric(macro)].get("cutoff_free")
+            if takes_k and arguments.k is None:
+                parser.commands["sql"].error("the following arguments are required: -k")
+            if not takes_k and arguments.k is not None:
+                raise RankMetricsError(f"rank_metrics: --macro {macro} takes no -k: each user's cutoff is its R, the number "
+                                       "of its relevant items")
+            keywords.setdefault("k", 1)   # (unread by a metric of no k)
             _write_out(api.sql(arguments.predictions, arguments.truth, dialect=arguments.dialect, macro=macro,
                                metrics=arguments.metrics, confidence=arguments.confidence,
                                baseline=arguments.baseline, test=arguments.test,
