@@ -157,3 +157,19 @@ def test_it_takes_no_k():
     assert rank_metrics.sql("p", "t", macro="r_precision").splitlines()[1].startswith("-- options: metrics=['r_precision']")
     with pytest.raises(RankMetricsError, match="k is required for macro 'evaluate'"):
         rank_metrics.sql("p", "t", macro="evaluate")
+
+
+def test_check_on_a_sample_of_users():
+    """Past 100,000 rows check=True compares a sample of users and the means of every user's SQL
+    values: R-precision's row of k NULL and AUC's own n_users among them."""
+    import numpy as np
+
+    draw = np.random.default_rng(0)
+    users = 12_000
+    predictions = pd.DataFrame({"user_id": np.repeat(np.arange(users), 10), "item_id": draw.integers(0, 50, users * 10),
+                                "rank": np.tile(np.arange(1, 11), users)}).drop_duplicates(["user_id", "item_id"])
+    truth = pd.DataFrame({"user_id": np.repeat(np.arange(users), 3), "item_id": draw.integers(0, 50, users * 3)}).drop_duplicates()
+    assert len(predictions) + len(truth) > 100_000
+    assert 0 < rank_metrics.r_precision(predictions, truth, check=True) < 1
+    got = rank_metrics.evaluate(predictions, truth, k=5, metrics=["map", "auc", "r_precision"], check=True)
+    assert got.metric.tolist() == ["map", "auc", "r_precision"] and got.n_users[0] == got.n_users[2] > got.n_users[1]

@@ -48,7 +48,7 @@ def _expected_and_got(result: pd.DataFrame, macro: str, columns: dict, user_rows
     keys = by + ["k", "column"]
     metric, value = next((metric, group) for metric, (function, group, _) in METRICS.items() if function == macro)
     # a cutoff-free metric's rows are those of k None
-    group_rows = [row for row in group_rows if (row["k"] is None) == (metric in reference.CUTOFF_FREE)]
+    group_rows = [row for row in group_rows if (_key(row["k"]) is None) == (metric in reference.CUTOFF_FREE)]
     # a value's key is (by, k), as shown in a message; n_users's (by, k, 'n_users')
     expected = {tuple(_key(row[key]) for key in by + ["k"]): row[value] for row in group_rows}
     expected.update({(*(_key(row[key]) for key in by + ["k"]), "n_users"): row[value + "_n_users"] for row in group_rows})
