@@ -41,12 +41,13 @@ def random_users(seed=7):
             pd.DataFrame(truth, columns=["user_id", "item_id", "relevance"]))
 
 
-def on_engine(engine, request, **frames):
+def on_engine(engine, request, prefix="auc", **frames):
+    """The frames as the engine's tables (PostgreSQL's named <prefix>_<name>), with its con."""
     if engine == "duckdb":
         return frames
     if engine == "postgres":
         con = request.getfixturevalue("postgres")
-        return {**{name: to_postgres(con, f"auc_{name}", frame) for name, frame in frames.items()}, "con": con}
+        return {**{name: to_postgres(con, f"{prefix}_{name}", frame) for name, frame in frames.items()}, "con": con}
     spark = request.getfixturevalue("spark")
     return {name: to_spark(spark, frame) for name, frame in frames.items()}
 

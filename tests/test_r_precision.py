@@ -9,8 +9,7 @@ import math
 
 import pandas as pd
 import pytest
-from engine_tables import to_postgres, to_spark
-from test_auc import warehouses_give_the_reference
+from test_auc import on_engine, warehouses_give_the_reference
 from test_cli import run
 from test_trec_eval import read
 
@@ -28,19 +27,9 @@ RPREC = {"301": 0.1456, "302": 0.5065, "303": 0.0}
 RPREC_L2 = {"301": 0.0, "302": 0.5065, "303": 0.0}
 
 
-def on_engine(engine, request, predictions, truth):
-    if engine == "duckdb":
-        return dict(predictions=predictions, truth=truth)
-    if engine == "postgres":
-        con = request.getfixturevalue("postgres")
-        return dict(predictions=to_postgres(con, "rp_list", predictions), truth=to_postgres(con, "rp_truth", truth), con=con)
-    spark = request.getfixturevalue("spark")
-    return dict(predictions=to_spark(spark, predictions), truth=to_spark(spark, truth))
-
-
 @pytest.mark.parametrize("engine", ENGINES)
 def test_the_worked_example(engine, request):
-    tables = on_engine(engine, request, LIST, TRUTH)
+    tables = on_engine(engine, request, "rp", predictions=LIST, truth=TRUTH)
     assert rank_metrics.r_precision(**tables, relevance="relevance") == pytest.approx(1 / 3, rel=1e-12)
     # a row of each k for the other metrics, and one of k NULL for R-precision
     evaluated = rank_metrics.evaluate(**tables, k=[2, 5], relevance="relevance", metrics=["map", "r_precision"])
