@@ -1,5 +1,5 @@
 """The family against the real peers on random inputs: ranx (ndcg, ndcg_burges, precision,
-recall, mrr, hit_rate, r-precision), recommenders (ndcg_at_k with each score_type, precision_at_k,
+recall, mrr, hit_rate, r-precision, bpref), recommenders (ndcg_at_k with each score_type, precision_at_k,
 recall_at_k), pyspark's RankingMetrics (ndcgAt, precisionAt, recallAt), scikit-learn's
 ndcg_score and roc_auc_score (AUC per user) and ir_measures (ERR@k from gdeval, RBP from cwl_eval), each equal to rank_metrics
 under its convention and the options SPEC §6 and §6b name.
@@ -79,6 +79,29 @@ def test_ranx_r_precision(cases):
         predictions, truth = frames(case)
         got = rank_metrics.r_precision(predictions, truth, convention="ranx", check=True)
         assert got == pytest.approx(peers["ranx_r_precision"], rel=1e-9, abs=1e-12), case
+
+
+def test_ranx_bpref(cases):
+    """ranx's bpref per query with a list, under ranx's convention, where ranx gives a number.
+    Where it gives NaN (ranx issue #66) the query has no judged non-relevant item or no relevant
+    one, and bpref is trec_eval's: the relevant items retrieved over R (each term 1, as none is
+    ranked below a non-relevant item), 0 when R = 0."""
+    compared = 0
+    for case, peers in cases:
+        predictions, truth = frames(case)
+        got = rank_metrics.evaluate_users(predictions, truth, k=1, metrics="bpref", convention="ranx", check=True)
+        got = dict(zip(got.user_id.astype(str), got.bpref))
+        for user, want in peers["ranx_bpref"].items():
+            judged = truth[truth.user_id.astype(str) == user]
+            relevant = set(judged[judged.relevance > 0].item_id)
+            if want is None:
+                assert len(relevant) == 0 or len(relevant) == len(judged), case
+                listed = set(predictions[predictions.user_id.astype(str) == user].item_id)
+                want = len(listed & relevant) / len(relevant) if relevant else 0.0
+            else:
+                compared += 1
+            assert got[user] == pytest.approx(want, rel=1e-9, abs=1e-12), (case, user)
+    assert compared > 20
 
 
 def test_recommenders(cases):

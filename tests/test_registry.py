@@ -17,18 +17,21 @@ from conftest import ROOT
 
 REGISTRY = metric_registry()
 KEYS = {"macro", "group_column", "user_column", "label", "options", "default", "sums", "description", "example"}
-SUMS = {"hits", "precision_sum", "dcg", "first_hit", "rbp", "err", "hit_positions", "list_length", "hits_within_r"}
+SUMS = {"hits", "precision_sum", "dcg", "first_hit", "rbp", "err", "hit_positions", "list_length", "hits_within_r", "bpref"}
 
 
 def test_every_entry_says_everything_and_nothing_else():
-    assert list(REGISTRY) == ["map", "ndcg", "precision", "recall", "mrr", "hit_rate", "rbp", "err", "auc", "r_precision"]
+    assert list(REGISTRY) == ["map", "ndcg", "precision", "recall", "mrr", "hit_rate", "rbp", "err", "auc", "r_precision",
+                             "bpref"]
     # SPEC §6's family is computed when metrics= is not given; §6b's additions when named
     assert [metric for metric, entry in REGISTRY.items() if entry["default"]] == ["map", "ndcg", "precision", "recall", "mrr",
                                                                                   "hit_rate"]
     for metric, entry in REGISTRY.items():
         # partial: only where some users have no value (AUC's without a positive or a negative);
-        # cutoff_free: only for a metric that takes no k (R-precision), named without _at_k
-        assert set(entry) - {"partial", "cutoff_free"} == KEYS and entry.get("partial", True), metric
+        # cutoff_free: only for a metric that takes no k (R-precision, bpref), named without _at_k,
+        # with the reason it takes none (cutoff)
+        assert set(entry) - {"partial", "cutoff_free", "cutoff"} == KEYS and entry.get("partial", True), metric
+        assert ("cutoff" in entry) == entry.get("cutoff_free", False), metric
         if entry.get("cutoff_free"):
             assert entry["macro"] == entry["group_column"] == entry["user_column"] == metric
             assert set(entry["sums"]) <= SUMS and "hits" not in entry["sums"], metric

@@ -356,11 +356,15 @@
     {#- partial: the requested metrics some users have no value of (the registry's partial) -#}
     {%- set partial = [] -%}
     {%- for metric in plan.metrics if registry[metric].get('partial') -%}{%- do partial.append(metric) -%}{%- endfor -%}
-    {#- cutoff_free: the requested metrics that take no k (R-precision), each one value per user,
+    {#- cutoff_free: the requested metrics that take no k (R-precision, bpref), each one value per user,
         reported once with k NULL; slots: every value of a group row, in the order results list
-        them: each k's metrics, then the cutoff-free ones ({k, metric, value: its column suffix}) -#}
+        them: each k's metrics, then the cutoff-free ones ({k, metric, value: its column suffix});
+        cutoff_free_sums: theirs, each a CTE of its own (_cutoff_free_sum); judged_rows: the lists
+        meet every judged truth row, not only those that are relevant or add gain (bpref) -#}
     {%- set cutoff_free = [] -%}
     {%- for metric in plan.metrics if registry[metric].get('cutoff_free') -%}{%- do cutoff_free.append(metric) -%}{%- endfor -%}
+    {%- set cutoff_free_sums = [] -%}
+    {%- for metric in cutoff_free -%}{%- for sum in registry[metric].sums if sum not in cutoff_free_sums -%}{%- do cutoff_free_sums.append(sum) -%}{%- endfor -%}{%- endfor -%}
     {%- set slots = [] -%}
     {%- for k in plan.ks %}{% set at = loop.index %}{% for metric in plan.metrics if metric not in cutoff_free -%}
         {%- do slots.append({'k': k, 'metric': metric, 'value': metric ~ '_' ~ at}) -%}
@@ -418,6 +422,8 @@
         'partial': partial,
         'cutoff_free': cutoff_free, 'slots': slots,
         'uncut': plan.truth_scope == 'listed' or cutoff_free | length > 0,
+        'cutoff_free_sums': cutoff_free_sums,
+        'judged_rows': 'bpref' in sums and relevance is not none,
         'term_sums': rank_metrics._hit_term_sums(sums).split(),
         'hit_patterns': false,
         'by': quoted_by, 'truth_by': quoted_truth_by,

@@ -9,6 +9,9 @@
                        largest grade), rm_relevant (1 or 0) and, for MAP unless the plan has
                        hits_as_bits, rm_hits_so_far (the running count of relevant hits up to
                        and including it)
+      rm_judged_rows   under plan.judged_rows (bpref, on graded truth): the rows of rm_hit_rows
+                       and those of the judged non-relevant items
+      rm_<sum>         each cutoff-free metric's sums per (by, user) (_cutoff_free_sum)
       rm_listed_items  under truth_scope='listed': one row per (by, user, truth item in the list),
                        and under hit patterns the word of its positions within the largest k
     A hit is a listed item that truth grades relevant or that adds gain (SPEC §6); which of its
@@ -19,6 +22,9 @@
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
 {%- set truth_by = rank_metrics._column_prefix(plan.truth_by) -%}
 {%- set truth_rows = rank_metrics._truth_rows(plan) -%}
+{#- bpref's judged non-relevant items are met too (plan.judged_rows): rm_judged_rows has them,
+    rm_hit_rows the rest -#}
+{%- set met_rows = rank_metrics._truth_rows(plan, judged=plan.judged_rows) -%}
 {%- set listed = plan.truth_scope == 'listed' -%}
 {#- the cut at the largest k, made last (in rm_hits) when the plan is uncut: under
     truth_scope='listed' every listed truth item is needed, and R-precision's hits are within
@@ -97,7 +103,7 @@ rm_matches as (
     select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.{{ plan.user }} as rm_user, p.{{ plan.item }} as rm_item,
         {{ rank_metrics._rank_for_cuts(plan, 'p.') }} as rm_order_value, r.rm_grade
     from {{ plan.predictions }} as p
-    inner join {{ truth_rows }} as r
+    inner join {{ met_rows }} as r
         on {{ rank_metrics._equal_prefix(plan.truth_by, 'p', 'r') }}p.{{ plan.user }} = r.rm_user and p.{{ plan.item }} = r.rm_item
     {{- rank_metrics.lists_in_order(plan, 'p') }}
     {%- if not uncut %}
@@ -108,7 +114,7 @@ rm_renumbered as (
     {{ rank_metrics.renumbered_rows(plan, none if uncut else largest_k) }}
 ),
 rm_candidate_hits as (
-    {{ rank_metrics.candidate_hits(plan, truth_rows, none if uncut else largest_k) }}
+    {{ rank_metrics.candidate_hits(plan, met_rows, none if uncut else largest_k) }}
 ),
 {%- else %}
 rm_source as (
@@ -147,10 +153,10 @@ rm_prediction_users as (
 rm_candidate_hits as (
     -- relevant items within the largest k: the join comes before anything else per row, so
     -- what follows only sees these few rows
-    {{ rank_metrics._numbered_hits(plan, 'rm_positions', truth_rows, none if uncut else largest_k) }}
+    {{ rank_metrics._numbered_hits(plan, 'rm_positions', met_rows, none if uncut else largest_k) }}
 ),
 {%- endif %}
-rm_hit_rows as (
+{{ 'rm_judged_rows' if plan.judged_rows else 'rm_hit_rows' }} as (
     -- a truth row judged twice does not make two hits: the item keeps its largest grade
     {%- if plan.duplicates in ('first', 'error', 'collapse') %}
     {#- under 'collapse' too: an item kept its best place, its first (rm_lists' check) #}
@@ -165,6 +171,14 @@ rm_hit_rows as (
     group by {{ by }}rm_user, rm_item, rm_position
     {%- endif %}
 ),
+{%- if plan.judged_rows %}
+rm_hit_rows as (
+    -- the hits: the judged rows that are relevant or add gain
+    select *
+    from rm_judged_rows
+    where {{ rank_metrics._is_joined(plan, 'rm_grade') }}
+),
+{%- endif %}
 {%- if listed %}
 rm_listed_items as (
     -- the truth items anywhere in each list, with their grades (truth_scope='listed')
@@ -177,9 +191,9 @@ rm_listed_items as (
     group by {{ by }}rm_user, rm_item
 ),
 {%- endif %}
-{%- if 'hits_within_r' in plan.sums %}
-{{ rank_metrics._hits_within_r(plan) }},
-{%- endif %}
+{%- for sum in plan.cutoff_free_sums %}
+{{ rank_metrics._cutoff_free_sum(plan, sum) }},
+{%- endfor %}
 rm_hits as (
     {#- AP's running count of relevant hits: a window, unless _user_sums reads it off a bitmask -#}
     {%- set running_count = 'precision_sum' in plan.sums and not plan.hits_as_bits %}
@@ -249,14 +263,14 @@ rm_hits as (
 
 {#- The truth rows the lists meet, as a subquery rather than a CTE, so that no engine keeps a
     copy of them: (truth_by, rm_user, rm_item, rm_grade) for every row that is relevant or adds
-    gain. A (user, item) judged twice is one item, counted once by count(distinct) and
-    de-duplicated where it meets the hits (rm_hit_rows). -#}
-{% macro _truth_rows(plan) -%}
+    gain, or with `judged` every row. A (user, item) judged twice is one item, counted once by
+    count(distinct) and de-duplicated where it meets the hits (rm_hit_rows). -#}
+{% macro _truth_rows(plan, judged=false) -%}
     {%- set grade = rank_metrics._truth_grade(plan) -%}
     (
         select {{ rank_metrics._column_prefix(plan.truth_by) }}{{ plan.truth_user }} as rm_user, {{ plan.truth_item }} as rm_item, {{ grade }} as rm_grade
         from {{ plan.truth }} as rm_t
-        {%- if plan.relevance is not none or plan.relevance_threshold is not none %}
+        {%- if not judged and (plan.relevance is not none or plan.relevance_threshold is not none) %}
         where {{ rank_metrics._is_joined(plan, grade) }}
         {%- endif %}
     )

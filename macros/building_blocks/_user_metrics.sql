@@ -111,16 +111,11 @@ rm_user_wide as (
         {%- if plan.needs_list_length %},
         coalesce(p.rm_list_length, 0) as rm_list_length
         {%- endif %}
-        {%- if 'hits_within_r' in sums %},
-        coalesce(r.rm_hits_within_r, 0) as rm_hits_within_r, coalesce(r.rm_r, 0) as rm_r
-        {%- endif %}
+        {{- rank_metrics._cutoff_free_columns(plan) }}
     from rm_users as u
     left join rm_user_sums as s
         on {{ rank_metrics._equal_prefix(plan.by, 'u', 's') }}u.rm_user = s.rm_user
-    {%- if 'hits_within_r' in sums %}
-    left join rm_hits_within_r as r
-        on {{ rank_metrics._equal_prefix(plan.by, 'u', 'r') }}u.rm_user = r.rm_user
-    {%- endif %}
+    {{- rank_metrics._cutoff_free_joins(plan) }}
     {%- if 'dcg' in sums and plan.ideal_from_m %}
     left join rm_ideal_by_count as i
         on i.rm_count = least(u.rm_n_relevant, {{ largest_k }})
@@ -342,14 +337,28 @@ rm_user_values as (
         {%- endif %}
         {%- endfor %}
     from (
-        select {{ rank_metrics._column_prefix(plan.by, 'u') }}u.rm_user, coalesce(r.rm_hits_within_r, 0) as rm_hits_within_r,
-            coalesce(r.rm_r, 0) as rm_r
+        select {{ rank_metrics._column_prefix(plan.by, 'u') }}u.rm_user
+            {{- rank_metrics._cutoff_free_columns(plan) | indent(4) }}
         from rm_users as u
-        left join rm_hits_within_r as r
-            on {{ rank_metrics._equal_prefix(plan.by, 'u', 'r') }}u.rm_user = r.rm_user
+        {{- rank_metrics._cutoff_free_joins(plan) | indent(4) }}
     ) as u
     {%- endif %}
 )
+{%- endmacro %}
+
+{#- The cutoff-free metrics' columns of rm_user_wide (0 for a user without a row of their CTE),
+    and the joins of those CTEs to rm_users as u. -#}
+{% macro _cutoff_free_columns(plan) -%}
+    {%- for sum in plan.cutoff_free_sums %}{% for column in rank_metrics._cutoff_free_sum(plan, sum, columns=true).split() %},
+        coalesce(c_{{ sum }}.{{ column }}, 0) as {{ column }}
+    {%- endfor %}{% endfor -%}
+{%- endmacro %}
+
+{% macro _cutoff_free_joins(plan) -%}
+    {%- for sum in plan.cutoff_free_sums %}
+    left join rm_{{ sum }} as c_{{ sum }}
+        on {{ rank_metrics._equal_prefix(plan.by, 'u', 'c_' ~ sum) }}u.rm_user = c_{{ sum }}.rm_user
+    {%- endfor -%}
 {%- endmacro %}
 
 {#- The columns of the plan's sums of a term per hit (_hit_term_sums), as words. -#}
@@ -373,9 +382,9 @@ rm_user_k as (
         {%- for column in by_k %}
         case {%- for k in plan.ks %} when ks.k = {{ k }} then u.{{ column }}_{{ loop.index }}{% endfor %} end as {{ column }},
         {%- endfor %}
-        {%- if 'hits_within_r' in sums %}
-        u.rm_hits_within_r, u.rm_r,
-        {%- endif %}
+        {%- for sum in plan.cutoff_free_sums %}{% for column in rank_metrics._cutoff_free_sum(plan, sum, columns=true).split() %}
+        u.{{ column }},
+        {%- endfor %}{% endfor %}
         {%- if 'first_hit' in sums %}
         u.rm_first_hit,
         {%- endif %}

@@ -40,3 +40,13 @@
     {%- endif -%}
     {{ return(rank_metrics._fits_its_view(adapter.dispatch('evaluate_over_time', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, options, varargs)))) }}
 {% endmacro %}
+
+{#- A cutoff-free metric's public macro (r_precision, bpref) stops a k with the registry's reason
+    (its `cutoff`). -#}
+{% macro _refuse_k(metric, kwargs, varargs) %}
+    {%- if 'k' in kwargs or varargs %}
+        {%- set registry = {} -%}
+        {%- do rank_metrics._metric_registry(registry) -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ metric ~ " takes no k: " ~ registry[metric].cutoff ~ " (evaluate reports it with k NULL); got k " ~ rank_metrics._shown(kwargs.get('k', varargs[0] if varargs else none))) }}
+    {%- endif %}
+{% endmacro %}

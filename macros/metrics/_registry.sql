@@ -12,10 +12,13 @@
                     first_hit (the first relevant position), rbp (RBP's sum of (1 - p) p^(i - 1)
                     over the relevant hits i), err (ERR's sum over the hits), hit_positions (the
                     sum of the relevant hits' positions), list_length (n(u), the list's length),
-                    hits_within_r (R-precision's hits within the first R positions, and R)
+                    hits_within_r (R-precision's hits within the first R positions, and R),
+                    bpref (bpref's value per user, from the judged items of the whole list)
       description   one sentence, and example a call, for dbt docs and docs/reference.md
       cutoff_free   (when true) the metric takes no k: one value per user, reported once with
-                    k NULL; its macro and function are named without _at_k and take no k
+                    k NULL; its macro and function are named without _at_k and take no k, and
+                    `cutoff` says why, in the message that refuses one. Its sums are CTEs of
+                    their own, rm_<sum> per (by, user), after the hits (_cutoff_free_sum)
       partial       (when true) the metric is undefined for some users (AUC without a relevant or
                     without a non-relevant item within k): their value is NULL, which no mean
                     averages, no n_users of the metric counts and compare does not pair
@@ -67,8 +70,14 @@
                 'example': "rank_metrics.auc_at_k(predictions=ref('recs'), truth=ref('clicks'), k=50, by=['model'])"},
         'r_precision': {'macro': 'r_precision', 'group_column': 'r_precision', 'user_column': 'r_precision', 'label': 'R-precision',
                         'options': [], 'default': false, 'cutoff_free': true, 'sums': ['hits_within_r'],
+                        'cutoff': "each user's cutoff is its R, the number of its relevant items",
                         'description': "R-precision (trec_eval's Rprec): the relevant items among the first R positions of the list over R, R the user's number of relevant items in truth; it takes no k (a row per group with k NULL).",
                         'example': "rank_metrics.r_precision(predictions=ref('search_results'), truth=ref('judgments'),\n                         user='query_id', item='doc_id', score='score')"},
+        'bpref': {'macro': 'bpref', 'group_column': 'bpref', 'user_column': 'bpref', 'label': 'bpref',
+                  'options': [], 'default': false, 'cutoff_free': true, 'sums': ['bpref'],
+                  'cutoff': "it reads each user's whole list, skipping the items truth does not judge",
+                  'description': "bpref (trec_eval's bpref): for each of the user's relevant items in the list, 1 less the judged non-relevant items ranked above it (at most R) over min(R, N); their sum over R, R and N the user's relevant and judged non-relevant items in truth; unjudged items are skipped; it takes no k (a row per group with k NULL).",
+                  'example': "rank_metrics.bpref(predictions=ref('search_results'), truth=ref('judgments'),\n                   user='query_id', item='doc_id', score='score', relevance='grade')"},
     }) -%}
 {%- endmacro %}
 
@@ -85,11 +94,13 @@
     {%- elif metric == 'err' -%}{{ rank_metrics._per_user_err(plan, k, at) }}
     {%- elif metric == 'auc' -%}{{ rank_metrics._per_user_auc(plan, k, at) }}
     {%- elif metric == 'r_precision' -%}{{ rank_metrics._per_user_r_precision(plan, k, at) }}
+    {%- elif metric == 'bpref' -%}{{ rank_metrics._per_user_bpref(plan, k, at) }}
     {%- endif -%}
 {%- endmacro %}
 
 {#- The sums that add a term per hit row within k (the registry's sums beyond hits,
-    precision_sum, dcg, first_hit, list_length and hits_within_r, which the one pass computes in ways of their own) among
+    precision_sum, dcg, first_hit, list_length and the cutoff-free metrics' sums, which the one pass computes in ways of
+    their own) among
     `sums`, as words in registry order. Each has a per-hit term and a sum from the hit word,
     both in its metric's file, named below (_hit_term, _hit_term_from_bits). -#}
 {% macro _hit_term_sums(sums) -%}
@@ -97,7 +108,8 @@
     {%- do rank_metrics._metric_registry(registry) -%}
     {%- set names = [] -%}
     {%- for entry in registry.values() -%}
-        {%- for sum in entry.sums if sum in sums and sum not in ['hits', 'precision_sum', 'dcg', 'first_hit', 'list_length', 'hits_within_r'] + names -%}{%- do names.append(sum) -%}{%- endfor -%}
+        {%- for sum in entry.sums if sum in sums and not entry.get('cutoff_free')
+                                   and sum not in ['hits', 'precision_sum', 'dcg', 'first_hit', 'list_length'] + names -%}{%- do names.append(sum) -%}{%- endfor -%}
     {%- endfor -%}
     {{- names | join(' ') -}}
 {%- endmacro %}
@@ -115,6 +127,15 @@
     {%- if sum == 'rbp' -%}{{ rank_metrics._rbp_from_bits(plan, bits, k, after) }}
     {%- elif sum == 'err' -%}{{ rank_metrics._err_from_bits(plan, bits, k, after) }}
     {%- elif sum == 'hit_positions' -%}{{ rank_metrics._hit_positions_from_bits(plan, bits, k, after) }}
+    {%- endif -%}
+{%- endmacro %}
+
+{#- A cutoff-free metric's sum: its CTE rm_<sum> (after the hits, _ranked_hits), one row per
+    (by, user) with a value, and the columns it holds, as words (`columns`), which
+    _user_metrics takes with 0 for the users without a row. -#}
+{% macro _cutoff_free_sum(plan, sum, columns=false) -%}
+    {%- if sum == 'hits_within_r' -%}{{ 'rm_hits_within_r rm_r' if columns else rank_metrics._hits_within_r(plan) }}
+    {%- elif sum == 'bpref' -%}{{ 'rm_bpref' if columns else rank_metrics._bpref_per_user(plan) }}
     {%- endif -%}
 {%- endmacro %}
 

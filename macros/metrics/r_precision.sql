@@ -29,9 +29,7 @@ rm_hits_within_r as (
     it takes no k. -#}
 {% macro r_precision(predictions, truth) %}
     {%- if not execute %}{{ return(rank_metrics._while_parsing()) }}{% endif %}
-    {%- if 'k' in kwargs or varargs %}
-        {{ exceptions.raise_compiler_error("rank_metrics: r_precision takes no k: each user's cutoff is its R, the number of its relevant items (evaluate reports it with k NULL); got k " ~ rank_metrics._shown(kwargs.get('k', varargs[0] if varargs else none))) }}
-    {%- endif %}
+    {%- do rank_metrics._refuse_k('r_precision', kwargs, varargs) -%}
     {#- the plan numbers positions up to a largest k: 1, which R-precision does not read #}
     {{ return(rank_metrics._fits_its_view(adapter.dispatch('r_precision', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, 1, kwargs, varargs)))) }}
 {% endmacro %}

@@ -45,14 +45,14 @@ _OPTIONS_DOC = """
 
 
 def _cutoff_free_function(metric: str):
-    """The function of a metric that takes no k (R-precision): its one value per group."""
+    """The function of a metric that takes no k (R-precision, bpref): its one value per group."""
     name, group_column, _ = METRICS[metric]
 
     def cutoff_free(predictions, truth, *, con=None, check=False, **options):
         if "k" in options:   # as the dbt macro says it
             given = mention("k", options["k"], text=repr(options["k"]))
-            raise RankMetricsError(f"rank_metrics: {name} takes no k: each user's cutoff is its R, the number of its "
-                                   f"relevant items (evaluate reports it with k NULL); got {given}")
+            raise RankMetricsError(f"rank_metrics: {name} takes no k: {metric_registry()[metric]['cutoff']} "
+                                   f"(evaluate reports it with k NULL); got {given}")
         # the macros number positions up to a largest k: 1, which this metric does not read
         arguments = _metric_arguments(1, options)
         result = _sorted(_run(name, predictions, truth, arguments, con, check), _as_list(arguments["by"]))
@@ -147,7 +147,7 @@ average_precision_at_k.__doc__ = """AP@k per evaluated user: <by columns>, <user
 def sql(predictions, truth, k=None, *, con=None, dialect=None, macro="map_at_k", metrics=None,
         confidence=None, baseline=None, test=None, correction=None, family=None, alpha=None, **options) -> str:
     """The macro SQL for tables named `predictions` and `truth` ('table' or 'schema.table'); k is
-    required but for a metric that takes none (macro='r_precision').
+    required but for a metric that takes none (macro='r_precision' or 'bpref').
 
     Each dialect is rendered through its own dispatch variants, then its parent's (redshift:
     postgres, databricks: spark), then the default ones, as the dbt package renders it on that

@@ -138,10 +138,10 @@ def _refuse_unread_options(arguments: argparse.Namespace, metric: str | None, wh
 
 
 def _add_metric_options(parser: argparse.ArgumentParser, metric: str | None = None, k_required: bool = True) -> None:
-    if metric is None or not metric_registry()[metric].get("cutoff_free"):   # R-precision takes no k
+    if metric is None or not metric_registry()[metric].get("cutoff_free"):   # R-precision and bpref take no k
         parser.add_argument("-k", dest="k", type=_k_values, action="append", required=k_required,
                             help="the cutoff; several values (-k 5 10 20) give a row per k" +
-                                 ("" if k_required else " (none for --macro r_precision, which takes no k)"))
+                                 ("" if k_required else " (none for --macro r_precision or bpref, which take no k)"))
     parser.add_argument("--user", default="user_id", help="user column (default: user_id)")
     parser.add_argument("--item", default="item_id", help="item column (default: item_id)")
     order = parser.add_mutually_exclusive_group()

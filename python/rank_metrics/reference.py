@@ -183,6 +183,19 @@ def user_metrics(ranked: Sequence, grades: dict, k: int, options: Options) -> di
     for item in ranked[:r]:
         within_r += (options.duplicates == "all" or item not in seen) and item in grades and relevant(grades[item])
         seen.add(item)
+    # bpref (SPEC §6b): over the whole list, each relevant entry adds 1 less the judged non-relevant
+    # entries above it (at most R) over min(R, N); unjudged entries are passed over
+    n_judged_nonrelevant = sum(1 for grade in grades.values() if not relevant(grade))
+    bpref_terms, nonrelevant_above, seen = [], 0, set()
+    for item in ranked:
+        counts = options.duplicates == "all" or item not in seen
+        seen.add(item)
+        if not counts or item not in grades:
+            continue
+        if relevant(grades[item]):
+            bpref_terms.append(1 - min(nonrelevant_above, r) / min(r, n_judged_nonrelevant) if nonrelevant_above else 1.0)
+        else:
+            nonrelevant_above += 1
     ap_denominator = {"min_m_k": min(m, k), "m": m, "hits": hits}[options.normalization]
     precision_denominator = k if options.precision_denominator == "k" else min(k, n)
     recall_denominator = m if options.recall_denominator == "m" else min(m, k)
@@ -197,6 +210,7 @@ def user_metrics(ranked: Sequence, grades: dict, k: int, options: Options) -> di
         "err": err,
         "auc": ordered_pairs / pairs if pairs else None,
         "r_precision": within_r / r if r else 0.0,
+        "bpref": math.fsum(bpref_terms) / r if r else 0.0,
         "n_relevant": m,
         "n_hits": hits,
     }

@@ -38,6 +38,24 @@ def ranx_r_precision(case):
     return float(evaluate(Qrels.from_dict(qrels), Run.from_dict(run), "r-precision", make_comparable=True))
 
 
+def ranx_bpref(case):
+    """ranx's bpref for each query with a list, evaluated alone: a query of qrels without a
+    relevant item makes ranx give 0 for every query evaluated with it. None where ranx gives NaN
+    (a query without a judged non-relevant or without a relevant item: ranx issue #66)."""
+    import math
+
+    from ranx import Qrels, Run, evaluate
+
+    qrels, run = {}, {}
+    for user, item, grade in case["truth"]:
+        qrels.setdefault(str(user), {})[item] = grade
+    for user, item, score in case["predictions"]:
+        run.setdefault(str(user), {})[item] = score
+    scores = {query: float(evaluate(Qrels.from_dict({query: judged}), Run.from_dict({query: run[query]}), "bpref"))
+              for query, judged in qrels.items() if query in run}
+    return {query: None if math.isnan(score) else score for query, score in scores.items()}
+
+
 def recommenders_values(case):
     import pandas as pd
     from recommenders.evaluation import python_evaluation as evaluation
@@ -134,6 +152,7 @@ if __name__ == "__main__":
     cases = json.load(sys.stdin)
     spark = spark_values(cases)
     print(json.dumps([{"ranx": ranx_values(case), "ranx_r_precision": ranx_r_precision(case),
+                       "ranx_bpref": ranx_bpref(case),
                        "recommenders": recommenders_values(case),
                        "sklearn": sklearn_values(case), "sklearn_auc": sklearn_auc_values(case), "spark": spark[index],
                        "ir_measures": ir_measures_values(case)}

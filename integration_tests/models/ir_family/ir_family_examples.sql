@@ -7,7 +7,8 @@
 -- list misses (AP 0, counted as 1e-5), MAP@5's geometric mean is sqrt(1/3 * 1e-5). AUC@5: of the
 -- 2 x 3 pairs of a relevant (b, d) and a non-relevant item (a, c, e), b comes before c and e, d
 -- before e: 3/6 = 0.5; AUC@2 0 (a before b); AUC@1 has no value (no relevant item: n_users 0).
--- R-precision, which takes no k: R = 3 (b, d, f), and among a, b, c only b: 1/3, with k NULL.
+-- R-precision, which takes no k: R = 3 (b, d, f), and among a, b, c only b: 1/3, with k NULL;
+-- bpref, nor does it: N = 2 (a, c), a above b (1 - 1/2), a and c above d (0): (1/2 + 0) / 3.
 {%- set predictions %}(
     select 1 as user_id, 'a' as item_id, 1 as rank
     union all select 1, 'b', 2 union all select 1, 'c', 3 union all select 1, 'd', 4 union all select 1, 'e', 5
@@ -36,6 +37,11 @@ from (
 {{ rank_metrics.r_precision(predictions=predictions, truth=truth, relevance='relevance') }}
 ) as r
 union all
+select 'bpref', 'bpref', k, bpref, n_users
+from (
+{{ rank_metrics.bpref(predictions=predictions, truth=truth, relevance='relevance') }}
+) as r
+union all
 select 'evaluate geometric', metric, k, value, n_users
 from (
 {{ rank_metrics.evaluate(predictions='(select * from ' ~ predictions ~ ' as p union all select 2, \'x\', 1)',
@@ -45,6 +51,6 @@ from (
 union all
 select 'evaluate', metric, k, value, n_users
 from (
-{{ rank_metrics.evaluate(predictions=predictions, truth=truth, k=[2, 5], relevance='relevance', metrics=['rbp', 'err', 'auc', 'r_precision'],
+{{ rank_metrics.evaluate(predictions=predictions, truth=truth, k=[2, 5], relevance='relevance', metrics=['rbp', 'err', 'auc', 'r_precision', 'bpref'],
                          persistence=0.5, max_grade=4) }}
 ) as r

@@ -1,8 +1,8 @@
-"""SPEC §6b's R-precision, the first metric that takes no k: the worked example on every engine,
-trec_eval's Rprec on its own test data (binary and with -l2), lists longer than the largest k
-(R past it), the row of k NULL in evaluate, evaluate_users, compare and over time, and the
-command line. ranx's r-precision on random data is in tests/test_peers.py; the dbt package's
-run of the worked example in integration_tests/models/ir_family."""
+"""SPEC §6b's metrics that take no k, R-precision and bpref: the worked example on every engine,
+trec_eval's Rprec and bpref on its own test data (binary and with -l2), lists longer than the
+largest k (R past it), the row of k NULL in evaluate, evaluate_users, compare and over time, and
+the command line. ranx's r-precision and bpref on random data are in tests/test_peers.py; the
+dbt package's run of the worked example in integration_tests/models/ir_family."""
 
 import datetime
 import math
@@ -17,7 +17,8 @@ import rank_metrics
 from rank_metrics import RankMetricsError, reference
 
 # the list a, b, c, d, e; truth a:0, b:2, c:0, d:1, f:3: R = 3 (b, d, f), and among the first 3
-# positions (a, b, c) only b: 1/3
+# positions (a, b, c) only b: R-precision 1/3. N = 2 (a, c): b has a above it (1 - 1/2), d both
+# (1 - 2/2), e is unjudged and f not listed: bpref (1/2 + 0) / 3 = 1/6
 LIST = pd.DataFrame({"user_id": [1] * 5, "item_id": list("abcde"), "rank": [1, 2, 3, 4, 5]})
 TRUTH = pd.DataFrame({"user_id": [1] * 5, "item_id": list("abcdf"), "relevance": [0, 2, 0, 1, 3]})
 ENGINES = ["duckdb", pytest.param("postgres", marks=pytest.mark.postgres), pytest.param("spark", marks=pytest.mark.spark)]
@@ -25,40 +26,48 @@ ENGINES = ["duckdb", pytest.param("postgres", marks=pytest.mark.postgres), pytes
 # Rprec per topic and over all three
 RPREC = {"301": 0.1456, "302": 0.5065, "303": 0.0}
 RPREC_L2 = {"301": 0.0, "302": 0.5065, "303": 0.0}
+BPREF = {"301": 0.1230, "302": 0.4712, "303": 0.0}
+BPREF_L2 = {"301": 0.0, "302": 0.4712, "303": 0.0}
 
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_the_worked_example(engine, request):
     tables = on_engine(engine, request, "rp", predictions=LIST, truth=TRUTH)
     assert rank_metrics.r_precision(**tables, relevance="relevance") == pytest.approx(1 / 3, rel=1e-12)
-    # a row of each k for the other metrics, and one of k NULL for R-precision
-    evaluated = rank_metrics.evaluate(**tables, k=[2, 5], relevance="relevance", metrics=["map", "r_precision"])
-    assert evaluated.metric.tolist() == ["map", "map", "r_precision"]
-    assert evaluated.k.tolist()[:2] == [2, 5] and evaluated.k.isna().tolist() == [False, False, True]
-    assert evaluated.value.tolist() == pytest.approx([0.25, 1 / 3, 1 / 3], rel=1e-12)
-    assert evaluated.n_users.tolist() == [1, 1, 1]
-    users = rank_metrics.evaluate_users(**tables, k=5, relevance="relevance", metrics=["map", "r_precision"])
+    assert rank_metrics.bpref(**tables, relevance="relevance") == pytest.approx(1 / 6, rel=1e-12)
+    # a row of each k for the other metrics, and one of k NULL for each metric that takes none
+    evaluated = rank_metrics.evaluate(**tables, k=[2, 5], relevance="relevance", metrics=["map", "r_precision", "bpref"])
+    assert evaluated.metric.tolist() == ["map", "map", "r_precision", "bpref"]
+    assert evaluated.k.tolist()[:2] == [2, 5] and evaluated.k.isna().tolist() == [False, False, True, True]
+    assert evaluated.value.tolist() == pytest.approx([0.25, 1 / 3, 1 / 3, 1 / 6], rel=1e-12)
+    assert evaluated.n_users.tolist() == [1, 1, 1, 1]
+    users = rank_metrics.evaluate_users(**tables, k=5, relevance="relevance", metrics=["map", "r_precision", "bpref"])
     assert users.k.isna().tolist() == [False, True]
     assert math.isnan(users.r_precision[0]) and users.r_precision[1] == pytest.approx(1 / 3, rel=1e-12)
+    assert math.isnan(users.bpref[0]) and users.bpref[1] == pytest.approx(1 / 6, rel=1e-12)
     assert math.isnan(users.average_precision[1]) and users.n_relevant.tolist() == [3, 3]
 
 
-def test_trec_eval_rprec_on_its_own_test_data(trec_eval_data):
-    """R-precision per topic and its mean, as trec_eval prints them: with binary judgments, and
-    with -l2 (relevance_threshold=2) on its graded qrels, where grades below 2 (-1 to 1) are
-    judged non-relevant."""
+def test_trec_eval_rprec_and_bpref_on_its_own_test_data(trec_eval_data):
+    """R-precision and bpref per topic and their means, as trec_eval prints them: with binary
+    judgments, and with -l2 (relevance_threshold=2) on its graded qrels, where grades below 2 (-1
+    to 1) are judged non-relevant."""
     results, qrels = read(trec_eval_data)
     graded = pd.read_csv(trec_eval_data / "qrels.rel_level", sep=r"\s+", header=None,
                          names=["topic", "iteration", "doc", "relevance"], dtype={"topic": str})
     options = dict(user="topic", item="doc", score="score", convention="trec_eval", check=True)
-    for truth, expected, threshold in ((qrels, RPREC, None), (graded, RPREC_L2, 2)):
-        per_topic = rank_metrics.evaluate_users(results, truth, k=1, metrics="r_precision", relevance_threshold=threshold,
-                                                **options)
-        assert dict(zip(per_topic.topic, per_topic.r_precision)) == pytest.approx(expected, abs=5e-5)
-        mean = rank_metrics.r_precision(results, truth, relevance_threshold=threshold, **options)
-        assert mean == pytest.approx(sum(expected.values()) / 3, abs=5e-5)
+    for truth, rprec, bpref, threshold in ((qrels, RPREC, BPREF, None), (graded, RPREC_L2, BPREF_L2, 2)):
+        per_topic = rank_metrics.evaluate_users(results, truth, k=1, metrics=["r_precision", "bpref"],
+                                                relevance_threshold=threshold, **options)
+        assert dict(zip(per_topic.topic, per_topic.r_precision)) == pytest.approx(rprec, abs=5e-5)
+        assert dict(zip(per_topic.topic, per_topic.bpref)) == pytest.approx(bpref, abs=5e-5)
+        assert rank_metrics.r_precision(results, truth, relevance_threshold=threshold, **options) == \
+            pytest.approx(sum(rprec.values()) / 3, abs=5e-5)
+    # trec_eval's "all" lines
     assert rank_metrics.r_precision(results, qrels, **options) == pytest.approx(0.2174, abs=5e-5)
     assert rank_metrics.r_precision(results, graded, relevance_threshold=2, **options) == pytest.approx(0.1688, abs=5e-5)
+    assert rank_metrics.bpref(results, qrels, **options) == pytest.approx(0.1981, abs=5e-5)
+    assert rank_metrics.bpref(results, graded, relevance_threshold=2, **options) == pytest.approx(0.1571, abs=5e-5)
 
 
 def test_r_past_the_largest_k_and_the_hit_word():
@@ -81,34 +90,38 @@ def test_r_past_the_largest_k_and_the_hit_word():
 
 
 def test_snowflake_and_the_other_warehouses_give_the_reference():
-    """Its row of k NULL beside MAP's rows, on Snowflake's emulator and transpiled back from
+    """Their rows of k NULL beside MAP's rows, on Snowflake's emulator and transpiled back from
     every other warehouse's SQL."""
-    warehouses_give_the_reference(["r_precision", "map"], "relevance")
+    warehouses_give_the_reference(["r_precision", "map", "bpref"], "relevance")
 
 
 def test_compare_pairs_the_rows_of_k_null():
-    """compare's rows for R-precision have k NULL, paired like the others, by the t test's SQL and
-    the resampled tests in Python alike (check=True: the reference's differences)."""
+    """compare's rows for R-precision and bpref have k NULL, paired like the others, by the t
+    test's SQL and the resampled tests in Python alike (check=True: the reference's differences)."""
     two = pd.concat([LIST.assign(model="a"), LIST.assign(model="b", rank=LIST["rank"][::-1].values),
                      LIST.assign(model="a", user_id=2), LIST.assign(model="b", user_id=2)])
     truth = pd.concat([TRUTH, TRUTH.assign(user_id=2)])
     for test in ("t", "permutation"):
-        got = rank_metrics.compare(two, truth, k=5, by="model", baseline="a", metrics=["map", "r_precision"],
+        got = rank_metrics.compare(two, truth, k=5, by="model", baseline="a", metrics=["map", "r_precision", "bpref"],
                                    relevance="relevance", test=test, check=True)
-        assert got.metric.tolist() == ["map", "r_precision"] and got.k.isna().tolist() == [False, True]
+        assert got.metric.tolist() == ["map", "r_precision", "bpref"] and got.k.isna().tolist() == [False, True, True]
         # b's first list is e, d, c, b, a: d among its first 3, as b was in a's: the same 1/3
         row = got[got.metric == "r_precision"].iloc[0]
         assert (row.baseline_value, row.value, row.difference, row.n_users) == pytest.approx((1 / 3, 1 / 3, 0.0, 2))
+        # bpref: in b's first list e is unjudged, so no judged non-relevant item is above d (1), and c
+        # is above b (1 - 1/2): (1 + 1/2) / 3 = 1/2, beside 1/6 for its second list and each of a's
+        row = got[got.metric == "bpref"].iloc[0]
+        assert (row.baseline_value, row.value, row.difference, row.n_users) == pytest.approx((1 / 6, 1 / 3, 1 / 6, 2))
 
 
 def test_over_time_reports_it_with_k_null():
     lists = pd.concat([LIST.assign(period=datetime.date(2026, 1, day)) for day in (1, 2)])
     labels = TRUTH.assign(label_time=datetime.datetime(2026, 1, 1, 12))
-    got = rank_metrics.evaluate_over_time(lists, labels, k=5, window=1, metrics=["map", "r_precision"],
+    got = rank_metrics.evaluate_over_time(lists, labels, k=5, window=1, metrics=["map", "r_precision", "bpref"],
                                           relevance="relevance")
     first = got[got.period == pd.Timestamp(2026, 1, 1)]
-    assert first.metric.tolist() == ["map", "r_precision"] and first.k.isna().tolist() == [False, True]
-    assert first.value.tolist() == pytest.approx([1 / 3, 1 / 3], rel=1e-12)
+    assert first.metric.tolist() == ["map", "r_precision", "bpref"] and first.k.isna().tolist() == [False, True, True]
+    assert first.value.tolist() == pytest.approx([1 / 3, 1 / 3, 1 / 6], rel=1e-12)
     want = reference.evaluate_over_time(lists.to_dict("records"), labels.to_dict("records"), [5], period="period",
                                         time="label_time", window=1, metrics=["map", "r_precision"], rank="rank",
                                         relevance="relevance")
@@ -124,8 +137,11 @@ def test_the_command_line(tmp_path):
     assert (code, err) == (0, "") and out.splitlines() == ["k,r_precision,n_users", ",0.3333333333333333,1"]
     code, _, err = run("r-precision", *files, "-k", "5")
     assert code == 2 and "unrecognized arguments: -k 5" in err
-    code, out, err = run("evaluate", *files, "-k", "5", "--metrics", "map", "r_precision", "--format", "csv")
+    code, out, err = run("bpref", *files, "--format", "csv")
+    assert (code, err) == (0, "") and out.splitlines() == ["k,bpref,n_users", ",0.16666666666666666,1"]
+    code, out, err = run("evaluate", *files, "-k", "5", "--metrics", "map", "r_precision", "bpref", "--format", "csv")
     assert (code, err) == (0, "") and out.splitlines()[2].startswith(",r_precision,0.333333")
+    assert out.splitlines()[3].startswith(",bpref,0.166666")
     assert "-k" not in run("r-precision", "--help")[1]
     # its SQL, printed with no -k; other macros still need one
     code, out, err = run("sql", "recs", "truth", "--macro", "r_precision")
@@ -139,6 +155,8 @@ def test_the_command_line(tmp_path):
 def test_it_takes_no_k():
     with pytest.raises(RankMetricsError, match=r"r_precision takes no k: each user's cutoff is its R.*; got 5$"):
         rank_metrics.r_precision(LIST, TRUTH, k=5)
+    with pytest.raises(RankMetricsError, match=r"bpref takes no k: it reads each user's whole list.*; got 10$"):
+        rank_metrics.bpref(LIST, TRUTH, k=10)
     with pytest.raises(RankMetricsError, match="metrics: unknown metric 'rprec'"):
         rank_metrics.evaluate(LIST, TRUTH, k=5, metrics="rprec")
     # the printed SQL takes no k (one given is the plan's, unread), and its header shows none
