@@ -57,7 +57,7 @@ def test_usage_errors_are_one_line_with_status_2(arguments, message):
 
 @pytest.mark.parametrize("option, message", [
     (["--convention", "Kaggle"], "--convention must be one of 'evidently', 'kaggle', 'ml_metrics', 'ranx', "
-                                 "'recommenders', 'spark', 'torchmetrics', 'trec_eval'; got 'Kaggle' (did you mean 'kaggle'?)"),
+                                 "'recommenders', 'sklearn', 'spark', 'torchmetrics', 'trec_eval'; got 'Kaggle' (did you mean 'kaggle'?)"),
     (["--metrics", "ndgc"], "--metrics: unknown metric 'ndgc' (did you mean 'ndcg'?); the metrics are "
                             + ", ".join(map(repr, rank_metrics.api.METRICS))),
     (["--confidence", "95"], "--confidence must be a number between 0 and 1 (0.95 for a 95% interval); got 95"),

@@ -1,5 +1,5 @@
 """The family against the real peers on random inputs: ranx (ndcg, ndcg_burges, precision,
-recall, mrr, hit_rate, r-precision, bpref), recommenders (ndcg_at_k with each score_type, precision_at_k,
+recall, mrr, hit_rate, r-precision, bpref), pytrec_eval (Rprec, bpref), recommenders (ndcg_at_k with each score_type, precision_at_k,
 recall_at_k), pyspark's RankingMetrics (ndcgAt, precisionAt, recallAt), scikit-learn's
 ndcg_score and roc_auc_score (AUC per user) and ir_measures (ERR@k from gdeval, RBP from cwl_eval), each equal to rank_metrics
 under its convention and the options SPEC §6 and §6b name.
@@ -104,6 +104,22 @@ def test_ranx_bpref(cases):
     assert compared > 20
 
 
+def test_pytrec_eval_rprec_and_bpref_per_query(cases):
+    """pytrec_eval (trec_eval's code) per query it evaluates, the queries of both the run and qrels:
+    R-precision and bpref under the trec_eval convention."""
+    compared = 0
+    for case, peers in cases:
+        predictions, truth = frames(case)
+        got = rank_metrics.evaluate_users(predictions, truth, k=1, metrics=["r_precision", "bpref"], convention="trec_eval",
+                                          check=True)
+        got = {(str(row.user_id), name): value for row in got.itertuples()
+               for name, value in (("Rprec", row.r_precision), ("bpref", row.bpref))}
+        want = {(query, name): value for query, values in peers["pytrec_eval"].items() for name, value in values.items()}
+        assert got == pytest.approx(want, rel=1e-9, abs=1e-12), case
+        compared += len(got)
+    assert compared >= CASES
+
+
 def test_recommenders(cases):
     for case, peers in cases:
         predictions, truth = frames(case)
@@ -162,6 +178,24 @@ def test_sklearn_ndcg_score_on_the_predicted_items(cases):
         assert got == pytest.approx(peers["sklearn"], rel=1e-9, abs=1e-12), case
         compared += 1
     assert compared >= CASES // 2
+
+
+def test_sklearn_ndcg_score_averages_tied_scores_as_the_sklearn_preset(cases):
+    """The scores cut to one decimal, so that lists hold ties: ndcg_score averages the discounts
+    of a tie group's positions (SPEC §6b's ties by expectation), as the sklearn convention does."""
+    compared = 0
+    for case, peers in cases:
+        # as tests/peers/peer_values.py's tied() cuts them (Python's round, not pandas')
+        predictions, truth = frames({**case, "predictions": [[user, item, round(score, 1)]
+                                                            for user, item, score in case["predictions"]]})
+        predictions = predictions[predictions.groupby("user_id").item_id.transform("size") >= 2]
+        if predictions.empty:
+            continue
+        tied = predictions.duplicated(["user_id", "score"], keep=False).any()
+        got = ours(predictions, truth, case, ["ndcg"], convention="sklearn")
+        assert got == pytest.approx(peers["sklearn_tied"], rel=1e-9, abs=1e-12), case
+        compared += tied
+    assert compared >= CASES // 3
 
 
 def test_sklearn_roc_auc_score_per_user(cases):

@@ -41,6 +41,9 @@ BATCHED_EXAMPLES = examples(600 // BATCH)
 POSTGRES_SINGLE_EXAMPLES = examples(60)
 SPARK_SINGLE_EXAMPLES = examples(6)
 SPARK_BATCHED_EXAMPLES = examples(240 // SPARK_BATCH)
+# ties scored by expectation (tie_break='average'): 200 cases on PostgreSQL, 60 on Spark
+TIES_BATCHED_EXAMPLES = examples(200 // BATCH)
+SPARK_TIES_BATCHED_EXAMPLES = examples(60 // SPARK_BATCH)
 
 USERS = st.integers(min_value=1, max_value=4)
 ITEMS = st.sampled_from(list("abcdef"))
@@ -50,6 +53,8 @@ RANKS = st.integers(min_value=1, max_value=5)
 SCORES = st.sampled_from([0.1, 0.25, 0.5, 0.75, 0.9])
 GRADES = st.integers(min_value=-1, max_value=3)
 METRICS = list(reference.METRICS)
+ORDERED_TIE_BREAKS = [tie_break for tie_break in reference.TIE_BREAKS if tie_break != "average"]
+TIES_BY_EXPECTATION = ["ndcg", "precision", "recall", "hit_rate"]
 
 PREDICTION_ROW = st.tuples(MODELS, USERS, ITEMS, RANKS, SCORES)
 truth_rows = st.lists(st.tuples(MODELS, USERS, ITEMS, GRADES), max_size=25)
@@ -90,8 +95,10 @@ def cases(draw):
         normalization=draw(option(reference.NORMALIZATIONS)),
         users=draw(option(reference.USERS)),
         duplicates=draw(option(reference.DUPLICATES)),
-        tie_break=draw(option(reference.TIE_BREAKS)),
-        convention=draw(option(sorted(reference.CONVENTIONS))),
+        # ties broken by item: scored by expectation (tie_break='average', the sklearn preset) only
+        # four metrics, over lists without repeats, are (tests/test_ties.py)
+        tie_break=draw(option(ORDERED_TIE_BREAKS)),
+        convention=draw(option(sorted(set(reference.CONVENTIONS) - {"sklearn"}))),
         gain=draw(option(reference.GAINS)),
         gain_from=draw(option(reference.GAIN_FROM)),
         precision_denominator=draw(option(reference.PRECISION_DENOMINATORS)),
@@ -122,6 +129,19 @@ def hit_pattern_cases(draw):
             "metrics": draw(st.one_of(st.none(), st.lists(st.sampled_from(METRICS), min_size=1, max_size=8,
                                                          unique=True).map(lambda chosen: chosen + ["precision"]
                                                                            if "precision" not in chosen else chosen)))}
+
+
+@st.composite
+def tie_cases(draw):
+    """Cases whose ties are scored by expectation (SPEC §6b): tie_break='average' given, or the
+    sklearn preset's, over lists that hold each item once (duplicates 'collapse' drops repeats;
+    under 'error' a list with one is refused), for the four metrics it scores."""
+    case = draw(cases())
+    preset = draw(st.booleans())
+    return {**case, "convention": "sklearn" if preset else case["convention"],
+            "tie_break": None if preset else "average",
+            "duplicates": draw(st.sampled_from([None, "collapse"] if preset else ["collapse", "error"])),
+            "metrics": draw(st.lists(st.sampled_from(TIES_BY_EXPECTATION), min_size=1, max_size=4, unique=True))}
 
 
 @st.composite
@@ -456,6 +476,20 @@ def test_duckdb_batched_evaluate_by_hit_pattern_equals_reference(batch):
     on_duckdb_batched(check_evaluate, batch)
 
 
+@settings(max_examples=SINGLE_EXAMPLES)
+@given(case=tie_cases())
+def test_duckdb_ties_by_expectation_equal_reference(case):
+    on_duckdb(check_evaluate_users, case)
+    on_duckdb(check_evaluate, case)
+
+
+@settings(max_examples=BATCHED_EXAMPLES)
+@given(batch=batches(tie_cases))
+def test_duckdb_batched_ties_by_expectation_equal_reference(batch):
+    on_duckdb_batched(check_evaluate_users, batch)
+    on_duckdb_batched(check_evaluate, batch)
+
+
 # --- PostgreSQL (tables on the connection) -------------------------------------------------------
 
 def on_postgres(con, case, batch=None):
@@ -477,6 +511,15 @@ def test_postgres_batched_equals_reference(batch, postgres):
     on_postgres(postgres, batch[0], batch)
 
 
+@settings(max_examples=TIES_BATCHED_EXAMPLES)
+@given(batch=batches(tie_cases))
+def test_postgres_batched_ties_by_expectation_equal_reference(batch, postgres):
+    predictions, truth = stacked(batch)
+    names = (to_postgres(postgres, "predictions", predictions), to_postgres(postgres, "truth", truth))
+    for check in (check_evaluate_users, check_evaluate):
+        check(batch[0], predictions, truth, names, con=postgres, batch=batch)
+
+
 # --- Spark (DataFrames) ---------------------------------------------------------------------------
 
 def on_spark(spark, case, batch=None):
@@ -495,4 +538,10 @@ def test_spark_equals_reference(case, spark):
 @settings(max_examples=SPARK_BATCHED_EXAMPLES)
 @given(batch=batches(size=SPARK_BATCH))
 def test_spark_batched_equals_reference(batch, spark):
+    on_spark(spark, batch[0], batch)
+
+
+@settings(max_examples=SPARK_TIES_BATCHED_EXAMPLES)
+@given(batch=batches(tie_cases, size=SPARK_BATCH))
+def test_spark_batched_ties_by_expectation_equal_reference(batch, spark):
     on_spark(spark, batch[0], batch)

@@ -70,7 +70,7 @@ def test_the_dbt_package_and_its_docs_follow_it():
         assert [column["name"] for column in card["meta"]["output_columns"]] == ["<by columns>", "k", entry["group_column"], "n_users"]
         assert ("k" in [argument["name"] for argument in card["arguments"]]) != bool(entry.get("cutoff_free"))
         # the per-user expression the registry's _per_user names
-        plan = {"normalization": "m", "precision_denominator": "k", "recall_denominator": "m"}
+        plan = {"normalization": "m", "precision_denominator": "k", "recall_denominator": "m", "tie_break": "item"}
         assert str(names._per_user(plan, metric)).strip()
     assert str(names._metric_names()).split() == list(REGISTRY)
 

@@ -213,6 +213,7 @@ rm_group_means as (
 
 {#- The CTEs of the one pass, after `with`: ranked hits, evaluated users, per-user sums. -#}
 {% macro _one_pass(plan) -%}
+{%- do rank_metrics._check_ties_by_expectation(plan) -%}
 with
 {%- for name, sql in plan.get('ctes', []) %}
 {{ name }} as {{ sql }},

@@ -20,12 +20,13 @@
         'ranx':         dict(family, normalization='m',       duplicates='collapse', users='judged',      tie_break='item', gain_from='relevant'),
         'torchmetrics': dict(family, normalization='hits',    duplicates='all',      users='predictions', tie_break='item', truth_scope='listed'),
         'evidently':    dict(family, normalization='m',       duplicates='all',      users='truth',       tie_break='item', truth_scope='listed', precision_denominator='list_length'),
+        'sklearn':      dict(family, normalization='m',       duplicates='error',    users='predictions', tie_break='average', truth_scope='listed'),
     } -%}
     {%- set choices = {
         'normalization': ['min_m_k', 'm', 'hits'],
         'users': ['truth', 'predictions', 'judged', 'both', 'union'],
         'duplicates': ['first', 'collapse', 'all', 'error'],
-        'tie_break': ['item', 'item_desc'],
+        'tie_break': ['item', 'item_desc', 'average'],
         'gain': ['linear', 'exponential', 'binary'],
         'gain_from': ['graded', 'relevant'],
         'precision_denominator': ['k', 'list_length'],
@@ -85,6 +86,27 @@
     {%- endif -%}
     {%- set confidence = confidence | float -%}
     {%- do plan.update({'confidence': confidence, 'z': rank_metrics._normal_quantile_of_confidence(confidence) | float}) -%}
+{% endmacro %}
+
+{#- tie_break='average' (SPEC §6b) scores a tie group by the expected value over its orders, which
+    the plan computes for the metrics that add a value per position (NDCG, precision, recall, hit
+    rate), over lists that hold each item once. Checked where a query computes metrics
+    (_one_pass): the data checks' plans name no metrics. -#}
+{% macro _check_ties_by_expectation(plan) %}
+    {%- if plan.tie_break == 'average' -%}
+        {%- set supported = ['ndcg', 'precision', 'recall', 'hit_rate'] -%}
+        {%- set others = plan.metrics | reject('in', supported) | list -%}
+        {%- set given = 'tie_break' not in plan.preset_options -%}
+        {%- set said = rank_metrics._mention('tie_break', 'average', 'value') ~ ('' if given else ' (the ' ~ plan.convention ~ ' convention)') -%}
+        {%- if others -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: " ~ said ~ " scores ties by their expected value for " ~ rank_metrics._shown(supported)
+                ~ " only; it has none for " ~ rank_metrics._shown(others) ~ ": name those four in metrics= (or call their own macros), or break ties by item") }}
+        {%- endif -%}
+        {%- if plan.duplicates not in ['collapse', 'error'] -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: " ~ said ~ " needs each item once in a list: pass duplicates='collapse' (an item keeps its best place) or duplicates='error'; got "
+                ~ rank_metrics._mention('duplicates', plan.duplicates, 'value')) }}
+        {%- endif -%}
+    {%- endif -%}
 {% endmacro %}
 
 {#- The arguments that only some public macros take: given to another, they would be dropped

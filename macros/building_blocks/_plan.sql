@@ -382,7 +382,8 @@
         which the data checks then do not look for) -#}
     {#- patterns_suffice: every requested metric of a user at a k is a function of the user's hit
         pattern (the word of relevant hit positions, m(u), and n(u) where precision divides by
-        it), so group results may count users per pattern (_user_sums); hit_patterns says they do,
+        it), so group results may count users per pattern (_user_sums), unless ties are scored by
+        expectation (tie_break='average'); hit_patterns says they do,
         and only the macros that output groups turn it on. A cutoff-free metric's values are per
         user, beside the patterns (_user_values); alone, it has no use for them. -#}
     {#- predictions_table: the predictions as given, before any unnesting (a list-shaped table's
@@ -417,7 +418,7 @@
         'ideal_from_m': ideal_from_m,
         'hits_as_bits': 'precision_sum' in sums and bits_counted,
         'patterns_suffice': bits_counted and ('dcg' not in sums or ideal_from_m) and rank_metrics._err_fits_the_word(sums, relevance) | trim == 'true'
-                            and cutoff_free | length < plan.metrics | length,
+                            and cutoff_free | length < plan.metrics | length and plan.tie_break != 'average',
         'sums': sums,
         'partial': partial,
         'cutoff_free': cutoff_free, 'slots': slots,

@@ -8,7 +8,8 @@
       rm_hits          one row per hit within the largest k: rm_position, rm_grade (the item's
                        largest grade), rm_relevant (1 or 0) and, for MAP unless the plan has
                        hits_as_bits, rm_hits_so_far (the running count of relevant hits up to
-                       and including it)
+                       and including it); under tie_break='average' a row per hit and position
+                       of its tie group, with rm_weight
       rm_judged_rows   under plan.judged_rows (bpref, on graded truth): the rows of rm_hit_rows
                        and those of the judged non-relevant items
       rm_<sum>         each cutoff-free metric's sums per (by, user) (_cutoff_free_sum)
@@ -51,7 +52,9 @@ rm_truth_users as (
     group by {{ truth_by }}rm_user
     {%- endif %}
 ),
-{%- if plan.order_direction == 'asc' %}
+{#- under tie_break='average' every list is numbered (rm_positions), its tie groups with it -#}
+{%- set ties_averaged = plan.tie_break == 'average' -%}
+{%- if plan.order_direction == 'asc' and not ties_averaged %}
 rm_lists as (
     -- one row per list. Most rank columns already hold the whole numbers 1..n, and then a row's
     -- position is its rank, with no sort (ranks_are_positions says which lists, looking only at
@@ -137,6 +140,13 @@ rm_positions as (
             partition by {{ by }}rm_user
             order by rm_order_value {{ plan.order_direction }}, {{ rank_metrics._item_sort_key(plan, 'rm_item') }} {{ plan.item_direction }}
         ) as rm_position
+        {%- if ties_averaged %},
+        -- the item's tie group: the list's entries of its order value, at positions
+        -- rm_tie_first .. rm_tie_first + rm_tie_size - 1, whatever order the item breaks them in
+        rm_order_value,
+        rank() over (partition by {{ by }}rm_user order by rm_order_value {{ plan.order_direction }}) as rm_tie_first,
+        count(*) over (partition by {{ by }}rm_user, rm_order_value) as rm_tie_size
+        {%- endif %}
     from rm_source
 ),
 rm_prediction_users as (
@@ -151,8 +161,9 @@ rm_prediction_users as (
     {%- endif %}
 ),
 rm_candidate_hits as (
-    -- relevant items within the largest k: the join comes before anything else per row, so
-    -- what follows only sees these few rows
+    -- relevant items within the largest k (under tie_break='average', in a tie group that
+    -- begins within it): the join comes before anything else per row, so what follows only
+    -- sees these few rows
     {{ rank_metrics._numbered_hits(plan, 'rm_positions', met_rows, none if uncut else largest_k) }}
 ),
 {%- endif %}
@@ -162,6 +173,10 @@ rm_candidate_hits as (
     {#- under 'collapse' too: an item kept its best place, its first (rm_lists' check) #}
     -- under duplicates='first' only an item's first appearance is a hit
     select {{ by }}rm_user, rm_item, min(rm_position) as rm_position, max(rm_grade) as rm_grade
+        {%- if ties_averaged %},
+        {#- the item is once in its list (tie_break='average' takes duplicates 'collapse' or 'error') #}
+        min(rm_order_value) as rm_order_value, min(rm_tie_size) as rm_tie_size
+        {%- endif %}
     from rm_candidate_hits
     group by {{ by }}rm_user, rm_item
     {%- else %}
@@ -194,6 +209,19 @@ rm_listed_items as (
 {%- for sum in plan.cutoff_free_sums %}
 {{ rank_metrics._cutoff_free_sum(plan, sum) }},
 {%- endfor %}
+{%- if ties_averaged %}
+rm_hits as (
+    -- tie_break='average': each hit at every position of its tie group within the largest k,
+    -- with weight 1 / the group's size (its chance of being there over the group's orders)
+    select {{ rank_metrics._column_prefix(plan.by, 'h') }}h.rm_user, p.rm_position, h.rm_grade,
+        case when {{ rank_metrics._is_relevant(plan, 'h.rm_grade') }} then 1 else 0 end as rm_relevant,
+        1 / cast(h.rm_tie_size as {{ rank_metrics.type_double() }}) as rm_weight
+    from rm_hit_rows as h
+    inner join rm_positions as p
+        on {{ rank_metrics._equal_prefix(plan.by, 'h', 'p') }}h.rm_user = p.rm_user and h.rm_order_value = p.rm_order_value
+    where p.rm_position <= {{ largest_k }}
+)
+{%- else %}
 rm_hits as (
     {#- AP's running count of relevant hits: a window, unless _user_sums reads it off a bitmask -#}
     {%- set running_count = 'precision_sum' in plan.sums and not plan.hits_as_bits %}
@@ -234,6 +262,7 @@ rm_hits as (
     where rm_position <= {{ largest_k }}
     {%- endif %}
 )
+{%- endif %}
 {%- endmacro %}
 
 
@@ -241,13 +270,15 @@ rm_hits as (
     is one: the hits with their grades. With `marks`, also each list's first row, hit or not,
     so that every numbered list has a row, and two flags: rm_met (a hit) and rm_numbered (1). -#}
 {% macro _numbered_hits(plan, numbered, truth_rows, cut, marks=false) -%}
+    {%- set ties_averaged = plan.tie_break == 'average' -%}
     select {{ rank_metrics._column_prefix(plan.by, 'n') }}n.rm_user, n.rm_item, n.rm_position, r.rm_grade
         {%- if marks %}, case when r.rm_item is null then 0 else 1 end as rm_met, 1 as rm_numbered{% endif %}
+        {%- if ties_averaged %}, n.rm_order_value, n.rm_tie_size{% endif %}
     from {{ numbered }} as n
     {{ 'left' if marks else 'inner' }} join {{ truth_rows }} as r
         on {{ rank_metrics._equal_prefix(plan.truth_by, 'n', 'r') }}n.rm_user = r.rm_user and n.rm_item = r.rm_item
     {%- set conditions = (['(r.rm_item is not null or n.rm_position = 1)'] if marks else [])
-                         + (['n.rm_position <= ' ~ cut] if cut is not none else []) %}
+                         + (['n.' ~ ('rm_tie_first' if ties_averaged else 'rm_position') ~ ' <= ' ~ cut] if cut is not none else []) %}
     {%- if conditions %}
     where {{ conditions | join(' and ') }}
     {%- endif %}

@@ -35,14 +35,21 @@ rm_user_sums as (
         {%- endfor %}
     from (
     {%- endif %}
+    {#- under tie_break='average' a hit's rows are its positions in its tie group, each with the
+        chance of being there (rm_weight): the hits within k are their expected number -#}
+    {%- set weight = ' * rm_weight' if plan.tie_break == 'average' else '' %}
     select {{ by }}rm_user
         {%- for k in plan.ks %},
+        {%- if weight %}
+        {{ rank_metrics.sum_of_values('case when rm_position <= ' ~ k ~ ' and rm_relevant = 1 then rm_weight else 0 end') }} as rm_hits_{{ loop.index }}
+        {%- else %}
         count(case when rm_position <= {{ k }} and rm_relevant = 1 then 1 end) as rm_hits_{{ loop.index }}
+        {%- endif %}
         {%- if 'precision_sum' in sums and not bits %},
         {{ rank_metrics.sum_of_values('case when rm_position <= ' ~ k ~ ' and rm_relevant = 1 then cast(rm_hits_so_far as ' ~ double ~ ') / rm_position else 0 end') }} as rm_precision_sum_{{ loop.index }}
         {%- endif %}
         {%- if 'dcg' in sums %},
-        {{ rank_metrics.sum_of_values('case when rm_position <= ' ~ k ~ ' then ' ~ rank_metrics._gain(plan, 'rm_grade') ~ ' / ' ~ rank_metrics._discount('rm_position') ~ ' else 0 end', any_size=true) }} as rm_dcg_{{ loop.index }}
+        {{ rank_metrics.sum_of_values('case when rm_position <= ' ~ k ~ ' then ' ~ rank_metrics._gain(plan, 'rm_grade') ~ ' / ' ~ rank_metrics._discount('rm_position') ~ weight ~ ' else 0 end', any_size=true) }} as rm_dcg_{{ loop.index }}
         {%- endif %}
         {%- set index = loop.index %}
         {%- for sum in term_sums %},
@@ -407,7 +414,8 @@ rm_user_metrics as (
         {%- endif %}
         {%- endfor %}
         cast(rm_n_relevant as bigint) as n_relevant,
-        cast(rm_n_hits as bigint) as n_hits
+        {#- under tie_break='average', the expected number of hits #}
+        {{ 'rm_n_hits' if plan.tie_break == 'average' else 'cast(rm_n_hits as bigint)' }} as n_hits
     from rm_user_k
     {%- if plan.cutoff_free and plan.cutoff_free | length == plan.metrics | length %}
     where k is null

@@ -165,8 +165,13 @@ class Engine(abc.ABC):
         frame = self.run(sql)
         for column in _COUNT_COLUMNS:
             if column in frame.columns:
-                # NULL only where a cutoff-free metric (R-precision) has no k, and no hits at one
-                frame[column] = frame[column].astype("Int64" if frame[column].isna().any() else "int64")
+                counts = frame[column].astype("float64")
+                if (counts.dropna() % 1 != 0).any():
+                    # n_hits under tie_break='average': the expected number of hits
+                    frame[column] = counts
+                else:
+                    # NULL only where a cutoff-free metric (R-precision) has no k, and no hits at one
+                    frame[column] = frame[column].astype("Int64" if frame[column].isna().any() else "int64")
         for column in _VALUE_COLUMNS:
             if column in frame.columns:
                 frame[column] = frame[column].astype("float64")

@@ -17,7 +17,7 @@ from ._render import metric_registry
 NORMALIZATIONS = ("min_m_k", "m", "hits")
 USERS = ("truth", "predictions", "judged", "both", "union")
 DUPLICATES = ("first", "collapse", "all", "error")
-TIE_BREAKS = ("item", "item_desc")
+TIE_BREAKS = ("item", "item_desc", "average")
 # the family's options (SPEC §6), default first
 GAINS = ("linear", "exponential", "binary")
 GAIN_FROM = ("graded", "relevant")
@@ -50,6 +50,8 @@ CONVENTIONS = {
                          truth_scope="listed"),
     "evidently": dict(_FAMILY, normalization="m", duplicates="all", users="truth", tie_break="item",
                       truth_scope="listed", precision_denominator="list_length"),
+    "sklearn": dict(_FAMILY, normalization="m", duplicates="error", users="predictions", tie_break="average",
+                    truth_scope="listed"),
 }
 
 
@@ -113,10 +115,11 @@ def average_precision(ranked: Sequence, relevant: set, k: int, normalization: st
     return precision_sum / denominator, hits
 
 
-def user_metrics(ranked: Sequence, grades: dict, k: int, options: Options) -> dict:
+def user_metrics(ranked: Sequence, grades: dict, k: int, options: Options, order_values: Sequence = ()) -> dict:
     """Every metric of SPEC §6 for one user: `ranked` is the list in order, `grades` maps each of
-    the user's truth items to its grade (the largest, if judged twice)."""
-    if options.duplicates == "collapse":
+    the user's truth items to its grade (the largest, if judged twice). Under
+    tie_break='average', `order_values` are the entries' ranks or scores, each item once."""
+    if options.duplicates == "collapse" and options.tie_break != "average":
         ranked = list(dict.fromkeys(ranked))
     n = len(ranked)
 
@@ -196,6 +199,21 @@ def user_metrics(ranked: Sequence, grades: dict, k: int, options: Options) -> di
             bpref_terms.append(1 - min(nonrelevant_above, r) / min(r, n_judged_nonrelevant) if nonrelevant_above else 1.0)
         else:
             nonrelevant_above += 1
+    if options.tie_break == "average":
+        # ties by expectation (SPEC §6b): an entry of a tie group at positions a..b is at each of them
+        # with chance 1 / (b - a + 1), and adds nothing at positions past k
+        hits, dcg, start = 0.0, 0.0, 0
+        for end in range(1, n + 1):
+            if end < n and order_values[end] == order_values[start]:
+                continue
+            a, b = start + 1, end
+            within = range(a, min(b, k) + 1)
+            for item in ranked[start:end]:
+                if item in relevant_items:
+                    hits += len(within) / (b - a + 1)
+                if item in grades:
+                    dcg += gain(grades[item]) * math.fsum(1 / math.log2(position + 1) for position in within) / (b - a + 1)
+            start = end
     ap_denominator = {"min_m_k": min(m, k), "m": m, "hits": hits}[options.normalization]
     precision_denominator = k if options.precision_denominator == "k" else min(k, n)
     recall_denominator = m if options.recall_denominator == "m" else min(m, k)
@@ -205,7 +223,8 @@ def user_metrics(ranked: Sequence, grades: dict, k: int, options: Options) -> di
         "precision": hits / precision_denominator if precision_denominator > 0 else 0.0,
         "recall": hits / recall_denominator if m > 0 else 0.0,
         "reciprocal_rank": 1 / first_hit if first_hit else 0.0,
-        "hit": 1.0 if hits >= 1 else 0.0,
+        # under tie_break='average' the expected hits, at most 1 (SPEC §6b)
+        "hit": min(hits, 1.0) if options.tie_break == "average" else 1.0 if hits >= 1 else 0.0,
         "rbp": math.fsum(rbp_terms),
         "err": err,
         "auc": ordered_pairs / pairs if pairs else None,
@@ -280,9 +299,21 @@ def evaluate(predictions: Iterable[dict], truth: Iterable[dict], ks: Sequence[in
         def ranked(u):
             return order_list(lists.get((group, u), []), descending=score is not None, tie_break=options.tie_break)
 
+        def order_values(u):
+            """Under tie_break='average', the list's order values in order, each item at its best
+            (duplicates='collapse'; 'error' has none to drop)."""
+            best = {}
+            for entry, value in lists.get((group, u), []):
+                if entry not in best or (value > best[entry] if score is not None else value < best[entry]):
+                    best[entry] = value
+            return sorted(best.values(), reverse=score is not None)
+
         group_options = options if options.max_grade is not None else replace(options, max_grade=largest_grade[key])
 
         def values(u, k):
+            if options.tie_break == "average":
+                return user_metrics(list(dict.fromkeys(ranked(u))), grades.get((key, u), {}), k, group_options,
+                                    order_values(u))
             return user_metrics(ranked(u), grades.get((key, u), {}), k, group_options)
 
         # users='truth': m >= 1, with m counted as the metrics count it (truth_scope decides)

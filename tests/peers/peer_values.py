@@ -3,7 +3,8 @@ stdin, prints each peer's own numbers for them as JSON. tests/test_peers.py comp
 rank_metrics under each peer's convention.
 
 A case: {"predictions": [[user, item, score], ...], "truth": [[user, item, grade], ...], "ks": [...]}.
-Scores are distinct within a list, so no peer's tie order matters."""
+Scores are distinct within a list, so no peer's tie order matters; sklearn_tied is ndcg_score on
+the scores cut to one decimal (tied), whose ties it averages."""
 
 import json
 import sys
@@ -56,6 +57,18 @@ def ranx_bpref(case):
     return {query: None if math.isnan(score) else score for query, score in scores.items()}
 
 
+def pytrec_eval_values(case):
+    """pytrec_eval (trec_eval's own code) per query: Rprec and bpref, which take no cutoff."""
+    import pytrec_eval
+
+    qrels, run = {}, {}
+    for user, item, grade in case["truth"]:
+        qrels.setdefault(str(user), {})[item] = int(grade)
+    for user, item, score in case["predictions"]:
+        run.setdefault(str(user), {})[item] = float(score)
+    return pytrec_eval.RelevanceEvaluator(qrels, {"Rprec", "bpref"}).evaluate(run)
+
+
 def recommenders_values(case):
     import pandas as pd
     from recommenders.evaluation import python_evaluation as evaluation
@@ -73,7 +86,14 @@ def recommenders_values(case):
     return values
 
 
+def tied(case):
+    """The case with its scores cut to one decimal, so that lists hold ties."""
+    return {**case, "predictions": [[user, item, round(score, 1)] for user, item, score in case["predictions"]]}
+
+
 def sklearn_values(case):
+    """ndcg_score, which averages over tied scores (its default), per k: the mean over the lists of
+    two items or more."""
     from sklearn.metrics import ndcg_score
 
     grades = {(user, item): grade for user, item, grade in case["truth"]}
@@ -152,8 +172,9 @@ if __name__ == "__main__":
     cases = json.load(sys.stdin)
     spark = spark_values(cases)
     print(json.dumps([{"ranx": ranx_values(case), "ranx_r_precision": ranx_r_precision(case),
-                       "ranx_bpref": ranx_bpref(case),
+                       "ranx_bpref": ranx_bpref(case), "pytrec_eval": pytrec_eval_values(case),
                        "recommenders": recommenders_values(case),
-                       "sklearn": sklearn_values(case), "sklearn_auc": sklearn_auc_values(case), "spark": spark[index],
+                       "sklearn": sklearn_values(case), "sklearn_tied": sklearn_values(tied(case)),
+                       "sklearn_auc": sklearn_auc_values(case), "spark": spark[index],
                        "ir_measures": ir_measures_values(case)}
                       for index, case in enumerate(cases)]))
