@@ -1,5 +1,5 @@
 -- SPEC §6b's worked examples (models/ir_family): each value within 1e-12 (or NULL where
--- expected: AUC of no user), each n_users, R-precision's and bpref's rows with k NULL, and no row more
+-- expected: AUC of no user), each n_users, R-precision's and bpref's rows with k NULL, ties by expectation, and no row more
 -- (unless the seeds are empty, as under dbt build --empty, which builds every model empty)
 with expected as (
     select 'rbp_at_k' as entry_point, 'rbp' as metric, 5 as k, 0.2624 as value, 1 as n_users
@@ -17,6 +17,12 @@ with expected as (
     union all select 'evaluate', 'r_precision', null, 0.333333333333333333, 1
     union all select 'bpref', 'bpref', null, 0.166666666666666667, 1
     union all select 'evaluate', 'bpref', null, 0.166666666666666667, 1
+    union all select 'evaluate ties', 'ndcg', 2, 0.315464876785728650, 1
+    union all select 'evaluate ties', 'ndcg', 4, 0.565464876785728650, 1
+    union all select 'evaluate ties', 'precision', 2, 0.25, 1
+    union all select 'evaluate ties', 'precision', 4, 0.25, 1
+    union all select 'evaluate ties', 'hit_rate', 2, 0.5, 1
+    union all select 'evaluate ties', 'hit_rate', 4, 1, 1
 )
 select e.entry_point, e.metric, e.k, g.value, e.value as expected_value
 from expected as e
@@ -26,5 +32,5 @@ where (g.entry_point is null or g.n_users <> e.n_users or (e.value is null and g
         or (e.value is not null and (g.value is null or abs(g.value - e.value) > 0.000000000001)))
     and (select count(*) from {{ ref('family_predictions') }}) > 0
 union all
-select 'rows', 'all', count(*), null, 15 from {{ ref('ir_family_examples') }}
-having count(*) <> 15 and (select count(*) from {{ ref('family_predictions') }}) > 0
+select 'rows', 'all', count(*), null, 21 from {{ ref('ir_family_examples') }}
+having count(*) <> 21 and (select count(*) from {{ ref('family_predictions') }}) > 0

@@ -100,7 +100,8 @@
         {%- set said = rank_metrics._mention('tie_break', 'average', 'value') ~ ('' if given else ' (the ' ~ plan.convention ~ ' convention)') -%}
         {%- if others -%}
             {{ exceptions.raise_compiler_error("rank_metrics: " ~ said ~ " scores ties by their expected value for " ~ rank_metrics._shown(supported)
-                ~ " only; it has none for " ~ rank_metrics._shown(others) ~ ": name those four in metrics= (or call their own macros), or break ties by item") }}
+                ~ " only; it has none for " ~ rank_metrics._shown(others) ~ ": name only those in " ~ rank_metrics._mention('metrics', plan.metrics, 'equals')
+                ~ " (or use their own functions), or break ties by item") }}
         {%- endif -%}
         {%- if plan.duplicates not in ['collapse', 'error'] -%}
             {{ exceptions.raise_compiler_error("rank_metrics: " ~ said ~ " needs each item once in a list: pass duplicates='collapse' (an item keeps its best place) or duplicates='error'; got "

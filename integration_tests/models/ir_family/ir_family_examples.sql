@@ -9,6 +9,8 @@
 -- before e: 3/6 = 0.5; AUC@2 0 (a before b); AUC@1 has no value (no relevant item: n_users 0).
 -- R-precision, which takes no k: R = 3 (b, d, f), and among a, b, c only b: 1/3, with k NULL;
 -- bpref, nor does it: N = 2 (a, c), a above b (1 - 1/2), a and c above d (0): (1/2 + 0) / 3.
+-- Ties by expectation (tie_break='average'): scores x 0.9, y 0.5, z 0.5, w 0.1, z relevant: nDCG@4
+-- 0.565465 (the mean of y's and z's orders), nDCG@2 0.315465, P@2 0.25, hit rate@2 0.5.
 {%- set predictions %}(
     select 1 as user_id, 'a' as item_id, 1 as rank
     union all select 1, 'b', 2 union all select 1, 'c', 3 union all select 1, 'd', 4 union all select 1, 'e', 5
@@ -40,6 +42,14 @@ union all
 select 'bpref', 'bpref', k, bpref, n_users
 from (
 {{ rank_metrics.bpref(predictions=predictions, truth=truth, relevance='relevance') }}
+) as r
+union all
+select 'evaluate ties', metric, k, value, n_users
+from (
+{{ rank_metrics.evaluate(predictions="(select 1 as user_id, 'x' as item_id, 0.9 as score union all select 1, 'y', 0.5
+                                       union all select 1, 'z', 0.5 union all select 1, 'w', 0.1)",
+                         truth="(select 1 as user_id, 'z' as item_id)", k=[2, 4], metrics=['ndcg', 'precision', 'hit_rate'],
+                         score='score', convention='sklearn') }}
 ) as r
 union all
 select 'evaluate geometric', metric, k, value, n_users
