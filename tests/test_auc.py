@@ -125,15 +125,18 @@ def test_snowflake_sql_runs_on_the_emulator_and_every_dialect_transpiled_to_duck
     warehouses_give_the_reference(["auc", "map"], relevance)
 
 
-def warehouses_give_the_reference(metrics, relevance):
-    """evaluate's SQL for `metrics` on Snowflake's emulator, and every other dialect's transpiled
-    back to DuckDB by sqlglot (parsed in its own dialect with errors raised first), each equal
-    to the Python API's numbers, checked against the reference."""
+def warehouses_give_the_reference(metrics, relevance, tied=False, **options):
+    """evaluate's SQL for `metrics` (under `options`) on Snowflake's emulator, and every other
+    dialect's transpiled back to DuckDB by sqlglot (parsed in its own dialect with errors raised
+    first), each equal to the Python API's numbers, checked against the reference. `tied`: the
+    ranks cut to half as many values, so that the lists hold ties."""
     import fakesnow
     import snowflake.connector
 
     predictions, truth = random_users(3)
-    arguments = dict(k=[2, 5], by="model", metrics=metrics, relevance=relevance, rank="rank")
+    if tied:
+        predictions = predictions.assign(rank=(predictions["rank"] + 1) // 2)
+    arguments = dict(k=[2, 5], by="model", metrics=metrics, relevance=relevance, rank="rank", **options)
 
     def keyed(frame):
         frame = frame.rename(columns=str.lower)

@@ -6,7 +6,7 @@ tests/test_peers.py; the dbt package's run of the example in integration_tests/m
 
 import pandas as pd
 import pytest
-from test_auc import on_engine
+from test_auc import on_engine, warehouses_give_the_reference
 from test_cli import run
 
 import rank_metrics
@@ -47,6 +47,12 @@ def test_tied_ranks_and_a_group_that_k_cuts():
     again = rank_metrics.evaluate(repeated, truth, k=3, metrics=["precision", "recall", "hit_rate"], tie_break="average",
                                   duplicates="collapse", check=True)
     assert again.value.tolist() == got.value.tolist()
+
+
+def test_snowflake_and_the_other_warehouses_give_the_reference():
+    """Tied ranks scored by expectation, on Snowflake's emulator and transpiled back from every
+    other warehouse's SQL."""
+    warehouses_give_the_reference(FOUR, "relevance", tied=True, tie_break="average", duplicates="collapse")
 
 
 def test_what_it_does_not_score_is_refused():
