@@ -101,7 +101,7 @@ def test_worked_example_through_the_command_line(tmp_path):
 
 @pytest.mark.parametrize("metrics, message", [
     (["ndcg", "dcg"], "metrics: unknown metric 'dcg' (did you mean 'ndcg'?); the metrics are 'map', 'ndcg', 'precision', "
-                      "'recall', 'mrr', 'hit_rate', 'rbp', 'err', 'auc', 'r_precision'"),
+                      "'recall', 'mrr', 'hit_rate', 'rbp', 'rbp_residual', 'err', 'auc', 'r_precision', 'bpref'"),
     ([], "metrics must name at least one of 'map', 'ndcg'"),
     ("precision@k", "metrics: unknown metric 'precision@k'"),
     # text is quoted as Python's repr quotes it (a review: 'it's' and 'a\b' were shown bare)

@@ -45,6 +45,12 @@ def test_the_worked_example(engine, request):
     users = rank_metrics.evaluate_users(**tables, k=5, relevance="relevance", metrics="rbp")
     assert list(users.columns) == ["user_id", "k", "rbp", "n_relevant", "n_hits"]
     assert users.rbp.tolist() == pytest.approx([0.2624], rel=1e-12)
+    # the residual: e (position 5) is unjudged, 0.2 * 0.8^4, and the weight past k, 0.8^5; at k 2
+    # both positions are judged (a: grade 0), and only 0.8^2 is left
+    residual = rank_metrics.rbp_residual_at_k(**tables, k=[2, 5], relevance="relevance")
+    assert residual.rbp_residual_at_k.tolist() == pytest.approx([0.64, 0.4096], rel=1e-12)
+    users = rank_metrics.evaluate_users(**tables, k=5, relevance="relevance", metrics=["rbp", "rbp_residual"])
+    assert users[["rbp", "rbp_residual"]].values[0].tolist() == pytest.approx([0.2624, 0.4096], rel=1e-12)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -135,9 +141,13 @@ def test_the_command_line(tmp_path):
     assert out.splitlines() == ["k,rbp_at_k,n_users", "2,0.25,1", "5,0.3125,1"]
     code, out, _ = run("evaluate", *files, "-k", "5", "--metrics", "rbp", "--format", "csv")
     assert code == 0 and out.splitlines()[1].startswith("5,rbp,0.26239")
+    # RBP's residual reads the persistence too
+    code, out, err = run("rbp-residual-at-k", *files, "-k", "2", "5", "--persistence", "0.5", "--format", "csv")
+    assert (code, err) == (0, "") and out.splitlines() == ["k,rbp_residual_at_k,n_users", "2,0.25,1", "5,0.0625,1"]
     # a command of another metric refuses an option it would not read
     code, out, err = run("map-at-k", *files, "-k", "5", "--persistence", "0.5")
-    assert code == 2 and "--persistence changes rbp only (rbp-at-k, or evaluate with rbp); map-at-k does not read it" in err
+    assert code == 2 and ("--persistence changes rbp and rbp_residual only (rbp-at-k, rbp-residual-at-k, or evaluate with "
+                          "rbp or rbp_residual); map-at-k does not read it") in err
     code, _, err = run("rbp-at-k", *files, "-k", "5", "--persistence", "1")
     assert code == 2 and "persistence" in err and "between 0 and 1" in err
     assert "--persistence" in run("rbp-at-k", "--help")[1] and "--persistence" not in run("map-at-k", "--help")[1]

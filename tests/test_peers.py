@@ -1,8 +1,9 @@
 """The family against the real peers on random inputs: ranx (ndcg, ndcg_burges, precision,
-recall, mrr, hit_rate, r-precision, bpref), pytrec_eval (Rprec, bpref), recommenders (ndcg_at_k with each score_type, precision_at_k,
-recall_at_k), pyspark's RankingMetrics (ndcgAt, precisionAt, recallAt), scikit-learn's
-ndcg_score and roc_auc_score (AUC per user) and ir_measures (ERR@k from gdeval, RBP from cwl_eval), each equal to rank_metrics
-under its convention and the options SPEC §6 and §6b name.
+recall, mrr, hit_rate, r-precision, bpref), pytrec_eval (Rprec, bpref), recommenders (ndcg_at_k
+with each score_type, precision_at_k, recall_at_k), pyspark's RankingMetrics (ndcgAt, precisionAt,
+recallAt), scikit-learn's ndcg_score (tied scores too) and roc_auc_score (AUC per user),
+ir_measures (ERR@k from gdeval, RBP from cwl_eval) and cwl_eval (RBP's residual), each equal to
+rank_metrics under its convention and the options SPEC §6 and §6b name.
 
 The peers live in the bench's venv (bench/.venv: their dependencies pin other versions than
 ours); tests/peers/peer_values.py runs there, once for every case. Scores are distinct within a
@@ -161,6 +162,21 @@ def test_ir_measures_err_from_gdeval_and_rbp_from_cwl_eval(cases):
         for user, value in want.get("rbp", {}).items():
             assert got[user, 10][1] == pytest.approx(value, rel=1e-9, abs=1e-12), (case, user)
             compared += 1
+    assert compared >= CASES * 3
+
+
+def test_cwl_eval_rbp_residual(cases):
+    """RBP's residual equals cwl_eval's (p 0.8, relevant = grade >= 1) for every user with a list,
+    at a k past every list (cwl reads the whole list, padded to its depth of 1000 with unjudged
+    positions, as a position past a list's end counts here)."""
+    compared = 0
+    for case, peers in cases:
+        predictions, truth = frames(case)
+        users = rank_metrics.evaluate_users(predictions, truth, k=10, metrics=["rbp", "rbp_residual"], users="predictions",
+                                            check=True)
+        got = dict(zip(users.user_id.astype(str), users.rbp_residual))
+        assert got == pytest.approx(peers["cwl_rbp_residual"], rel=1e-9, abs=1e-12), case
+        compared += len(got)
     assert compared >= CASES * 3
 
 

@@ -17,12 +17,13 @@ from conftest import ROOT
 
 REGISTRY = metric_registry()
 KEYS = {"macro", "group_column", "user_column", "label", "options", "default", "sums", "description", "example"}
-SUMS = {"hits", "precision_sum", "dcg", "first_hit", "rbp", "err", "hit_positions", "list_length", "hits_within_r", "bpref"}
+SUMS = {"hits", "precision_sum", "dcg", "first_hit", "rbp", "err", "hit_positions", "list_length", "hits_within_r", "bpref",
+        "judged_rbp"}
 
 
 def test_every_entry_says_everything_and_nothing_else():
-    assert list(REGISTRY) == ["map", "ndcg", "precision", "recall", "mrr", "hit_rate", "rbp", "err", "auc", "r_precision",
-                             "bpref"]
+    assert list(REGISTRY) == ["map", "ndcg", "precision", "recall", "mrr", "hit_rate", "rbp", "rbp_residual", "err", "auc",
+                             "r_precision", "bpref"]
     # SPEC §6's family is computed when metrics= is not given; §6b's additions when named
     assert [metric for metric, entry in REGISTRY.items() if entry["default"]] == ["map", "ndcg", "precision", "recall", "mrr",
                                                                                   "hit_rate"]
@@ -30,7 +31,9 @@ def test_every_entry_says_everything_and_nothing_else():
         # partial: only where some users have no value (AUC's without a positive or a negative);
         # cutoff_free: only for a metric that takes no k (R-precision, bpref), named without _at_k,
         # with the reason it takes none (cutoff)
-        assert set(entry) - {"partial", "cutoff_free", "cutoff"} == KEYS and entry.get("partial", True), metric
+        # judged: only where the metric reads judged non-relevant items (bpref, RBP's residual)
+        assert set(entry) - {"partial", "cutoff_free", "cutoff", "judged"} == KEYS and entry.get("partial", True), metric
+        assert entry.get("judged", True), metric
         assert ("cutoff" in entry) == entry.get("cutoff_free", False), metric
         if entry.get("cutoff_free"):
             assert entry["macro"] == entry["group_column"] == entry["user_column"] == metric
@@ -40,9 +43,10 @@ def test_every_entry_says_everything_and_nothing_else():
             assert set(entry["sums"]) <= SUMS and "hits" in entry["sums"], metric
         assert set(entry["options"]) <= set(api.OPTIONS), metric
         assert entry["example"].startswith(f"rank_metrics.{entry['macro']}(")
-    # an option changes one metric at most
+    # an option changes one metric at most, but persistence: RBP's and its residual's
     options = [option for entry in REGISTRY.values() for option in entry["options"]]
-    assert len(options) == len(set(options))
+    assert [option for option in set(options) if options.count(option) > 1] == ["persistence"]
+    assert [metric for metric, entry in REGISTRY.items() if "persistence" in entry["options"]] == ["rbp", "rbp_residual"]
 
 
 def test_the_python_api_and_the_command_line_follow_it():
@@ -53,7 +57,7 @@ def test_the_python_api_and_the_command_line_follow_it():
         assert api.METRICS[metric] == (entry["macro"], entry["group_column"], entry["user_column"])
         assert entry["macro"].replace("_", "-") in cli._COMMANDS
         for option in entry["options"]:
-            assert cli._ONE_METRIC_OPTIONS[option] == metric
+            assert metric in cli._ONE_METRIC_OPTIONS[option]
     assert list(api.METRICS) == list(REGISTRY)
 
 
@@ -70,7 +74,8 @@ def test_the_dbt_package_and_its_docs_follow_it():
         assert [column["name"] for column in card["meta"]["output_columns"]] == ["<by columns>", "k", entry["group_column"], "n_users"]
         assert ("k" in [argument["name"] for argument in card["arguments"]]) != bool(entry.get("cutoff_free"))
         # the per-user expression the registry's _per_user names
-        plan = {"normalization": "m", "precision_denominator": "k", "recall_denominator": "m", "tie_break": "item"}
+        plan = {"normalization": "m", "precision_denominator": "k", "recall_denominator": "m", "tie_break": "item",
+                "persistence": 0.8}
         assert str(names._per_user(plan, metric)).strip()
     assert str(names._metric_names()).split() == list(REGISTRY)
 

@@ -360,9 +360,13 @@
         reported once with k NULL; slots: every value of a group row, in the order results list
         them: each k's metrics, then the cutoff-free ones ({k, metric, value: its column suffix});
         cutoff_free_sums: theirs, each a CTE of its own (_cutoff_free_sum); judged_rows: the lists
-        meet every judged truth row, not only those that are relevant or add gain (bpref) -#}
+        meet every judged truth row, not only those that are relevant or add gain (the registry's
+        judged: bpref, RBP's residual); sums_of_their_own: sums at k from a CTE of their own -#}
     {%- set cutoff_free = [] -%}
     {%- for metric in plan.metrics if registry[metric].get('cutoff_free') -%}{%- do cutoff_free.append(metric) -%}{%- endfor -%}
+    {%- set sums_of_their_own = sums | select('in', (rank_metrics._sums_of_their_own() | trim).split()) | list -%}
+    {%- set judged = [] -%}
+    {%- for metric in plan.metrics if registry[metric].get('judged') -%}{%- do judged.append(metric) -%}{%- endfor -%}
     {%- set cutoff_free_sums = [] -%}
     {%- for metric in cutoff_free -%}{%- for sum in registry[metric].sums if sum not in cutoff_free_sums -%}{%- do cutoff_free_sums.append(sum) -%}{%- endfor -%}{%- endfor -%}
     {%- set slots = [] -%}
@@ -418,13 +422,15 @@
         'ideal_from_m': ideal_from_m,
         'hits_as_bits': 'precision_sum' in sums and bits_counted,
         'patterns_suffice': bits_counted and ('dcg' not in sums or ideal_from_m) and rank_metrics._err_fits_the_word(sums, relevance) | trim == 'true'
-                            and cutoff_free | length < plan.metrics | length and plan.tie_break != 'average',
+                            and cutoff_free | length < plan.metrics | length and plan.tie_break != 'average'
+                            and not sums_of_their_own,
         'sums': sums,
         'partial': partial,
         'cutoff_free': cutoff_free, 'slots': slots,
         'uncut': plan.truth_scope == 'listed' or cutoff_free | length > 0,
         'cutoff_free_sums': cutoff_free_sums,
-        'judged_rows': 'bpref' in sums and relevance is not none,
+        'judged_rows': relevance is not none and plan.metrics | select('in', judged) | list | length > 0,
+        'sums_of_their_own': sums_of_their_own,
         'term_sums': rank_metrics._hit_term_sums(sums).split(),
         'hit_patterns': false,
         'by': quoted_by, 'truth_by': quoted_truth_by,

@@ -12,7 +12,8 @@
                        of its tie group, with rm_weight
       rm_judged_rows   under plan.judged_rows (bpref, on graded truth): the rows of rm_hit_rows
                        and those of the judged non-relevant items
-      rm_<sum>         each cutoff-free metric's sums per (by, user) (_cutoff_free_sum)
+      rm_<sum>         each cutoff-free metric's sums per (by, user) (_cutoff_free_sum), and the
+                       sums at k of their own (_sum_of_its_own)
       rm_listed_items  under truth_scope='listed': one row per (by, user, truth item in the list),
                        and under hit patterns the word of its positions within the largest k
     A hit is a listed item that truth grades relevant or that adds gain (SPEC §6); which of its
@@ -208,6 +209,9 @@ rm_listed_items as (
 {%- endif %}
 {%- for sum in plan.cutoff_free_sums %}
 {{ rank_metrics._cutoff_free_sum(plan, sum) }},
+{%- endfor %}
+{%- for sum in plan.sums_of_their_own %}
+{{ rank_metrics._sum_of_its_own(plan, sum) }},
 {%- endfor %}
 {%- if ties_averaged %}
 rm_hits as (

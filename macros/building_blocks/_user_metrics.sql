@@ -119,10 +119,17 @@ rm_user_wide as (
         coalesce(p.rm_list_length, 0) as rm_list_length
         {%- endif %}
         {{- rank_metrics._cutoff_free_columns(plan) }}
+        {%- for sum in plan.sums_of_their_own %}{% set sum_loop = loop %}{% for k in plan.ks %},
+        coalesce(o{{ sum_loop.index }}.rm_{{ sum }}_{{ loop.index }}, 0) as rm_{{ sum }}_{{ loop.index }}
+        {%- endfor %}{% endfor %}
     from rm_users as u
     left join rm_user_sums as s
         on {{ rank_metrics._equal_prefix(plan.by, 'u', 's') }}u.rm_user = s.rm_user
     {{- rank_metrics._cutoff_free_joins(plan) }}
+    {%- for sum in plan.sums_of_their_own %}
+    left join rm_{{ sum }} as o{{ loop.index }}
+        on {{ rank_metrics._equal_prefix(plan.by, 'u', 'o' ~ loop.index) }}u.rm_user = o{{ loop.index }}.rm_user
+    {%- endfor %}
     {%- if 'dcg' in sums and plan.ideal_from_m %}
     left join rm_ideal_by_count as i
         on i.rm_count = least(u.rm_n_relevant, {{ largest_k }})
@@ -378,9 +385,11 @@ rm_user_values as (
 {% macro _user_metrics(plan) %}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
 {%- set sums = plan.sums -%}
-{#- the sums that differ by k, besides hits: AP's precision sum, DCG, the ideal DCG, the sums of a term per hit -#}
+{#- the sums that differ by k, besides hits: AP's precision sum, DCG, the ideal DCG, the sums of a term per hit,
+    the sums of their own -#}
 {%- set by_k = (['rm_precision_sum'] if 'precision_sum' in sums else []) + (['rm_dcg', 'rm_idcg'] if 'dcg' in sums else [])
                 + rank_metrics._hit_term_columns(plan).split() -%}
+{%- for sum in plan.sums_of_their_own %}{% do by_k.append('rm_' ~ sum) %}{% endfor -%}
 {{ rank_metrics._ks(plan) }},
 rm_user_k as (
     -- the wide row spread to a row per k

@@ -13,12 +13,15 @@
                     over the relevant hits i), err (ERR's sum over the hits), hit_positions (the
                     sum of the relevant hits' positions), list_length (n(u), the list's length),
                     hits_within_r (R-precision's hits within the first R positions, and R),
-                    bpref (bpref's value per user, from the judged items of the whole list)
+                    bpref (bpref's value per user, from the judged items of the whole list),
+                    judged_rbp (RBP's terms of the judged positions within k, for its residual)
       description   one sentence, and example a call, for dbt docs and docs/reference.md
       cutoff_free   (when true) the metric takes no k: one value per user, reported once with
                     k NULL; its macro and function are named without _at_k and take no k, and
                     `cutoff` says why, in the message that refuses one. Its sums are CTEs of
                     their own, rm_<sum> per (by, user), after the hits (_cutoff_free_sum)
+      judged        (when true) the metric reads the judged non-relevant items too (truth rows
+                    below the threshold), so the lists meet every truth row (plan.judged_rows)
       partial       (when true) the metric is undefined for some users (AUC without a relevant or
                     without a non-relevant item within k): their value is NULL, which no mean
                     averages, no n_users of the metric counts and compare does not pair
@@ -60,6 +63,11 @@
                 'options': ['persistence'], 'default': false, 'sums': ['hits', 'rbp'],
                 'description': 'RBP@k (rank-biased precision): (1 - p) times the sum of p^(i - 1) over the relevant items at positions i within k, p the persistence (0.8 unless given).',
                 'example': "rank_metrics.rbp_at_k(predictions=ref('search_results'), truth=ref('judgments'), k=10,\n                      user='query_id', item='doc_id', score='score', persistence=0.95)"},
+        'rbp_residual': {'macro': 'rbp_residual_at_k', 'group_column': 'rbp_residual_at_k', 'user_column': 'rbp_residual',
+                         'label': 'RBP residual@k', 'options': ['persistence'], 'default': false, 'judged': true,
+                         'sums': ['hits', 'judged_rbp'],
+                         'description': "RBP's residual at k: how much RBP@k could still rise if every unjudged position within k (no item with a truth row there) held a relevant item, plus the weight past k: (1 - p) times the sum of p^(i - 1) over the unjudged positions i within k, plus p^k.",
+                         'example': "rank_metrics.rbp_residual_at_k(predictions=ref('search_results'), truth=ref('judgments'), k=10,\n                               user='query_id', item='doc_id', score='score', relevance='grade')"},
         'err': {'macro': 'err_at_k', 'group_column': 'err_at_k', 'user_column': 'err', 'label': 'ERR@k',
                 'options': ['max_grade'], 'default': false, 'sums': ['hits', 'err'],
                 'description': 'ERR@k (expected reciprocal rank): the sum over positions r within k of 1/r times the chance that the reader stops at r, each item stopping them with probability (2^grade - 1) / 2^max_grade.',
@@ -74,7 +82,7 @@
                         'description': "R-precision (trec_eval's Rprec): the relevant items among the first R positions of the list over R, R the user's number of relevant items in truth; it takes no k (a row per group with k NULL).",
                         'example': "rank_metrics.r_precision(predictions=ref('search_results'), truth=ref('judgments'),\n                         user='query_id', item='doc_id', score='score')"},
         'bpref': {'macro': 'bpref', 'group_column': 'bpref', 'user_column': 'bpref', 'label': 'bpref',
-                  'options': [], 'default': false, 'cutoff_free': true, 'sums': ['bpref'],
+                  'options': [], 'default': false, 'cutoff_free': true, 'judged': true, 'sums': ['bpref'],
                   'cutoff': "it reads each user's whole list, skipping the items truth does not judge",
                   'description': "bpref (trec_eval's bpref): for each of the user's relevant items in the list, 1 less the judged non-relevant items ranked above it (at most R) over min(R, N); their sum over R, R and N the user's relevant and judged non-relevant items in truth; unjudged items are skipped; it takes no k (a row per group with k NULL).",
                   'example': "rank_metrics.bpref(predictions=ref('search_results'), truth=ref('judgments'),\n                   user='query_id', item='doc_id', score='score', relevance='grade')"},
@@ -91,6 +99,7 @@
     {%- elif metric == 'mrr' -%}{{ rank_metrics._per_user_mrr(plan, k, at) }}
     {%- elif metric == 'hit_rate' -%}{{ rank_metrics._per_user_hit_rate(plan, k, at) }}
     {%- elif metric == 'rbp' -%}{{ rank_metrics._per_user_rbp(plan, k, at) }}
+    {%- elif metric == 'rbp_residual' -%}{{ rank_metrics._per_user_rbp_residual(plan, k, at) }}
     {%- elif metric == 'err' -%}{{ rank_metrics._per_user_err(plan, k, at) }}
     {%- elif metric == 'auc' -%}{{ rank_metrics._per_user_auc(plan, k, at) }}
     {%- elif metric == 'r_precision' -%}{{ rank_metrics._per_user_r_precision(plan, k, at) }}
@@ -109,7 +118,8 @@
     {%- set names = [] -%}
     {%- for entry in registry.values() -%}
         {%- for sum in entry.sums if sum in sums and not entry.get('cutoff_free')
-                                   and sum not in ['hits', 'precision_sum', 'dcg', 'first_hit', 'list_length'] + names -%}{%- do names.append(sum) -%}{%- endfor -%}
+                                   and sum not in ['hits', 'precision_sum', 'dcg', 'first_hit', 'list_length'] + names
+                                   and sum not in (rank_metrics._sums_of_their_own() | trim).split() -%}{%- do names.append(sum) -%}{%- endfor -%}
     {%- endfor -%}
     {{- names | join(' ') -}}
 {%- endmacro %}
@@ -137,6 +147,18 @@
     {%- if sum == 'hits_within_r' -%}{{ 'rm_hits_within_r rm_r' if columns else rank_metrics._hits_within_r(plan) }}
     {%- elif sum == 'bpref' -%}{{ 'rm_bpref' if columns else rank_metrics._bpref_per_user(plan) }}
     {%- endif -%}
+{%- endmacro %}
+
+{#- The sums at each k that a CTE of their own computes per (by, user), rm_<sum>, with a column
+    rm_<sum>_<i> for the i-th k (0 for a user without a row), as words: rows other than the hits
+    make them. -#}
+{% macro _sums_of_their_own() -%}
+    judged_rbp
+{%- endmacro %}
+
+{#- That CTE, after the hits (_ranked_hits). -#}
+{% macro _sum_of_its_own(plan, sum) -%}
+    {%- if sum == 'judged_rbp' -%}{{ rank_metrics._judged_rbp(plan) }}{%- endif -%}
 {%- endmacro %}
 
 {#- The metric names, in order, as words (the release gates check their `metric` against them);

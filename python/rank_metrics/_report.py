@@ -397,8 +397,9 @@ def _users_table(rows: list[dict], by: list) -> str:
         "scored 0, users left out do not count in the mean.</p>")
 
 
-_OPTION_OUTSIDE_THE_FAMILY = {option: metric for metric, entry in metric_registry().items() if not entry["default"]
-                              for option in entry["options"]}
+# the options of the metrics outside the family, each to the metrics that read it
+_OPTION_OUTSIDE_THE_FAMILY = {option: {metric for metric, entry in metric_registry().items() if option in entry["options"]}
+                              for entry in metric_registry().values() if not entry["default"] for option in entry["options"]}
 
 
 def _options_table(options: dict, report_options: dict) -> str:
@@ -413,7 +414,7 @@ def _options_table(options: dict, report_options: dict) -> str:
                                            ("convention", options.get("convention") or "kaggle (the defaults)")]
     # the options of a metric outside the family (RBP's persistence) where that metric is shown
     rows += [(name, getattr(resolved, name)) for name in reference.Options.__dataclass_fields__
-             if name not in _OPTION_OUTSIDE_THE_FAMILY or _OPTION_OUTSIDE_THE_FAMILY[name] in report_options["metrics"]]
+             if name not in _OPTION_OUTSIDE_THE_FAMILY or _OPTION_OUTSIDE_THE_FAMILY[name] & set(report_options["metrics"])]
     rows += [(name, value) for name, value in options.items()
              if name not in reference.Options.__dataclass_fields__ and name not in ("convention", "user", "item")
              and value is not None]

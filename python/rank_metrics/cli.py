@@ -117,9 +117,11 @@ def _k_values(text: str) -> int:
     return value
 
 
-# options that change one metric only (the metric registry's); a command of another single
-# metric refuses them (the Python API takes them everywhere, so that one set of options fits each)
-_ONE_METRIC_OPTIONS = {option: metric for metric, entry in metric_registry().items() for option in entry["options"]}
+# options that change some metrics only, each to the metrics that read it (the metric registry's:
+# persistence is RBP's and its residual's); a command of another single metric refuses them (the
+# Python API takes them everywhere, so that one set of options fits each)
+_ONE_METRIC_OPTIONS = {option: [metric for metric, entry in metric_registry().items() if option in entry["options"]]
+                       for entry in metric_registry().values() for option in entry["options"]}
 
 
 def _single_metric(function: str) -> str | None:
@@ -130,11 +132,12 @@ def _single_metric(function: str) -> str | None:
 
 
 def _refuse_unread_options(arguments: argparse.Namespace, metric: str | None, what: str) -> None:
-    for option, reader in _ONE_METRIC_OPTIONS.items():
-        if metric is not None and reader != metric and getattr(arguments, option) is not None:
+    for option, readers in _ONE_METRIC_OPTIONS.items():
+        if metric is not None and metric not in readers and getattr(arguments, option) is not None:
             flag = "--" + option.replace("_", "-")
-            raise RankMetricsError(f"rank_metrics: {flag} changes {reader} only ({api.METRICS[reader][0].replace('_', '-')}, "
-                                   f"or evaluate with {reader}); {what} does not read it")
+            commands = ", ".join(api.METRICS[reader][0].replace("_", "-") for reader in readers)
+            raise RankMetricsError(f"rank_metrics: {flag} changes {' and '.join(readers)} only ({commands}, "
+                                   f"or evaluate with {' or '.join(readers)}); {what} does not read it")
 
 
 def _add_metric_options(parser: argparse.ArgumentParser, metric: str | None = None, k_required: bool = True) -> None:
@@ -163,7 +166,7 @@ def _add_metric_options(parser: argparse.ArgumentParser, metric: str | None = No
     parser.add_argument("--item-separator", type=_separator, help="the separator of items in a text column of a "
                         "list-shaped table (' ' for a Kaggle submission file: customer_id,prediction; '\\t' for a tab)")
     def shown(option: str, text: str) -> str:   # not in the help of a command that would refuse it
-        return argparse.SUPPRESS if metric is not None and _ONE_METRIC_OPTIONS[option] != metric else text
+        return argparse.SUPPRESS if metric is not None and metric not in _ONE_METRIC_OPTIONS[option] else text
 
     parser.add_argument("--normalization", choices=reference.NORMALIZATIONS,
                         help=shown("normalization", "AP's denominator: min(m, k) (default), m, or the hits within k"))

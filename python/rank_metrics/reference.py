@@ -148,6 +148,12 @@ def user_metrics(ranked: Sequence, grades: dict, k: int, options: Options, order
     err, unstopped = 0.0, 1.0
     seen = set()
     positive = []   # AUC: each of the first k entries, whether it is a relevant hit
+    # RBP's residual (SPEC §6b): the weight of the unjudged positions within k (no item with a
+    # truth row there, whatever its grade) and of those past k, past the list's end among them
+    # (positions min(k, n) + 1, ... weigh p^min(k, n) together)
+    rbp_residual = math.fsum([(1 - options.persistence) * options.persistence ** (position - 1)
+                              for position, item in enumerate(ranked[:k], start=1) if item not in grades]
+                             + [options.persistence ** len(ranked[:k])])
     for position, item in enumerate(ranked[:k], start=1):
         counts = options.duplicates == "all" or item not in seen   # first, error, collapse: once
         seen.add(item)
@@ -226,6 +232,7 @@ def user_metrics(ranked: Sequence, grades: dict, k: int, options: Options, order
         # under tie_break='average' the expected hits, at most 1 (SPEC §6b)
         "hit": min(hits, 1.0) if options.tie_break == "average" else 1.0 if hits >= 1 else 0.0,
         "rbp": math.fsum(rbp_terms),
+        "rbp_residual": rbp_residual,
         "err": err,
         "auc": ordered_pairs / pairs if pairs else None,
         "r_precision": within_r / r if r else 0.0,

@@ -145,6 +145,30 @@ def ir_measures_values(case):
     return values
 
 
+def cwl_rbp_residual(case):
+    """Per user with a list: cwl_eval's RBP (p 0.8) residual, the upper bound's expected utility
+    less the lower's, unjudged items (no qrel) counted relevant in the upper, the ranking padded
+    to cwl's depth of 1000 with relevant items; judged items' gains 1 (grade >= 1) or 0."""
+    import math
+
+    from cwl.ruler.measures.cwl_rbp import RBPCWLMetric
+    from cwl.ruler.ranking import Ranking
+
+    grades = {(user, item): grade for user, item, grade in case["truth"]}
+    lists = {}
+    for user, item, score in case["predictions"]:
+        lists.setdefault(user, []).append((score, item))
+    values = {}
+    for user, entries in lists.items():
+        gains = [math.nan if (user, item) not in grades else float(grades[user, item] >= 1)
+                 for _, item in sorted(entries, reverse=True)]
+        metric = RBPCWLMetric(theta=0.8)
+        metric.residuals = True
+        metric.measure(Ranking(str(user), gains, [1.0] * len(gains)))
+        values[str(user)] = float(metric.residual_expected_utility)
+    return values
+
+
 def spark_values(cases):
     from pyspark.mllib.evaluation import RankingMetrics
     from pyspark.sql import SparkSession
@@ -176,5 +200,5 @@ if __name__ == "__main__":
                        "recommenders": recommenders_values(case),
                        "sklearn": sklearn_values(case), "sklearn_tied": sklearn_values(tied(case)),
                        "sklearn_auc": sklearn_auc_values(case), "spark": spark[index],
-                       "ir_measures": ir_measures_values(case)}
+                       "ir_measures": ir_measures_values(case), "cwl_rbp_residual": cwl_rbp_residual(case)}
                       for index, case in enumerate(cases)]))
