@@ -15,7 +15,7 @@ from engine_tables import to_postgres, to_spark
 from test_cli import run
 
 import rank_metrics
-from rank_metrics import reference
+from rank_metrics import RankMetricsError, reference
 from rank_metrics.api import DIALECTS
 
 # the list a, b, c, d, e; truth a:0, b:2, c:0, d:1, f:3: b and d relevant at 2 and 4, a, c, e not
@@ -92,6 +92,13 @@ def test_random_users_equal_the_reference(engine, request):
     geometric = rank_metrics.evaluate(**tables, k=ks, by="model", metrics="auc", relevance="relevance",
                                       mean="geometric", check=True)
     assert geometric.value[geometric.k > 1].notna().all()
+    # GAUC weighing each user by its list length: the same users, another mean (the reference's)
+    weighted = rank_metrics.evaluate(**tables, k=ks, by="model", metrics=["auc", "map"], relevance="relevance",
+                                     auc_weight="impressions", check=True)
+    plain = rank_metrics.evaluate(**tables, k=ks, by="model", metrics=["auc", "map"], relevance="relevance")
+    assert weighted.n_users.tolist() == plain.n_users.tolist()
+    assert weighted[weighted.metric == "map"].value.tolist() == plain[plain.metric == "map"].value.tolist()
+    assert (weighted[weighted.metric == "auc"].value.fillna(-1) != plain[plain.metric == "auc"].value.fillna(-1)).any()
     compared = rank_metrics.compare(**tables, k=ks[1:], by="model", baseline="a", metrics=["auc", "map"],
                                     relevance="relevance", check=True)
     auc, ap = compared[compared.metric == "auc"], compared[compared.metric == "map"]
@@ -170,6 +177,36 @@ def warehouses_give_the_reference(metrics, relevance, tied=False, **options):
         sqlglot.parse(text, read=dialect, error_level=sqlglot.ErrorLevel.RAISE)
         back = sqlglot.transpile(text, read=dialect, write="duckdb")[0]
         assert keyed(con.execute(back).df()) == pytest.approx(want, rel=1e-9, nan_ok=True), dialect
+
+
+def test_gauc_weighs_users_by_their_impressions(tmp_path):
+    """auc_weight='impressions': each user's AUC weighs its list length in the group's mean, and
+    the standard error is that of a weighted mean; what gives a row per user or compares users'
+    arithmetic means refuses it."""
+    predictions = pd.DataFrame({"user_id": [1] * 5 + [2] * 2 + [3] * 3, "item_id": list("abcde") + list("ab") + list("abc"),
+                                "rank": [1, 2, 3, 4, 5, 1, 2, 1, 2, 3]})
+    truth = pd.DataFrame({"user_id": [1, 1, 2, 3], "item_id": ["b", "d", "b", "a"]})
+    # AUC@5: user 1 (b, d among five) 3/6, user 2 (b after a) 0, user 3 (a first) 1
+    assert rank_metrics.auc_at_k(predictions, truth, k=5) == pytest.approx(0.5, rel=1e-12)
+    assert rank_metrics.auc_at_k(predictions, truth, k=5, auc_weight="impressions", check=True) == \
+        pytest.approx((5 * 0.5 + 2 * 0 + 3 * 1) / 10, rel=1e-12)
+    got = rank_metrics.evaluate(predictions, truth, k=5, metrics="auc", auc_weight="impressions", check=True).iloc[0]
+    deviations = [(5, 0.5 - 0.55), (2, 0 - 0.55), (3, 1 - 0.55)]
+    assert got.std_error == pytest.approx((3 / 2 * sum(w * w * d * d for w, d in deviations)) ** 0.5 / 10, rel=1e-12)
+    assert got.n_users == 3
+    for call in (lambda: rank_metrics.evaluate_users(predictions, truth, k=5, metrics="auc", auc_weight="impressions"),
+                 lambda: rank_metrics.compare(predictions.assign(model="a"), truth, k=5, by="model", baseline="a",
+                                              metrics="auc", auc_weight="impressions")):
+        with pytest.raises(RankMetricsError, match=r"takes no auc_weight='impressions': it weights a group's mean of AUC "
+                                                   r"by each user's list length"):
+            call()
+    with pytest.raises(RankMetricsError, match="auc_weight must be one of 'users', 'impressions'; got 'clicks'"):
+        rank_metrics.auc_at_k(predictions, truth, k=5, auc_weight="clicks")
+    predictions.to_csv(tmp_path / "p.csv", index=False)
+    truth.to_csv(tmp_path / "t.csv", index=False)
+    code, out, err = run("auc-at-k", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "5", "--auc-weight", "impressions",
+                         "--format", "csv")
+    assert (code, err) == (0, "") and out.splitlines()[1].startswith("5,0.55,3")
 
 
 def test_the_command_line(tmp_path):

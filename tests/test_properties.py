@@ -111,6 +111,8 @@ def cases(draw):
         max_grade=draw(st.sampled_from([None, None, 1, 4])),
         # a group's value: the arithmetic mean, or the geometric (per-user output takes none)
         mean=draw(option(reference.MEANS)),
+        # GAUC's weights (a group's value: per-user output takes none)
+        auc_weight=draw(option(reference.AUC_WEIGHTS)),
         metrics=draw(st.one_of(st.none(), st.lists(st.sampled_from(METRICS), min_size=1, max_size=8, unique=True))),
     )
 
@@ -277,13 +279,13 @@ def expected(case, predictions, truth, per_user, batch=None, metrics=("map",)):
 
 OPTION_NAMES = ("normalization", "users", "duplicates", "tie_break", "gain", "gain_from",
                 "precision_denominator", "recall_denominator", "truth_scope", "relevance_threshold", "persistence",
-                "max_grade", "mean")
+                "max_grade", "mean", "auc_weight")
 
 
 def arguments(case, with_metrics=False, batched=False, per_user=False):
     by = group_columns(case, batched)[0]
     chosen = dict(k=case["k"], by=by or None, convention=case["convention"],
-                  **{name: case[name] for name in OPTION_NAMES if not (per_user and name == "mean")})
+                  **{name: case[name] for name in OPTION_NAMES if not (per_user and name in ("mean", "auc_weight"))})
     return dict(chosen, metrics=case["metrics"]) if with_metrics else chosen
 
 

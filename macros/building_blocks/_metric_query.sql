@@ -124,10 +124,18 @@ from rm_metric_rows
 {% macro _group_means(plan, std_errors) %}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
 {%- set base = 'rm_users' if plan.hit_patterns else '1' -%}
-{#- value (<metric>_<i>) -> its weight: the users a row stands for, where it has a value -#}
+{#- value (<metric>_<i>) -> its count: the users a row stands for, where it has a value; its
+    weight in the mean: that count, times the user's own weight where the metric weights users
+    unequally (_user_weight: AUC's users by their impressions), its importance -#}
+{%- set counts = {} -%}
 {%- set weights = {} -%}
+{%- set importances = {} -%}
 {%- for slot in plan.slots -%}
-    {%- do weights.update({slot.value: 'case when rm_' ~ slot.value ~ ' is not null then ' ~ base ~ ' end' if slot.metric in plan.counted else base}) -%}
+    {%- set count = 'case when rm_' ~ slot.value ~ ' is not null then ' ~ base ~ ' end' if slot.metric in plan.counted else base -%}
+    {%- set importance = rank_metrics._user_weight(plan, slot.metric) | trim -%}
+    {%- do counts.update({slot.value: count}) -%}
+    {%- do weights.update({slot.value: count if not importance else 'case when rm_' ~ slot.value ~ ' is not null then ' ~ base ~ ' * ' ~ importance ~ ' end'}) -%}
+    {%- do importances.update({slot.value: importance or none}) -%}
 {%- endfor -%}
 {%- set values = weights | list -%}
 rm_group_means as (
@@ -136,7 +144,7 @@ rm_group_means as (
         {%- for value in values %}
         {{ rank_metrics._weighted_mean('rm_' ~ value, none, weights[value]) if weights[value] != base else rank_metrics.mean('rm_' ~ value) }} as rm_mean_{{ value }},
         {%- endfor %}
-        {{- rank_metrics._partial_counts(weights, base) }}
+        {{- rank_metrics._partial_counts(counts, base) }}
         cast(count(*) as bigint) as n_users
     from rm_user_values
 {%- elif not std_errors %}
@@ -144,7 +152,7 @@ rm_group_means as (
         {%- for value in values %}
         {{ rank_metrics._weighted_mean('rm_' ~ value, none, weights[value]) }} as rm_mean_{{ value }},
         {%- endfor %}
-        {{- rank_metrics._partial_counts(weights, base) }}
+        {{- rank_metrics._partial_counts(counts, base) }}
         cast(sum(rm_users) as bigint) as n_users
     from rm_user_values
 {%- else %}
@@ -154,9 +162,9 @@ rm_group_means as (
     select {{ by }}
         {%- for value in values %}
         max(rm_mean_{{ value }}) as rm_mean_{{ value }},
-        {{ rank_metrics._weighted_std_error('rm_' ~ value, 'rm_mean_' ~ value, weights[value]) }} as rm_std_error_{{ value }},
+        {{ rank_metrics._weighted_std_error('rm_' ~ value, 'rm_mean_' ~ value, weights[value], importances[value], counts[value]) }} as rm_std_error_{{ value }},
         {%- endfor %}
-        {{- rank_metrics._partial_counts(weights, base) }}
+        {{- rank_metrics._partial_counts(counts, base) }}
         cast(sum({{ base }}) as bigint) as n_users
     from (
         {%- set group = rank_metrics._over_groups(plan.by, 'rm_users' if plan.hit_patterns else none) %}
@@ -194,11 +202,20 @@ rm_group_means as (
 {%- endmacro %}
 
 {#- _std_error over such rows: the spread summed around their weighted `mean` (a column), as
-    stddev_samp would over the users. -#}
-{% macro _weighted_std_error(value, mean, weight='rm_users') -%}
-    {%- set n = 'cast(sum(' ~ weight ~ ') as ' ~ rank_metrics.type_double() ~ ')' -%}
+    stddev_samp would over the users. With an `importance` (a user's own weight; `weight` is then
+    its `count` of users times it), the standard error of a weighted mean over n users,
+    sqrt(n / (n - 1) · Σ w² (x - mean)²) / Σ w, which is the one above when every w is 1. -#}
+{% macro _weighted_std_error(value, mean, weight='rm_users', importance=none, count=none) -%}
+    {%- set double = rank_metrics.type_double() -%}
     {%- set deviation = '(' ~ value ~ ' - ' ~ mean ~ ')' -%}
+    {%- if importance -%}
+    {%- set n = 'cast(sum(' ~ count ~ ') as ' ~ double ~ ')' -%}
+    case when {{ n }} >= 2 then sqrt({{ n }} / ({{ n }} - 1) * {{ rank_metrics.sum_of_values(weight ~ ' * ' ~ importance ~ ' * ' ~ deviation ~ ' * ' ~ deviation, any_size=true) }})
+        / cast(sum({{ weight }}) as {{ double }}) end
+    {%- else -%}
+    {%- set n = 'cast(sum(' ~ weight ~ ') as ' ~ double ~ ')' -%}
     case when {{ n }} >= 2 then sqrt({{ rank_metrics.sum_of_values(weight ~ ' * ' ~ deviation ~ ' * ' ~ deviation) }} / ({{ n }} - 1)) / sqrt({{ n }}) end
+    {%- endif -%}
 {%- endmacro %}
 
 {#- `group by` the by columns, or, without them, one row for all users, and none when there are

@@ -7,10 +7,10 @@
     convention beside a missing file was said as the missing file). -#}
 {% macro _option_values(plan, k, normalization=none, users=none, duplicates=none, tie_break=none, convention=none,
                         gain=none, gain_from=none, precision_denominator=none, recall_denominator=none,
-                        truth_scope=none, metrics=none, confidence=none, mean=none) %}
+                        truth_scope=none, metrics=none, confidence=none, mean=none, auc_weight=none) %}
     {#- each peer's preset (SPEC §1 and §6): every option, so that a convention means one thing -#}
     {%- set family = {'gain': 'linear', 'gain_from': 'graded', 'precision_denominator': 'k', 'recall_denominator': 'm', 'truth_scope': 'all',
-                      'mean': 'arithmetic'} -%}
+                      'mean': 'arithmetic', 'auc_weight': 'users'} -%}
     {%- set conventions = {
         'ml_metrics':   dict(family, normalization='min_m_k', duplicates='first',    users='predictions', tie_break='item'),
         'kaggle':       dict(family, normalization='min_m_k', duplicates='first',    users='truth',       tie_break='item'),
@@ -33,6 +33,7 @@
         'recall_denominator': ['m', 'min_m_k'],
         'truth_scope': ['all', 'listed'],
         'mean': ['arithmetic', 'geometric'],
+        'auc_weight': ['users', 'impressions'],
     } -%}
 
     {#- convention: a preset; options passed explicitly still win -#}
@@ -43,7 +44,7 @@
     {%- set preset = conventions[convention] if convention is not none else conventions['kaggle'] -%}
     {%- set given = {'normalization': normalization, 'users': users, 'duplicates': duplicates, 'tie_break': tie_break,
                      'gain': gain, 'gain_from': gain_from, 'precision_denominator': precision_denominator,
-                     'recall_denominator': recall_denominator, 'truth_scope': truth_scope, 'mean': mean} -%}
+                     'recall_denominator': recall_denominator, 'truth_scope': truth_scope, 'mean': mean, 'auc_weight': auc_weight} -%}
     {%- for option, allowed in choices.items() -%}
         {%- set value = given[option] if given[option] is not none else preset[option] -%}
         {%- if value not in allowed -%}
@@ -123,6 +124,12 @@
     {%- endfor -%}
     {#- a geometric mean is of a group's values: what gives a row per user, or compares paired
         users' arithmetic means, has none to take -#}
+    {#- so is AUC's mean weighted by the users' impressions (GAUC's auc_weight='impressions') -#}
+    {%- if options.get('auc_weight') == 'impressions' and macro in ['evaluate_users', 'average_precision_at_k', 'compare'] -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ macro ~ " takes no " ~ rank_metrics._mention('auc_weight', 'impressions', 'value') ~ ": it weights a group's mean of AUC by each user's list length, which "
+            ~ ("compare does not take: it tests the arithmetic mean of the paired users' differences" if macro == 'compare' else macro ~ " does not take (a row per user)")
+            ~ "; evaluate and auc_at_k take it") }}
+    {%- endif -%}
     {%- if options.get('mean') == 'geometric' and macro in ['evaluate_users', 'average_precision_at_k', 'compare'] -%}
         {{ exceptions.raise_compiler_error("rank_metrics: " ~ macro ~ " takes no " ~ rank_metrics._mention('mean', 'geometric', 'value') ~ ": it is a mean of a group's values, which "
             ~ ("compare tests as arithmetic means of the paired users' differences" if macro == 'compare' else macro ~ " does not take (a row per user)")
@@ -134,7 +141,7 @@
 {% macro _option_names() -%}
     user, item, rank, score, relevance, by, truth_by, truth_user, truth_item, normalization, users, duplicates, tie_break,
     convention, gain, gain_from, precision_denominator, recall_denominator, truth_scope, relevance_threshold,
-    persistence, max_grade, mean, predictions_shape, truth_shape, item_separator
+    persistence, max_grade, auc_weight, mean, predictions_shape, truth_shape, item_separator
 {%- endmacro %}
 
 {#- What is wrong with k, as a sentence ('' when nothing): it must be a positive integer or a

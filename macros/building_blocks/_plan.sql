@@ -9,7 +9,8 @@
                predictions_columns=none, truth_columns=none, metrics=none, gain=none, gain_from=none,
                precision_denominator=none, recall_denominator=none, truth_scope=none,
                relevance_threshold=none, truth_user=none, truth_item=none, predictions_shape=none,
-               truth_shape=none, item_separator=none, confidence=none, persistence=none, max_grade=none, mean=none) %}
+               truth_shape=none, item_separator=none, confidence=none, persistence=none, max_grade=none, mean=none,
+               auc_weight=none) %}
     {#- a misspelt keyword lands in kwargs (a macro that reads kwargs takes any keyword): named
         here rather than by Jinja's "takes no keyword argument" about an internal macro -#}
     {%- for name in kwargs | list | sort -%}
@@ -28,7 +29,7 @@
                                        tie_break=tie_break, convention=convention, gain=gain, gain_from=gain_from,
                                        precision_denominator=precision_denominator,
                                        recall_denominator=recall_denominator, truth_scope=truth_scope,
-                                       metrics=metrics, confidence=confidence, mean=mean) -%}
+                                       metrics=metrics, confidence=confidence, mean=mean, auc_weight=auc_weight) -%}
 
     {#- relevance=false: truth has no grade column (below) -#}
     {%- set no_grades = relevance is sameas false -%}

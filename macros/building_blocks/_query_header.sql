@@ -25,7 +25,7 @@
     {#- the options of a metric outside the family (the registry's), where it is asked -#}
     {%- set registry = {} -%}{%- do rank_metrics._metric_registry(registry) -%}
     {%- for metric in plan.metrics if not registry[metric].default -%}
-        {%- for name in registry[metric].options if plan[name] is not none -%}{%- do options.append((name, plan[name])) -%}{%- endfor -%}
+        {%- for name in registry[metric].options if plan[name] is not none and (name, plan[name]) not in options -%}{%- do options.append((name, plan[name])) -%}{%- endfor -%}
     {%- endfor -%}
     {%- for name, value in extra.items() if value is not none -%}{%- do options.append((name, value)) -%}{%- endfor -%}
     {%- set shown = [] -%}

@@ -327,8 +327,11 @@ rm_ideal_by_count as (
 {% macro _user_values(plan) %}
 {%- set stacked = plan.hit_patterns and plan.cutoff_free %}
 {%- set double = rank_metrics.type_double() %}
+{#- the users' own weights some metrics' means read (_user_weight: the list length) -#}
+{%- set weighted = [] %}
+{%- for metric in plan.metrics if rank_metrics._user_weight(plan, metric) | trim %}{% do weighted.append(metric) %}{% endfor %}
 rm_user_values as (
-    select {{ rank_metrics._column_prefix(plan.by) }}{{ 'rm_users' if plan.hit_patterns else 'rm_user' }}
+    select {{ rank_metrics._column_prefix(plan.by) }}{{ 'rm_users' if plan.hit_patterns else 'rm_user' }}{{ ', rm_list_length' if weighted }}
         {%- for slot in plan.slots %}
         {%- set at = slot.value[slot.metric | length:] %},
         {%- if stacked and slot.k is none %}
@@ -342,7 +345,7 @@ rm_user_values as (
     union all
     {#- under hit patterns, the cutoff-free metrics' values per user, a row each (rm_users 1),
         stacked under the pattern rows, whose values at a k they leave NULL #}
-    select {{ rank_metrics._column_prefix(plan.by) }}cast(1 as bigint) as rm_users
+    select {{ rank_metrics._column_prefix(plan.by) }}cast(1 as bigint) as rm_users{{ ', cast(null as bigint) as rm_list_length' if weighted }}
         {%- for slot in plan.slots %},
         {%- if slot.k is none %}
         {{ rank_metrics._averaged(plan, rank_metrics._per_user(plan, slot.metric), slot.metric in plan.partial) }} as rm_{{ slot.value }}

@@ -220,7 +220,7 @@
     {%- set plan = {} -%}
     {%- set accepted = ['predictions', 'truth', 'k', 'user', 'item', 'rank', 'score', 'relevance', 'by', 'truth_by', 'normalization',
                         'users', 'duplicates', 'tie_break', 'convention', 'predictions_columns', 'truth_columns', 'gain', 'gain_from',
-                        'precision_denominator', 'recall_denominator', 'truth_scope', 'relevance_threshold', 'persistence', 'max_grade', 'mean', 'truth_user',
+                        'precision_denominator', 'recall_denominator', 'truth_scope', 'relevance_threshold', 'persistence', 'max_grade', 'auc_weight', 'mean', 'truth_user',
                         'truth_item', 'predictions_shape', 'truth_shape', 'item_separator'] -%}
     {%- set given = {} -%}
     {%- for name in accepted if name in arguments -%}{%- do given.update({name: arguments[name]}) -%}{%- endfor -%}

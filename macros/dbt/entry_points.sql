@@ -2,7 +2,7 @@
     macros/metrics/<metric>.sql, one file a metric): each renders one SELECT. Every argument
     after (predictions, truth, k) is a keyword argument: user, item, rank, score, relevance, by,
     truth_by, normalization, users, duplicates, tie_break, convention, gain, gain_from,
-    precision_denominator, recall_denominator, truth_scope, relevance_threshold, persistence, max_grade, mean, metrics
+    precision_denominator, recall_denominator, truth_scope, relevance_threshold, persistence, max_grade, auc_weight, mean, metrics
     (evaluate, evaluate_users) and validate (true: run the data checks when the model runs).
     macros/dbt/macros.yml documents them for `dbt docs`. -#}
 {% macro average_precision_at_k(predictions, truth, k) %}

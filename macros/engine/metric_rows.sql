@@ -24,15 +24,21 @@ rm_metric_rows as (
 {% macro spark__metric_rows(plan) -%}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
 {%- set keys = plan.by + ['k', 'metric'] -%}
+{#- the metrics whose users weigh unequally in their mean (_user_weight), by rm_importance -#}
+{%- set weighted = [] -%}
+{%- for metric in plan.metrics if rank_metrics._user_weight(plan, metric) | trim %}{% do weighted.append(metric) %}{% endfor -%}
 rm_long_values as (
     select {{ rank_metrics._column_prefix(plan.by, 'v') }}r.k, r.metric,
         {{- ' v.rm_users,' if plan.hit_patterns }}
+        {%- if weighted %}
+        case when r.metric in ({% for metric in weighted %}{{ ', ' if not loop.first }}{{ rank_metrics.string_literal(metric) }}{% endfor %}) then v.rm_list_length else 1 end as rm_importance,
+        {%- endif %}
         {{ rank_metrics._by_slot(plan, 'v.rm_') }} as rm_value
     from rm_user_values as v
     cross join rm_rows as r
 ),
 rm_metric_rows as (
-{%- if not plan.hit_patterns %}
+{%- if not plan.hit_patterns and not weighted %}
     select {{ by }}k, metric,
         {%- if plan.counted %}
         {#- a partial metric's users without a value are NULL rows: each row weighs 1 where it has one #}
@@ -51,13 +57,16 @@ rm_metric_rows as (
     from rm_long_values
         {%- endif %}
 {%- else %}
-    {#- each row stands for rm_users users: the mean is weighted, and the spread is summed around
-        it (a window over the few pattern rows), as stddev_samp would over the users #}
+    {#- each row stands for rm_users users (or one): the mean is weighted, and the spread is summed
+        around it (a window over the few pattern rows), as stddev_samp would over the users; a
+        metric whose users weigh unequally weighs each row by rm_importance too #}
     select {{ by }}k, metric,
-        {%- set weight = 'case when rm_value is not null then rm_users end' if plan.counted else 'rm_users' %}
+        {%- set users = 'rm_users' if plan.hit_patterns else '1' %}
+        {%- set count = 'case when rm_value is not null then ' ~ users ~ ' end' if plan.counted else users %}
+        {%- set weight = 'case when rm_value is not null then ' ~ users ~ ' * rm_importance end' if weighted else count %}
         max(rm_mean) as value,
-        {{ rank_metrics._weighted_std_error('rm_value', 'rm_mean', weight) }} as std_error,
-        cast({{ 'coalesce(sum(' ~ weight ~ '), 0)' if plan.counted else 'sum(rm_users)' }} as bigint) as n_users
+        {{ rank_metrics._weighted_std_error('rm_value', 'rm_mean', weight, 'rm_importance' if weighted else none, count) }} as std_error,
+        cast({{ 'coalesce(sum(' ~ count ~ '), 0)' if plan.counted else 'sum(' ~ users ~ ')' }} as bigint) as n_users
     from (
         {%- set group = 'over (partition by ' ~ keys | join(', ') ~ ')' %}
         select l.*,

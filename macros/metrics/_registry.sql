@@ -73,7 +73,7 @@
                 'description': 'ERR@k (expected reciprocal rank): the sum over positions r within k of 1/r times the chance that the reader stops at r, each item stopping them with probability (2^grade - 1) / 2^max_grade.',
                 'example': "rank_metrics.err_at_k(predictions=ref('search_results'), truth=ref('judgments'), k=20,\n                      user='query_id', item='doc_id', score='score', relevance='grade', max_grade=4)"},
         'auc': {'macro': 'auc_at_k', 'group_column': 'auc_at_k', 'user_column': 'auc', 'label': 'AUC@k',
-                'options': [], 'default': false, 'partial': true, 'sums': ['hits', 'hit_positions', 'list_length'],
+                'options': ['auc_weight'], 'default': false, 'partial': true, 'sums': ['hits', 'hit_positions', 'list_length'],
                 'description': 'AUC@k per user, and its mean over users (GAUC): the share of pairs of a relevant and a non-relevant item among the first k of the list in which the relevant one comes first; users without both are not evaluated for it.',
                 'example': "rank_metrics.auc_at_k(predictions=ref('recs'), truth=ref('clicks'), k=50, by=['model'])"},
         'r_precision': {'macro': 'r_precision', 'group_column': 'r_precision', 'user_column': 'r_precision', 'label': 'R-precision',
@@ -147,6 +147,12 @@
     {%- if sum == 'hits_within_r' -%}{{ 'rm_hits_within_r rm_r' if columns else rank_metrics._hits_within_r(plan) }}
     {%- elif sum == 'bpref' -%}{{ 'rm_bpref' if columns else rank_metrics._bpref_per_user(plan) }}
     {%- endif -%}
+{%- endmacro %}
+
+{#- A user's weight in a group's mean of the metric, a column of rm_user_values ('' when every
+    user weighs 1): GAUC under auc_weight='impressions' weighs each by its list length. -#}
+{% macro _user_weight(plan, metric) -%}
+    {%- if metric == 'auc' -%}{{ rank_metrics._auc_user_weight(plan) }}{%- endif -%}
 {%- endmacro %}
 
 {#- The sums at each k that a CTE of their own computes per (by, user), rm_<sum>, with a column

@@ -28,6 +28,12 @@
     {%- endfor -%}
 {%- endmacro %}
 
+{#- A user's weight in GAUC (_user_weight): its list length n(u), its impressions, under
+    auc_weight='impressions'; otherwise every user with a value weighs 1. -#}
+{% macro _auc_user_weight(plan) -%}
+    {{- 'rm_list_length' if plan.auc_weight == 'impressions' -}}
+{%- endmacro %}
+
 {% macro default__auc_at_k(predictions, truth, k) -%}
     {{ rank_metrics._metric_at_k('auc', predictions, truth, k, kwargs) }}
 {%- endmacro %}

@@ -40,14 +40,15 @@ OPTIONS = {
     "by": None, "truth_by": None, "normalization": None, "users": None, "duplicates": None,
     "tie_break": None, "convention": None, "gain": None, "gain_from": None,
     "precision_denominator": None, "recall_denominator": None, "truth_scope": None,
-    "relevance_threshold": None, "persistence": None, "max_grade": None, "mean": None, "truth_user": None, "truth_item": None,
+    "relevance_threshold": None, "persistence": None, "max_grade": None, "auc_weight": None, "mean": None,
+    "truth_user": None, "truth_item": None,
     "predictions_shape": None, "truth_shape": None, "item_separator": None,
 }
 
 
 # the arguments the macro _option_values checks (besides k)
 _OPTION_VALUES = ("normalization", "users", "duplicates", "tie_break", "convention", "gain", "gain_from",
-                  "precision_denominator", "recall_denominator", "truth_scope", "metrics", "confidence", "mean")
+                  "precision_denominator", "recall_denominator", "truth_scope", "metrics", "confidence", "mean", "auc_weight")
 
 
 def _metric_arguments(k, options: dict, own: Sequence[str] = ()) -> dict:

@@ -190,6 +190,9 @@ def _add_metric_options(parser: argparse.ArgumentParser, metric: str | None = No
                         help="a group's value: the arithmetic mean of its users' (default) or the geometric (trec_eval's gm_map)")
     parser.add_argument("--max-grade", type=_number, help=shown("max_grade", "ERR's largest grade (default: the "
                                                                              "largest grade in truth; gdeval: 4)"))
+    parser.add_argument("--auc-weight", choices=reference.AUC_WEIGHTS,
+                        help=shown("auc_weight", "GAUC's weights: users (each user 1, default) or impressions (each "
+                                                 "user its list length)"))
 
 
 def _number(text: str) -> float:

@@ -25,6 +25,7 @@ PRECISION_DENOMINATORS = ("k", "list_length")
 RECALL_DENOMINATORS = ("m", "min_m_k")
 TRUTH_SCOPES = ("all", "listed")
 MEANS = ("arithmetic", "geometric")
+AUC_WEIGHTS = ("users", "impressions")
 # metric -> (its column per user, its column per group): the names are the metric registry's
 # (macros/metrics/_registry.sql); the values below are this module's own
 METRICS = {metric: (entry["user_column"], entry["group_column"]) for metric, entry in metric_registry().items()}
@@ -69,6 +70,7 @@ class Options:
     relevance_threshold: float | None = None
     persistence: float = 0.8
     max_grade: float | None = None   # ERR's g_max; None: the largest grade in truth (evaluate finds it)
+    auc_weight: str = "users"   # GAUC's weights: every user 1, or its list length ('impressions')
     mean: str = "arithmetic"
 
 
@@ -239,6 +241,7 @@ def user_metrics(ranked: Sequence, grades: dict, k: int, options: Options, order
         "bpref": math.fsum(bpref_terms) / r if r else 0.0,
         "n_relevant": m,
         "n_hits": hits,
+        "list_length": n,
     }
 
 
@@ -335,9 +338,10 @@ def evaluate(predictions: Iterable[dict], truth: Iterable[dict], ks: Sequence[in
         cutoff_free = [metric for metric in metrics if metric in CUTOFF_FREE]
         # rows of each k unless every metric asked is cutoff-free, and then the row of k None
         for k in ([] if cutoff_free and len(cutoff_free) == len(metrics) else list(ks)) + ([None] if cutoff_free else []):
-            rows = []
+            rows, list_lengths = [], []
             for u in sorted(evaluated, key=repr):
                 row = values(u, ks[0] if k is None else k)
+                list_lengths.append(row["list_length"])
                 # a row of k holds the metrics of a k; the row of k None the cutoff-free ones
                 row = {column: None if (k is None) != (metric in CUTOFF_FREE) else row[column]
                        for metric, (column, _) in METRICS.items()} | {name: row[name] for name in ("n_relevant", "n_hits")}
@@ -348,7 +352,9 @@ def evaluate(predictions: Iterable[dict], truth: Iterable[dict], ks: Sequence[in
             if rows:
                 per_group.append({**dict(zip(by, group)), "k": k, **group_means(
                     {user_column: [row[user_column] for row in rows] for user_column, _ in METRICS.values()},
-                    geometric=options.mean == "geometric")})
+                    geometric=options.mean == "geometric",
+                    # GAUC under auc_weight='impressions': each user weighs its list length
+                    weights={METRICS["auc"][0]: list_lengths} if options.auc_weight == "impressions" else None)})
     return per_user, per_group
 
 
@@ -360,13 +366,15 @@ class Exact(float):
     last digit between the SQL's users, computed in other orders, and then their mean may too."""
 
 
-def group_means(values: dict[str, Sequence[float]], geometric: bool = False) -> dict:
+def group_means(values: dict[str, Sequence[float]], geometric: bool = False, weights: dict | None = None) -> dict:
     """A group's row from its evaluated users' values (a per-user column -> its values, one per
     user): each metric's mean and standard error (map_at_k, map_at_k_std_error, ...), n_users,
     and each metric's own count of users with a value (map_at_k_n_users, ...): a value of None
     (AUC's user without a positive or a negative) is not averaged. The mean of no values is None.
     geometric (SPEC §6b, mean='geometric'): G = exp(the mean of ln(max(x, 1e-5))), its standard
-    error G times that of the logs (the delta method)."""
+    error G times that of the logs (the delta method). weights: a per-user column -> each user's
+    weight in its mean (GAUC under auc_weight='impressions': the list lengths), the mean then
+    Σ w x / Σ w and its standard error sqrt(n / (n - 1) Σ w² (x - mean)²) / Σ w."""
     row = {}
     for user_column, group_column in METRICS.values():
         if user_column not in values:
@@ -376,6 +384,17 @@ def group_means(values: dict[str, Sequence[float]], geometric: bool = False) -> 
         row[group_column + "_n_users"] = len(present)
         if not present:
             row[group_column], row[group_column + "_std_error"] = None, None
+            continue
+        if weights and user_column in weights:
+            weighed = [(weight, math.log(max(value, 1e-5)) if geometric else value)
+                       for value, weight in zip(values[user_column], weights[user_column]) if value is not None]
+            total = math.fsum(weight for weight, _ in weighed)
+            mean = math.fsum(weight * value for weight, value in weighed) / total
+            n = len(weighed)
+            error = math.sqrt(n / (n - 1) * math.fsum(weight ** 2 * (value - mean) ** 2 for weight, value in weighed)) / total \
+                if n >= 2 else None
+            row[group_column] = math.exp(mean) if geometric else mean
+            row[group_column + "_std_error"] = None if error is None else error * (row[group_column] if geometric else 1)
             continue
         if geometric:
             logs = [math.log(max(value, 1e-5)) for value in present]
