@@ -167,7 +167,10 @@ rm_user_bits as (
     group by {{ by }}rm_user
 ),
 {%- endif %}
-{%- if plan.users == 'predictions' and not listed and not plan.needs_list_length %}
+{#- the words of the sums of their own (RBP's judged positions), which the patterns hold too -#}
+{%- set own_words = [] -%}
+{%- for sum in plan.sums_of_their_own %}{% do own_words.append(rank_metrics._word_of_its_own(sum) | trim) %}{% endfor -%}
+{%- if plan.users == 'predictions' and not listed and not plan.needs_list_length and not own_words %}
 rm_patterns as (
     -- the evaluated users counted per pattern. Under users='predictions' every listed user is
     -- one, and a user without a hit row has every metric 0 whatever its m(u): those users are
@@ -201,6 +204,9 @@ rm_patterns as (
         {%- if plan.needs_list_length %}
         {{ list_length }} as rm_list_length,
         {%- endif %}
+        {%- for sum in plan.sums_of_their_own %}
+        coalesce(o{{ loop.index }}.{{ own_words[loop.index0] }}, 0) as {{ own_words[loop.index0] }},
+        {%- endfor %}
         count(*) as rm_users
     from rm_users as u
     {%- if not listed %}
@@ -211,14 +217,21 @@ rm_patterns as (
     left join rm_prediction_users as p
         on {{ rank_metrics._equal_prefix(plan.by, 'u', 'p') }}u.rm_user = p.rm_user
     {%- endif %}
+    {%- for sum in plan.sums_of_their_own %}
+    left join rm_{{ sum }} as o{{ loop.index }}
+        on {{ rank_metrics._equal_prefix(plan.by, 'u', 'o' ~ loop.index) }}u.rm_user = o{{ loop.index }}.rm_user
+    {%- endfor %}
     group by {{ rank_metrics._column_prefix(plan.by, 'u') }}u.rm_n_relevant, {{ word }}
         {%- if plan.needs_list_length %}, {{ list_length }}{% endif %}
+        {%- for sum in plan.sums_of_their_own %}, coalesce(o{{ loop.index }}.{{ own_words[loop.index0] }}, 0){% endfor %}
 ),
 {%- endif %}
 rm_user_wide as (
+    {%- set own_columns = [] %}
+    {%- for sum in plan.sums_of_their_own %}{% do own_columns.append('rm_' ~ sum) %}{% endfor %}
     select {{ rank_metrics._sums_of_parts('w', plan.ks, (['rm_precision_sum'] if 'precision_sum' in sums else [])
                                                         + (['rm_dcg', 'rm_idcg'] if 'dcg' in sums else [])
-                                                        + rank_metrics._hit_term_columns(plan).split()) }}
+                                                        + rank_metrics._hit_term_columns(plan).split() + own_columns) }}
     from (
     select {{ rank_metrics._column_prefix(plan.by, 's') }}s.rm_users, s.rm_n_relevant
         {%- for k in plan.ks %},
@@ -233,6 +246,9 @@ rm_user_wide as (
         {%- set k_loop = loop %}
         {%- for sum in term_sums %},
         {{ rank_metrics._hit_term_from_bits(plan, sum, bits, k, 0 if k_loop.first else k_loop.previtem) }} as rm_{{ sum }}_{{ rank_metrics._part(plan.ks, k_loop.index) }}
+        {%- endfor %}
+        {%- for sum in plan.sums_of_their_own %},
+        {{ rank_metrics._sum_of_its_own(plan, sum, 's.' ~ own_words[loop.index0], k, 0 if k_loop.first else k_loop.previtem) }} as rm_{{ sum }}_{{ rank_metrics._part(plan.ks, k_loop.index) }}
         {%- endfor %}
         {%- endfor %}
         {%- if 'first_hit' in sums %},

@@ -162,9 +162,17 @@
     judged_rbp
 {%- endmacro %}
 
-{#- That CTE, after the hits (_ranked_hits). -#}
-{% macro _sum_of_its_own(plan, sum) -%}
-    {%- if sum == 'judged_rbp' -%}{{ rank_metrics._judged_rbp(plan) }}{%- endif -%}
+{#- That CTE, after the hits (_ranked_hits); under hit patterns it holds a word per user instead,
+    rm_<word>, which the patterns hold too, and the sum at k comes from it (`bits`, `k`, `after`
+    given: _pattern_sums). -#}
+{% macro _sum_of_its_own(plan, sum, bits=none, k=none, after=0) -%}
+    {%- if sum == 'judged_rbp' and bits is not none -%}{{ rank_metrics._judged_rbp_from_bits(plan, bits, k, after) }}
+    {%- elif sum == 'judged_rbp' -%}{{ rank_metrics._judged_rbp(plan) }}{%- endif -%}
+{%- endmacro %}
+
+{#- The word of a sum of its own under hit patterns. -#}
+{% macro _word_of_its_own(sum) -%}
+    {%- if sum == 'judged_rbp' -%}rm_judged_bits{%- endif -%}
 {%- endmacro %}
 
 {#- The metric names, in order, as words (the release gates check their `metric` against them);

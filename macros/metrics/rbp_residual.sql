@@ -12,14 +12,20 @@
 
 {#- CTE rm_judged_rbp, after the hits: per (by, user) with a judged item within the largest k,
     for the i-th k rm_judged_rbp_i, (1 - p) Σ p^(i - 1) over its judged positions within k
-    (each position once, though truth judge its item twice). -#}
+    (each position once, though truth judge its item twice). Under hit patterns, the word of those
+    positions instead, rm_judged_bits, which the pattern then holds beside the hits' word
+    (_pattern_sums): users are counted per pattern still. -#}
 {% macro _judged_rbp(plan) -%}
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
 rm_judged_rbp as (
     select {{ by }}rm_user
+        {%- if plan.hit_patterns %},
+        {{ rank_metrics.bit_or(rank_metrics.shift_left('cast(1 as bigint)', 'cast(rm_position as integer)')) }} as rm_judged_bits
+        {%- else %}
         {%- for k in plan.ks %},
         {{ rank_metrics.sum_of_values('case when rm_position <= ' ~ k ~ ' then ' ~ rank_metrics._rbp_term(plan, 'rm_position') ~ ' else 0 end') }} as rm_judged_rbp_{{ loop.index }}
         {%- endfor %}
+        {%- endif %}
     from (
         select distinct {{ by }}rm_user, rm_position
         from rm_candidate_hits
@@ -27,6 +33,12 @@ rm_judged_rbp as (
     ) as j
     group by {{ by }}rm_user
 )
+{%- endmacro %}
+
+{#- The judged positions' sum within k from their word (under hit patterns), over the positions
+    after `after`: RBP's terms of its bits. -#}
+{% macro _judged_rbp_from_bits(plan, bits, k, after=0) -%}
+    {{ rank_metrics._rbp_from_bits(plan, bits, k, after) }}
 {%- endmacro %}
 
 {% macro default__rbp_residual_at_k(predictions, truth, k) -%}
