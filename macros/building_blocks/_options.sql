@@ -105,8 +105,8 @@
                 ~ " (or use their own functions), or break ties by item") }}
         {%- endif -%}
         {%- if plan.duplicates not in ['collapse', 'error'] -%}
-            {{ exceptions.raise_compiler_error("rank_metrics: " ~ said ~ " needs each item once in a list: pass duplicates='collapse' (an item keeps its best place) or duplicates='error'; got "
-                ~ rank_metrics._mention('duplicates', plan.duplicates, 'value')) }}
+            {{ exceptions.raise_compiler_error("rank_metrics: " ~ said ~ " needs each item once in a list: pass " ~ rank_metrics._mention('duplicates', 'collapse', 'value')
+                ~ " (an item keeps its best place) or " ~ rank_metrics._mention('duplicates', 'error', 'value') ~ "; got " ~ rank_metrics._mention('duplicates', plan.duplicates, 'value')) }}
         {%- endif -%}
     {%- endif -%}
 {% endmacro %}

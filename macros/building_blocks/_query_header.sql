@@ -54,7 +54,17 @@
     {%- endif -%}
     {%- do parts.append('means over users with the same hit pattern counted once' if plan.hit_patterns else 'means over users') -%}
     {%- if plan.cutoff_free -%}
-        {%- do parts.append('lists read past the largest k, as far as each user\'s R' ~ (', whose R-precision is averaged per user beside the patterns' if plan.hit_patterns else '')) -%}
+        {%- set labels = [] -%}
+        {%- set registry = {} -%}{%- do rank_metrics._metric_registry(registry) -%}
+        {%- for metric in plan.cutoff_free %}{% do labels.append(registry[metric].label) %}{% endfor -%}
+        {%- do parts.append('lists read ' ~ ('past the largest k, as far as each user\'s R' if plan.cutoff_free == ['r_precision'] else 'whole, past the largest k')
+                            ~ (', whose ' ~ labels | join(' and ') ~ ' ' ~ ('is' if labels | length == 1 else 'are') ~ ' averaged per user beside the patterns' if plan.hit_patterns else '')) -%}
+    {%- endif -%}
+    {%- if plan.judged_rows -%}
+        {%- do parts.append('lists meet every truth row, judged non-relevant ones too') -%}
+    {%- endif -%}
+    {%- if plan.tie_break == 'average' -%}
+        {%- do parts.append('each tie group at every one of its positions, by its chance of being there') -%}
     {%- endif -%}
     {%- if 'dcg' in plan.sums -%}
         {%- do parts.append('ideal DCG from the count of relevant items' if plan.ideal_from_m else 'ideal DCG from the ranked grades') -%}
