@@ -17,6 +17,17 @@
 {%- set by = rank_metrics._column_prefix(plan.by) -%}
 {%- set double = rank_metrics.type_double() -%}
 {%- set truth_by = rank_metrics._column_prefix(plan.truth_by) -%}
+{%- if plan.relevance is none %}
+rm_bpref as (
+    -- truth without grades judges nothing non-relevant (N = 0): every term is 1, and bpref is the
+    -- relevant items of the whole list over R
+    select {{ rank_metrics._column_prefix(plan.by, 'h') }}h.rm_user, count(*) / cast(max(t.rm_n_relevant) as {{ double }}) as rm_bpref
+    from rm_hit_rows as h
+    inner join rm_truth_users as t
+        on {{ rank_metrics._equal_prefix(plan.truth_by, 'h', 't') }}h.rm_user = t.rm_user
+    group by {{ rank_metrics._column_prefix(plan.by, 'h') }}h.rm_user
+)
+{%- else %}
 rm_bpref as (
     select {{ rank_metrics._column_prefix(plan.by, 'h') }}h.rm_user,
         (count(*) - sum(least(h.rm_nonrelevant_above, t.rm_r)) / cast(greatest(least(max(t.rm_r), max(t.rm_n)), 1) as {{ double }}))
@@ -47,6 +58,7 @@ rm_bpref as (
     where h.rm_relevant = 1
     group by {{ rank_metrics._column_prefix(plan.by, 'h') }}h.rm_user
 )
+{%- endif %}
 {%- endmacro %}
 
 {% macro default__bpref(predictions, truth) -%}
