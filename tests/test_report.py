@@ -323,3 +323,15 @@ def test_a_report_of_a_table_with_no_rows(tmp_path):
     with pytest.warns(rank_metrics.RankMetricsWarning), \
             pytest.raises(rank_metrics.RankMetricsError, match="^rank_metrics: there is nothing to draw: no group of by"):
         rank_metrics.report(empty, PURCHASES, by="model", **options)
+
+
+def test_a_report_of_a_geometric_mean_and_of_gauc_by_impressions():
+    """The page's count of users per rule read every user with the call's options, and those
+    that only change a group's mean (mean='geometric', auc_weight='impressions') made it fail as
+    evaluate_users refuses them; its values are evaluate's under them."""
+    options = dict(k=[5, 12], by="model", user="customer_id", item="article_id", metrics=["map", "auc"])
+    for mean_options in (dict(mean="geometric"), dict(auc_weight="impressions")):
+        page = rank_metrics.report(RECOMMENDATIONS, PURCHASES, **options, **mean_options)
+        values = rank_metrics.evaluate(RECOMMENDATIONS, PURCHASES, **options, **mean_options)
+        assert "<h2>Users</h2>" in page and f"{values.value.dropna().iloc[-1]:.4f}" in page
+        assert f"<th>{next(iter(mean_options))}</th>" in page

@@ -236,7 +236,8 @@ def _users(predictions, truth, k, by, con, options) -> list[dict]:
     users with a list, and users truth judges (any grade)."""
     k = _k_argument(k)   # a numpy integer too (a new user's trial: a raw TypeError)
     first_k = min(k) if isinstance(k, list) else k
-    chosen = {name: value for name, value in options.items() if name != "users"}
+    # a group mean's options (the geometric mean, GAUC's weights) mean nothing to a row per user
+    chosen = {name: value for name, value in options.items() if name not in ("users", "mean", "auc_weight")}
 
     def evaluated(users):
         with _said_already():
