@@ -233,6 +233,17 @@ def test_a_time_column_of_text_and_a_null_time_are_named():
         rank_metrics.evaluate_over_time(LISTS, missing, 2, rank="rank")
 
 
+def test_an_item_in_a_users_lists_of_two_days_is_no_repeat():
+    """duplicates='error' (the trec_eval and sklearn conventions') refuses an item twice in one
+    list, a period's: it refused user 1's item 11, listed on both days, as a repeat."""
+    got = rank_metrics.evaluate_over_time(LISTS, LABELS, 2, rank="rank", duplicates="error")
+    assert got.equals(rank_metrics.evaluate_over_time(LISTS, LABELS, 2, rank="rank"))
+    repeated = pd.concat([LISTS, LISTS.head(1).assign(rank=3)], ignore_index=True)
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"^rank_metrics: duplicates: user 1 has item 10 more than once "
+                                                            r"in predictions \(period = 2024-03-01\), which duplicates='error' refuses"):
+        rank_metrics.evaluate_over_time(repeated, LABELS, 2, rank="rank", duplicates="error")
+
+
 # --- the trend gate -------------------------------------------------------------------------
 
 def _trend(latest=0.30):

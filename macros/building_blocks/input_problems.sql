@@ -154,22 +154,26 @@ from (
 ) as rm_grades
 where rm_largest > 1000
 {%- endif %}
+{#- a list is a (by, user)'s, and over time a (period, by, user)'s: the same item in a user's lists
+    of two days is no repeat -#}
+{%- set list_by = ([rank_metrics.quote_identifier(over_time.period)] if over_time.get('period') is not none else []) + plan.by -%}
+{%- set list_by_names = ([over_time.period] if over_time.get('period') is not none else []) + plan.names.by -%}
 {%- if plan.duplicates == 'error' and 'predictions' in checked %}
 union all
 select 300 as rm_check, 'duplicates' as argument, problem from (
     {%- set source = " (set by " ~ rank_metrics._mention('convention', plan.convention, 'value', "convention=" ~ rank_metrics._shown(plan.convention)) ~ ")" if 'duplicates' in plan.preset_options else "" %}
     {#- and its group, where a user's lists of two models may hold the same item (a new user's trial) -#}
     {%- set group = [] -%}
-    {%- for name in plan.names.by -%}
-        {%- do group.append(rank_metrics.string_literal((' (' if loop.first else ', ') ~ name ~ ' = ') ~ ' || coalesce(cast(' ~ plan.by[loop.index0] ~ ' as ' ~ text ~ "), 'NULL')") -%}
+    {%- for name in list_by_names -%}
+        {%- do group.append(rank_metrics.string_literal((' (' if loop.first else ', ') ~ name ~ ' = ') ~ ' || coalesce(cast(' ~ list_by[loop.index0] ~ ' as ' ~ text ~ "), 'NULL')") -%}
     {%- endfor %}
     {#- the argument leads the message: the rule comes after the repeat, not twice in front -#}
     select ({{ rank_metrics.string_literal("user ") }} || cast({{ plan.user }} as {{ text }}) || {{ rank_metrics.string_literal(' has item ') }} || cast({{ plan.item }} as {{ text }}) || {{ rank_metrics.string_literal(' more than once in predictions') }}
         {%- if group %} || {{ group | join(' || ') }} || ')'{% endif %} || {{ rank_metrics._problem_literal(", which " ~ rank_metrics._mention('duplicates', 'error', 'value') ~ source ~ " refuses", fragments) }}) as problem
     from {{ plan.predictions }} as rm_p
-    group by {{ rank_metrics._column_prefix(plan.by) }}{{ plan.user }}, {{ plan.item }}
+    group by {{ rank_metrics._column_prefix(list_by) }}{{ plan.user }}, {{ plan.item }}
     having count(*) > 1
-    order by {{ rank_metrics._column_prefix(plan.by) }}{{ plan.user }}, {{ plan.item }}
+    order by {{ rank_metrics._column_prefix(list_by) }}{{ plan.user }}, {{ plan.item }}
     limit 1
 ) as rm_first_duplicate
 {%- endif %}
@@ -181,9 +185,9 @@ select 310 as rm_check, 'predictions_shape' as argument, problem from (
             ~ ('' if plan.by else 'the lists of several models need ' ~ rank_metrics._mention('by', none, 'equals') ~ ' naming the column that tells them apart; ')
             ~ 'a row per item is long form: pass its rank or score, not a list shape', fragments) }}) as problem
     from {{ predictions }} as rm_p
-    group by {{ rank_metrics._column_prefix(plan.by) }}{{ plan.user }}
+    group by {{ rank_metrics._column_prefix(list_by) }}{{ plan.user }}
     having count(*) > 1
-    order by {{ rank_metrics._column_prefix(plan.by) }}{{ plan.user }}
+    order by {{ rank_metrics._column_prefix(list_by) }}{{ plan.user }}
     limit 1
 ) as rm_first_repeated_list
 {%- endif %}
