@@ -7,7 +7,8 @@ Unlike run.py (a fresh process per run), this measures warm: one session or serv
 inputs loaded once (Spark: cached DataFrames; PostgreSQL: analysed tables), every line run in
 turn `--warmup` times uncounted (Spark's JVM compiles each plan's generated code as it runs: at
 10M a line's second run took 20-35% less than its first, and its third to seventh a few percent
-less again), then `--runs` times, the median kept. Lines per engine:
+less again; the session keeps every line's generated code, which its default cache of 100
+classes did not), then `--runs` times, the median kept. Lines per engine:
     floor       the hash join of predictions with truth, counted
     bound       the floor + a pass per list + a distinct count per truth user (what any exact
                 MAP@k must do, as in run.py's line of that name; the pass per list is a max of
@@ -131,6 +132,10 @@ def spark_lines(size: str):
     session = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
                .config("spark.ui.showConsoleProgress", "false")   # progress bars would bury the lines' times
                .config("spark.sql.shuffle.partitions", "8").config("spark.driver.memory", "6g")
+               # warm means compiled: with Spark's default cache of 100 generated classes, the lines
+               # evicted each other's code, every run compiled again, and a line's time hung on
+               # the line before it (2026-12-06: two identical queries in a row, 6.0 s then 5.1 s)
+               .config("spark.sql.codegen.cache.maxEntries", "5000")
                .config("spark.sql.ansi.enabled", "false")   # as dbt-spark runs
                .config("spark.sql.warehouse.dir", str(workdir / "warehouse"))
                .config("spark.driver.extraJavaOptions", f"-Dderby.system.home={workdir / 'derby'}")
