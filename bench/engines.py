@@ -134,7 +134,7 @@ def spark_lines(size: str):
                .config("spark.sql.shuffle.partitions", "8").config("spark.driver.memory", "6g")
                # warm means compiled: with Spark's default cache of 100 generated classes, the lines
                # evicted each other's code, every run compiled again, and a line's time hung on
-               # the line before it (2026-12-06: two identical queries in a row, 6.0 s then 5.1 s)
+               # the line before it (2026-12-06: two identical queries in a row, 6.99 s then 6.03 s)
                .config("spark.sql.codegen.cache.maxEntries", "5000")
                .config("spark.sql.ansi.enabled", "false")   # as dbt-spark runs
                .config("spark.sql.warehouse.dir", str(workdir / "warehouse"))
