@@ -198,11 +198,13 @@ def test_every_option_of_every_command_has_help():
 
 
 @pytest.mark.parametrize("arguments, message", [
-    (("map-at-k", "--gain", "exponential"), "--gain changes ndcg only (ndcg-at-k, or evaluate with ndcg); map-at-k does not read it"),
+    (("map-at-k", "--gain", "exponential"), "--gain changes ndcg and rbp only (ndcg-at-k, rbp-at-k, or evaluate with ndcg or rbp); "
+     "map-at-k does not read it"),
     (("ndcg-at-k", "--normalization", "m"), "--normalization changes map only (map-at-k, or evaluate with map); ndcg-at-k"),
     (("precision-at-k", "--recall-denominator", "min_m_k"), "--recall-denominator changes recall only"),
     (("average-precision-at-k", "--precision-denominator", "k"), "average-precision-at-k does not read it"),
-    (("sql", "--gain", "exponential"), "--gain changes ndcg only (ndcg-at-k, or evaluate with ndcg); --macro map_at_k does not read it"),
+    (("sql", "--gain", "exponential"), "--gain changes ndcg and rbp only (ndcg-at-k, rbp-at-k, or evaluate with ndcg or rbp); "
+     "--macro map_at_k does not read it"),
 ])
 def test_a_single_metric_command_refuses_what_it_would_not_read(arguments, message):
     """A new user passed --gain to map-at-k and got MAP unchanged, exit 0: each single-metric

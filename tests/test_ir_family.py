@@ -69,6 +69,27 @@ def test_the_err_example(engine, request):
     assert users[["rbp", "err"]].values[0].tolist() == pytest.approx([0.2624, 0.20703125], rel=1e-12)
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_graded_rbp_weighs_each_grade(engine, request):
+    """gain='graded': the item at position i weighs its grade over g_max (truth's largest grade, 3,
+    unless max_grade is given; a grade above it counts as it), whatever the threshold; grade-0
+    rows add nothing. NDCG reads graded as linear (the same ratio)."""
+    tables = on_engine(engine, request)
+    # b (2) at 2 and d (1) at 4: 0.2 (2/3 * 0.8 + 1/3 * 0.8^3)
+    assert rank_metrics.rbp_at_k(**tables, k=5, relevance="relevance", gain="graded") == pytest.approx(0.1408, rel=1e-12)
+    assert rank_metrics.rbp_at_k(**tables, k=5, relevance="relevance", gain="graded",
+                                 relevance_threshold=2) == pytest.approx(0.1408, rel=1e-12)
+    assert rank_metrics.rbp_at_k(**tables, k=5, relevance="relevance", relevance_threshold=2) == pytest.approx(0.16, rel=1e-12)
+    # max_grade 1: both weigh 1, binary RBP's numbers; max_grade 2: b weighs 1, d 1/2
+    capped = rank_metrics.rbp_at_k(**tables, k=[2, 5], relevance="relevance", gain="graded", max_grade=1)
+    assert capped.rbp_at_k.tolist() == pytest.approx([0.16, 0.2624], rel=1e-12)
+    users = rank_metrics.evaluate_users(**tables, k=5, relevance="relevance", gain="graded", max_grade=2,
+                                        metrics=["rbp", "ndcg", "err"])
+    linear = rank_metrics.evaluate_users(**tables, k=5, relevance="relevance", max_grade=2, metrics=["ndcg", "err"])
+    assert users.rbp.tolist() == pytest.approx([0.2112], rel=1e-12)
+    assert users[["ndcg", "err"]].values[0].tolist() == pytest.approx(linear[["ndcg", "err"]].values[0].tolist(), rel=1e-12)
+
+
 def test_a_grade_above_max_grade_counts_as_max_grade():
     """With max_grade=1, b (grade 2) stops the reader as a grade of 1 would, R = 1/2: ERR@5 =
     0.5/2 + 0.5 * 0.5/4, the reference's too; and the max grade of truth is the largest grade of
@@ -153,8 +174,12 @@ def test_the_command_line(tmp_path):
     assert "--persistence" in run("rbp-at-k", "--help")[1] and "--persistence" not in run("map-at-k", "--help")[1]
     code, out, err = run("err-at-k", *files, "-k", "5", "--max-grade", "4", "--format", "csv")
     assert (code, err) == (0, "") and out.splitlines()[1].startswith("5,0.1064453125,")
-    code, out, err = run("rbp-at-k", *files, "-k", "5", "--max-grade", "4")
-    assert code == 2 and "--max-grade changes err only (err-at-k, or evaluate with err); rbp-at-k does not read it" in err
+    # graded RBP: each item weighs its grade over --max-grade (the largest grade in truth unless given)
+    code, out, err = run("rbp-at-k", *files, "-k", "5", "--gain", "graded", "--max-grade", "2", "--format", "csv")
+    assert (code, err) == (0, "") and out.splitlines()[1].startswith("5,0.2111999")
+    code, out, err = run("map-at-k", *files, "-k", "5", "--max-grade", "4")
+    assert code == 2 and ("--max-grade changes rbp and err only (rbp-at-k, err-at-k, or evaluate with rbp or err); "
+                          "map-at-k does not read it") in err
 
 
 def test_the_sql_header_names_the_persistence_where_rbp_is_asked():

@@ -43,10 +43,12 @@ def test_every_entry_says_everything_and_nothing_else():
             assert set(entry["sums"]) <= SUMS and "hits" in entry["sums"], metric
         assert set(entry["options"]) <= set(api.OPTIONS), metric
         assert entry["example"].startswith(f"rank_metrics.{entry['macro']}(")
-    # an option changes one metric at most, but persistence: RBP's and its residual's
+    # an option changes one metric at most, but persistence (RBP's and its residual's), gain (NDCG's
+    # and graded RBP's) and max_grade (ERR's and graded RBP's)
     options = [option for entry in REGISTRY.values() for option in entry["options"]]
-    assert [option for option in set(options) if options.count(option) > 1] == ["persistence"]
-    assert [metric for metric, entry in REGISTRY.items() if "persistence" in entry["options"]] == ["rbp", "rbp_residual"]
+    shared = {option: [metric for metric, entry in REGISTRY.items() if option in entry["options"]]
+              for option in set(options) if options.count(option) > 1}
+    assert shared == {"persistence": ["rbp", "rbp_residual"], "gain": ["ndcg", "rbp"], "max_grade": ["rbp", "err"]}
 
 
 def test_the_python_api_and_the_command_line_follow_it():

@@ -27,12 +27,13 @@
 {%- endmacro %}
 
 {#- The gain an item of this grade adds to DCG: grades <= 0 never add any; under
-    gain_from='relevant' only relevant items do. -#}
+    gain_from='relevant' only relevant items do. gain='graded' (RBP's grade over the top grade)
+    is the grade itself here: NDCG's ratio is the same for gains scaled by one number. -#}
 {% macro _gain(plan, grade) -%}
     {%- set double = rank_metrics.type_double() -%}
     case when {{ grade }} > 0
         {%- if plan.gain_from == 'relevant' %} and {{ rank_metrics._is_relevant(plan, grade) }}{% endif %}
-        then {% if plan.gain == 'linear' -%}
+        then {% if plan.gain in ('linear', 'graded') -%}
             cast({{ grade }} as {{ double }})
         {%- elif plan.gain == 'exponential' -%}
             power(cast(2 as {{ double }}), cast({{ grade }} as {{ double }})) - 1

@@ -27,7 +27,7 @@
         'users': ['truth', 'predictions', 'judged', 'both', 'union'],
         'duplicates': ['first', 'collapse', 'all', 'error'],
         'tie_break': ['item', 'item_desc', 'average'],
-        'gain': ['linear', 'exponential', 'binary'],
+        'gain': ['linear', 'exponential', 'binary', 'graded'],
         'gain_from': ['graded', 'relevant'],
         'precision_denominator': ['k', 'list_length'],
         'recall_denominator': ['m', 'min_m_k'],

@@ -50,7 +50,7 @@
     {#- max_grade: ERR's g_max, a positive number (none: the largest grade in truth) -#}
     {%- if max_grade is not none and (max_grade is not number or max_grade is boolean
             or not rank_metrics._spells_a_number(max_grade) | trim or not max_grade > 0) -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('max_grade', max_grade) ~ " must be a positive number (ERR's largest grade, as gdeval's 4; the largest grade in truth unless given); got " ~ rank_metrics._shown_as_given(max_grade)) }}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('max_grade', max_grade) ~ " must be a positive number (ERR's and graded RBP's largest grade, as gdeval's 4; the largest grade in truth unless given); got " ~ rank_metrics._shown_as_given(max_grade)) }}
     {%- endif -%}
     {%- do plan.update({'max_grade': max_grade}) -%}
 
@@ -423,6 +423,8 @@
         'ideal_from_m': ideal_from_m,
         'hits_as_bits': 'precision_sum' in sums and bits_counted,
         'patterns_suffice': bits_counted and ('dcg' not in sums or ideal_from_m) and rank_metrics._err_fits_the_word(sums, relevance) | trim == 'true'
+                            and not ('rbp' in sums and plan.gain == 'graded' and (relevance is not none or plan.max_grade is not none
+                                                                                or relevance_threshold is not none))
                             and cutoff_free | length < plan.metrics | length and plan.tie_break != 'average',
         'sums': sums,
         'partial': partial,

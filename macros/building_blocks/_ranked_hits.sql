@@ -231,6 +231,8 @@ rm_hits as (
     {%- set running_count = 'precision_sum' in plan.sums and not plan.hits_as_bits %}
     {#- ERR's term per hit (macros/metrics/err.sql), unless _pattern_sums reads ERR off the word -#}
     {%- set err = rank_metrics._err_terms_per_hit(plan) | trim == 'true' %}
+    {#- graded RBP's g_max per hit (macros/metrics/rbp.sql), unless _pattern_sums reads RBP off the word -#}
+    {%- set rbp_graded = rank_metrics._rbp_is_graded(plan) | trim == 'true' and not plan.hit_patterns %}
     {%- if plan.relevance_threshold is none %}
     -- every row met truth with a grade > 0, so every hit is relevant
     select {{ by }}rm_user, rm_position, rm_grade, 1 as rm_relevant
@@ -240,8 +242,11 @@ rm_hits as (
         {%- if err %},
         {{ rank_metrics._err_term(plan) }} as rm_err_term
         {%- endif %}
+        {%- if rbp_graded %},
+        rm_g.rm_max_grade
+        {%- endif %}
     from rm_hit_rows
-    {%- if err %}
+    {%- if err or rbp_graded %}
     {{ rank_metrics._err_max_grade(plan, truth_rows, 'rm_hit_rows') }}
     {%- endif %}
     {%- else %}
@@ -253,12 +258,15 @@ rm_hits as (
         {%- if err %},
         {{ rank_metrics._err_term(plan) }} as rm_err_term
         {%- endif %}
+        {%- if rbp_graded %},
+        rm_g.rm_max_grade
+        {%- endif %}
     from (
         select {{ by }}rm_user, rm_position, rm_grade,
             case when {{ rank_metrics._is_relevant(plan, 'rm_grade') }} then 1 else 0 end as rm_relevant
         from rm_hit_rows
     ) as h
-    {%- if err %}
+    {%- if err or rbp_graded %}
     {{ rank_metrics._err_max_grade(plan, truth_rows, 'h') }}
     {%- endif %}
     {%- endif %}

@@ -32,7 +32,8 @@
         else 0 end
 {%- endmacro %}
 
-{#- The join that brings rm_hits (`hits`: its alias) g_max as rm_g.rm_max_grade: the given
+{#- The join that brings rm_hits (`hits`: its alias) g_max as rm_g.rm_max_grade (ERR's, and graded
+    RBP's): the given
     max_grade, or the largest grade of truth's rows the lists can meet (those that add gain or
     are relevant; a largest grade of 0 or less leaves every R at 0 all the same), per value of
     the by columns truth is matched on: a group's truth is its own, as everywhere. -#}

@@ -1,7 +1,9 @@
 {#- RBP@k, rank-biased precision (SPEC §6b): (1 - p) Σ over the relevant items at positions
     i <= k of p^(i - 1), p the persistence (plan.persistence: a user reads on from one position
     to the next with probability p). Relevance is binary, by the threshold, as everywhere; a
-    user without relevant items scores 0. -#}
+    user without relevant items scores 0. Under gain='graded' (_rbp_is_graded) the item at i
+    weighs g / g_max instead, g its grade (at most g_max, and 0 for grades <= 0) and g_max
+    ERR's: max_grade, or the largest grade in truth (rm_hits brings it as rm_max_grade). -#}
 
 {% macro _per_user_rbp(plan, k='k', at='') -%}
     rm_rbp{{ at }}
@@ -20,9 +22,24 @@
     {%- endif -%}
 {%- endmacro %}
 
-{#- A row of rm_hits' term of the sum within k (_hit_term): a relevant hit's term at its position. -#}
+{#- 'true' when RBP is asked with graded relevance: each hit weighs its grade, so rm_hits brings
+    g_max and the hit word does not determine RBP (unless every grade is 1 and g_max too: truth
+    without grades, no max_grade and no relevance_threshold, which a grade of 1 may not meet). -#}
+{% macro _rbp_is_graded(plan) -%}
+    {{- 'true' if 'rbp' in plan.sums and plan.gain == 'graded' else 'false' -}}
+{%- endmacro %}
+
+{#- A row of rm_hits' term of the sum within k (_hit_term): a relevant hit's term at its position
+    (under gain='graded', any hit with a grade > 0, weighed by its grade over rm_max_grade). -#}
 {% macro _rbp_per_hit(plan, k) -%}
+    {%- if rank_metrics._rbp_is_graded(plan) | trim == 'true' -%}
+    {%- set double = rank_metrics.type_double() -%}
+    case when rm_position <= {{ k }} and rm_grade > 0
+        then {{ rank_metrics._rbp_term(plan, 'rm_position') }} * least(cast(rm_grade as {{ double }}), rm_max_grade) / rm_max_grade
+        else 0 end
+    {%- else -%}
     case when rm_position <= {{ k }} and rm_relevant = 1 then {{ rank_metrics._rbp_term(plan, 'rm_position') }} else 0 end
+    {%- endif -%}
 {%- endmacro %}
 
 {#- RBP's sum within k from the word of relevant hit positions (bit r for a hit at r), over the

@@ -398,9 +398,12 @@ def _users_table(rows: list[dict], by: list) -> str:
         "scored 0, users left out do not count in the mean.</p>")
 
 
-# the options of the metrics outside the family, each to the metrics that read it
+# the options only metrics outside the family read, each to the metrics that read it (gain is
+# NDCG's too, so always shown)
+_FAMILY_OPTIONS = {option for entry in metric_registry().values() if entry["default"] for option in entry["options"]}
 _OPTION_OUTSIDE_THE_FAMILY = {option: {metric for metric, entry in metric_registry().items() if option in entry["options"]}
-                              for entry in metric_registry().values() if not entry["default"] for option in entry["options"]}
+                              for entry in metric_registry().values() if not entry["default"] for option in entry["options"]
+                              if option not in _FAMILY_OPTIONS}
 
 
 def _options_table(options: dict, report_options: dict) -> str:

@@ -178,7 +178,8 @@ def _add_metric_options(parser: argparse.ArgumentParser, metric: str | None = No
                         help="equal rank or score (default item: the lower item first)")
     parser.add_argument("--convention", help="a peer's preset: " + ", ".join(sorted(reference.CONVENTIONS)))
     # the family's options (SPEC §6); the macros check their values and name the allowed ones
-    parser.add_argument("--gain", help=shown("gain", "NDCG's gain: linear, exponential or binary"))
+    parser.add_argument("--gain", help=shown("gain", "NDCG's gain: linear, exponential or binary; graded: RBP weighs "
+                                                    "each item by its grade over --max-grade"))
     parser.add_argument("--gain-from", help=shown("gain_from", "which items add gain: graded or relevant"))
     parser.add_argument("--precision-denominator", help=shown("precision_denominator", "k or list_length"))
     parser.add_argument("--recall-denominator", help=shown("recall_denominator", "m or min_m_k"))
@@ -188,8 +189,8 @@ def _add_metric_options(parser: argparse.ArgumentParser, metric: str | None = No
                                                                                  "the next position (default 0.8)"))
     parser.add_argument("--mean", choices=reference.MEANS,
                         help="a group's value: the arithmetic mean of its users' (default) or the geometric (trec_eval's gm_map)")
-    parser.add_argument("--max-grade", type=_number, help=shown("max_grade", "ERR's largest grade (default: the "
-                                                                             "largest grade in truth; gdeval: 4)"))
+    parser.add_argument("--max-grade", type=_number, help=shown("max_grade", "ERR's and graded RBP's largest grade "
+                                                                             "(default: the largest grade in truth; gdeval: 4)"))
     parser.add_argument("--auc-weight", choices=reference.AUC_WEIGHTS,
                         help=shown("auc_weight", "GAUC's weights: users (each user 1, default) or impressions (each "
                                                  "user its list length)"))

@@ -19,7 +19,7 @@ USERS = ("truth", "predictions", "judged", "both", "union")
 DUPLICATES = ("first", "collapse", "all", "error")
 TIE_BREAKS = ("item", "item_desc", "average")
 # the family's options (SPEC §6), default first
-GAINS = ("linear", "exponential", "binary")
+GAINS = ("linear", "exponential", "binary", "graded")
 GAIN_FROM = ("graded", "relevant")
 PRECISION_DENOMINATORS = ("k", "list_length")
 RECALL_DENOMINATORS = ("m", "min_m_k")
@@ -136,7 +136,8 @@ def user_metrics(ranked: Sequence, grades: dict, k: int, options: Options, order
         grade = float(grade)   # a decimal grade too (2.0 ** Decimal is a TypeError), as SQL casts it to double
         if options.gain == "exponential":   # only then: 2.0 ** 3e20 overflows, and a linear grade may be that large
             return 2.0 ** grade - 1
-        return grade if options.gain == "linear" else 1.0
+        # graded (RBP's grade over the top grade): NDCG's ratio is that of the grades themselves
+        return grade if options.gain in ("linear", "graded") else 1.0
 
     # the truth that counts for m, recall, AP's m and IDCG
     in_scope = [item for item in grades if options.truth_scope == "all" or item in set(ranked)]
@@ -167,9 +168,14 @@ def user_metrics(ranked: Sequence, grades: dict, k: int, options: Options, order
             precision_sum += hits / position
             first_hit = first_hit or position
             # RBP (SPEC §6b): a reader goes on from one position to the next with probability p
-            rbp_terms.append((1 - options.persistence) * options.persistence ** (position - 1))
+            if options.gain != "graded":
+                rbp_terms.append((1 - options.persistence) * options.persistence ** (position - 1))
         if item in grades:
             dcg += gain(grades[item]) / math.log2(position + 1)
+            if grades[item] > 0 and options.gain == "graded":
+                # graded RBP: the item's grade over g_max (a grade above it counted as g_max)
+                rbp_terms.append((1 - options.persistence) * options.persistence ** (position - 1)
+                                 * min(float(grades[item]), g_max) / g_max)
             if grades[item] > 0:
                 # (2^g - 1) / 2^g_max, written so that a grade of 1e20 does not overflow
                 stop = 2.0 ** (min(float(grades[item]), g_max) - g_max) - 2.0 ** -g_max

@@ -2,7 +2,8 @@
 {{ config(materialized='table') }}
 -- SPEC §6b's worked examples: the list a, b, c, d, e; truth a:0, b:2, c:0, d:1, f:3 (b and d
 -- relevant, at positions 2 and 4). RBP(0.8)@5 = 0.2 (0.8 + 0.512) = 0.2624; with p = 0.5,
--- RBP@2 = 0.25 and RBP@5 = 0.3125; RBP(0.8)'s residual at 5, e unjudged: 0.2 * 0.8^4 + 0.8^5 = 0.4096. ERR@5 with g_max 3 (truth's largest grade) = 0.20703125;
+-- RBP@2 = 0.25 and RBP@5 = 0.3125; graded (gain='graded', each grade over g_max 3, truth's
+-- largest): 0.2 (2/3 * 0.8 + 1/3 * 0.512) = 0.1408; RBP(0.8)'s residual at 5, e unjudged: 0.2 * 0.8^4 + 0.8^5 = 0.4096. ERR@5 with g_max 3 (truth's largest grade) = 0.20703125;
 -- with max_grade 4 (gdeval's), ERR@2 = 3/32 and ERR@5 = 0.1064453125. With a second user whose
 -- list misses (AP 0, counted as 1e-5), MAP@5's geometric mean is sqrt(1/3 * 1e-5). AUC@5: of the
 -- 2 x 3 pairs of a relevant (b, d) and a non-relevant item (a, c, e), b comes before c and e, d
@@ -22,6 +23,11 @@
 select 'rbp_at_k' as entry_point, 'rbp' as metric, k, rbp_at_k as value, n_users
 from (
 {{ rank_metrics.rbp_at_k(predictions=predictions, truth=truth, k=5, relevance='relevance') }}
+) as r
+union all
+select 'rbp_at_k graded', 'rbp', k, rbp_at_k, n_users
+from (
+{{ rank_metrics.rbp_at_k(predictions=predictions, truth=truth, k=5, relevance='relevance', gain='graded') }}
 ) as r
 union all
 select 'rbp_residual_at_k', 'rbp_residual', k, rbp_residual_at_k, n_users
