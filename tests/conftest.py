@@ -98,11 +98,13 @@ _early = {}
 ENVIRONMENT = dict(os.environ)
 
 
-def run_beside(command, **options):
-    """subprocess.run for an early job: niced, in the environment as it was at import."""
+def run_beside(command, niceness=10, **options):
+    """subprocess.run for an early job: niced (unless niceness is 0), in the environment as it was
+    at import."""
     import subprocess
 
-    return subprocess.run(["nice", "-n", "10", *map(str, command)], **{"env": ENVIRONMENT, **options})
+    niced = ["nice", "-n", str(niceness)] if niceness else []
+    return subprocess.run([*niced, *map(str, command)], **{"env": ENVIRONMENT, **options})
 
 
 def early_fixture(function):

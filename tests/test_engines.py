@@ -636,13 +636,14 @@ print("ok")
 @early_fixture
 def spark_connect_run():
     """SPARK_CONNECT_SCRIPT's run, beside the tests from the session's start (its server takes a
-    minute to start)."""
+    minute to start), at the tests' own priority: niced, it got so little of the two cores both
+    lanes kept busy that it ran past 600 s (twice on 2026-12-06; 40 s alone)."""
     import sys
     import tempfile
 
     with tempfile.TemporaryDirectory() as folder:
-        return run_beside([sys.executable, "-c", SPARK_CONNECT_SCRIPT], cwd=folder, capture_output=True, text=True,
-                          timeout=600, env=dict(ENVIRONMENT, PYTHONPATH=str(ROOT / "python")))
+        return run_beside([sys.executable, "-c", SPARK_CONNECT_SCRIPT], niceness=0, cwd=folder, capture_output=True,
+                          text=True, timeout=900, env=dict(ENVIRONMENT, PYTHONPATH=str(ROOT / "python")))
 
 
 @pytest.mark.spark
