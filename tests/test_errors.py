@@ -52,7 +52,7 @@ def test_a_macro_error_reaches_a_notebook_without_the_macro_frames(predictions, 
         monkeypatch.setenv("RANK_METRICS_DEBUG", "1")
     else:
         monkeypatch.delenv("RANK_METRICS_DEBUG", raising=False)
-    with pytest.raises(RankMetricsError, match="gain must be one of 'linear', 'exponential', 'binary'; got 'cubic'") \
+    with pytest.raises(RankMetricsError, match="gain must be one of 'linear', 'exponential', 'binary', 'graded'; got 'cubic'") \
             as raised:
         rank_metrics.ndcg_at_k(predictions, truth, k=3, gain="cubic")
     files = [frame.filename for frame in traceback.extract_tb(raised.tb)]
