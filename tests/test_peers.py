@@ -2,6 +2,7 @@
 recall, mrr, hit_rate, r-precision, bpref), pytrec_eval (Rprec, bpref), recommenders (ndcg_at_k
 with each score_type, precision_at_k, recall_at_k), pyspark's RankingMetrics (ndcgAt, precisionAt,
 recallAt), scikit-learn's ndcg_score (tied scores too) and roc_auc_score (AUC per user),
+torchmetrics (its six retrieval metrics; RetrievalNormalizedDCG on tied scores too),
 ir_measures (ERR@k from gdeval, RBP from cwl_eval) and cwl_eval (RBP's residual), each equal to
 rank_metrics under its convention and the options SPEC §6 and §6b name.
 
@@ -211,6 +212,30 @@ def test_sklearn_ndcg_score_averages_tied_scores_as_the_sklearn_preset(cases):
         got = ours(predictions, truth, case, ["ndcg"], convention="sklearn")
         assert got == pytest.approx(peers["sklearn_tied"], rel=1e-9, abs=1e-12), case
         compared += tied
+    assert compared >= CASES // 3
+
+
+def test_torchmetrics(cases):
+    """torchmetrics' retrieval metrics under its convention. It computes in float32 (its NDCG
+    whatever the input's dtype), so the numbers agree to float32's precision, not float64's."""
+    for case, peers in cases:
+        predictions, truth = frames(case)
+        got = ours(predictions, truth, case, ["ndcg", "precision", "recall", "mrr", "hit_rate", "map"],
+                   convention="torchmetrics")
+        assert got == pytest.approx(peers["torchmetrics"], rel=1e-6, abs=1e-7), case
+
+
+def test_torchmetrics_ndcg_averages_tied_scores(cases):
+    """RetrievalNormalizedDCG averages a tie group's discounts, as tie_break='average' does; its
+    convention's duplicates='all' gives way to 'error' (ties by expectation need each item once,
+    and no list here repeats one). One-item lists count, as torchmetrics counts them."""
+    compared = 0
+    for case, peers in cases:
+        predictions, truth = frames({**case, "predictions": [[user, item, round(score, 1)]
+                                                            for user, item, score in case["predictions"]]})
+        got = ours(predictions, truth, case, ["ndcg"], convention="torchmetrics", tie_break="average", duplicates="error")
+        assert got == pytest.approx(peers["torchmetrics_tied"], rel=1e-6, abs=1e-7), case
+        compared += predictions.duplicated(["user_id", "score"], keep=False).any()
     assert compared >= CASES // 3
 
 

@@ -4,7 +4,8 @@ rank_metrics under each peer's convention.
 
 A case: {"predictions": [[user, item, score], ...], "truth": [[user, item, grade], ...], "ks": [...]}.
 Scores are distinct within a list, so no peer's tie order matters; sklearn_tied is ndcg_score on
-the scores cut to one decimal (tied), whose ties it averages."""
+the scores cut to one decimal (tied), whose ties it averages, and so is torchmetrics_tied (its
+RetrievalNormalizedDCG averages them too)."""
 
 import json
 import sys
@@ -129,6 +130,25 @@ def sklearn_auc_values(case):
     return values
 
 
+def torchmetrics_values(case, metrics=("ndcg", "precision", "recall", "mrr", "hit_rate", "map")):
+    """torchmetrics' retrieval metrics per k over flat tensors (a row per listed item, its user the
+    query index), relevant: grade >= 1; NDCG takes the grades. It computes in float32 (its
+    tie-averaged DCG makes float32 tensors whatever the input's dtype)."""
+    import torch
+    from torchmetrics import retrieval
+
+    classes = {"ndcg": retrieval.RetrievalNormalizedDCG, "precision": retrieval.RetrievalPrecision,
+               "recall": retrieval.RetrievalRecall, "mrr": retrieval.RetrievalMRR,
+               "hit_rate": retrieval.RetrievalHitRate, "map": retrieval.RetrievalMAP}
+    grades = {(user, item): grade for user, item, grade in case["truth"]}
+    queries = {user: number for number, user in enumerate(sorted({user for user, _, _ in case["predictions"]}))}
+    preds = torch.tensor([score for _, _, score in case["predictions"]], dtype=torch.float64)
+    target = torch.tensor([max(grades.get((user, item), 0), 0) for user, item, _ in case["predictions"]])
+    indexes = torch.tensor([queries[user] for user, _, _ in case["predictions"]])
+    return {f"{name}@{k}": float(classes[name](top_k=k)(preds, target if name == "ndcg" else target > 0, indexes=indexes))
+            for k in case["ks"] for name in metrics}
+
+
 def ir_measures_values(case):
     """Per user: ERR@k from gdeval (the TREC Web track's script, its largest grade fixed at 4) and
     RBP (p 0.8, relevant = grade >= 1, the whole list) from cwl_eval, through ir_measures."""
@@ -200,5 +220,7 @@ if __name__ == "__main__":
                        "recommenders": recommenders_values(case),
                        "sklearn": sklearn_values(case), "sklearn_tied": sklearn_values(tied(case)),
                        "sklearn_auc": sklearn_auc_values(case), "spark": spark[index],
+                       "torchmetrics": torchmetrics_values(case),
+                       "torchmetrics_tied": torchmetrics_values(tied(case), metrics=["ndcg"]),
                        "ir_measures": ir_measures_values(case), "cwl_rbp_residual": cwl_rbp_residual(case)}
                       for index, case in enumerate(cases)]))
