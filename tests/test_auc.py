@@ -97,7 +97,11 @@ def test_random_users_equal_the_reference(engine, request):
                                      auc_weight="impressions", check=True)
     plain = rank_metrics.evaluate(**tables, k=ks, by="model", metrics=["auc", "map"], relevance="relevance")
     assert weighted.n_users.tolist() == plain.n_users.tolist()
-    assert weighted[weighted.metric == "map"].value.tolist() == plain[plain.metric == "map"].value.tolist()
+    # MAP's values are the same sums in another query: on Spark, whose sum of doubles follows the
+    # order the partitions arrive in, equal to the last bit or two (a run gave 0.1839080459770115
+    # against 0.18390804597701152)
+    assert weighted[weighted.metric == "map"].value.tolist() == pytest.approx(plain[plain.metric == "map"].value.tolist(),
+                                                                                rel=1e-12)
     assert (weighted[weighted.metric == "auc"].value.fillna(-1) != plain[plain.metric == "auc"].value.fillna(-1)).any()
     compared = rank_metrics.compare(**tables, k=ks[1:], by="model", baseline="a", metrics=["auc", "map"],
                                     relevance="relevance", check=True)
