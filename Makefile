@@ -51,13 +51,14 @@ docs: venv
 # The benchmark compares against peers (ranx, recommenders, pyspark) whose dependencies pin
 # other versions (recommenders wants pandas < 3), so it has a venv of its own. torch is pinned to
 # the CPU build this kind of machine keeps on disk (pip finds it there); any other release is a
-# CUDA build of several GB from PyPI. torchmetrics runs on it (tests/test_peers.py).
+# CUDA build of several GB from PyPI. torchmetrics runs on it (tests/test_peers.py); Evidently's
+# beyond-accuracy metrics are checked in tests/test_beyond_accuracy.py.
 BENCH_BIN := bench/.venv/bin
 
 bench/.venv/.installed: pyproject.toml dbt_project.yml Makefile
 	$(PYTHON) -m venv bench/.venv
 	PIP_DISABLE_PIP_VERSION_CHECK=1 $(BENCH_BIN)/pip install --quiet -e '.[dbt,spark,arrow,polars,postgres]' 'dbt-spark[session]>=1.11,<1.12' ranx recommenders matplotlib psutil ir_measures cwl-eval \
-		'torch==2.13.0' torchmetrics
+		'torch==2.13.0' torchmetrics 'evidently>=0.7,<0.8'
 	touch $@
 
 # every implementation at 1M, 10M and 100M rows, then the scored and 100-long lists with the
