@@ -423,8 +423,7 @@
         'ideal_from_m': ideal_from_m,
         'hits_as_bits': 'precision_sum' in sums and bits_counted,
         'patterns_suffice': bits_counted and ('dcg' not in sums or ideal_from_m) and rank_metrics._err_fits_the_word(sums, relevance) | trim == 'true'
-                            and not ('rbp' in sums and plan.gain == 'graded' and (relevance is not none or plan.max_grade is not none
-                                                                                or relevance_threshold is not none))
+                            and rank_metrics._rbp_fits_the_word(plan, sums, relevance, relevance_threshold) | trim == 'true'
                             and cutoff_free | length < plan.metrics | length and plan.tie_break != 'average',
         'sums': sums,
         'partial': partial,

@@ -232,7 +232,7 @@ rm_hits as (
     {#- ERR's term per hit (macros/metrics/err.sql), unless _pattern_sums reads ERR off the word -#}
     {%- set err = rank_metrics._err_terms_per_hit(plan) | trim == 'true' %}
     {#- graded RBP's g_max per hit (macros/metrics/rbp.sql), unless _pattern_sums reads RBP off the word -#}
-    {%- set rbp_graded = rank_metrics._rbp_is_graded(plan) | trim == 'true' and not plan.hit_patterns %}
+    {%- set rbp_graded = rank_metrics._rbp_weights_per_hit(plan) | trim == 'true' %}
     {%- if plan.relevance_threshold is none %}
     -- every row met truth with a grade > 0, so every hit is relevant
     select {{ by }}rm_user, rm_position, rm_grade, 1 as rm_relevant

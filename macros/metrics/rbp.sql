@@ -29,6 +29,20 @@
     {{- 'true' if 'rbp' in plan.sums and plan.gain == 'graded' else 'false' -}}
 {%- endmacro %}
 
+{#- 'true' when the hit word determines RBP, as _pattern_sums reads it: RBP is not asked, or not
+    graded, or graded with every weight 1 (truth without grades, no max_grade and no
+    relevance_threshold). `sums`, `relevance` and `relevance_threshold`: the plan's, as it is made. -#}
+{% macro _rbp_fits_the_word(plan, sums, relevance, relevance_threshold) -%}
+    {{- 'false' if 'rbp' in sums and plan.gain == 'graded'
+                   and (relevance is not none or plan.max_grade is not none or relevance_threshold is not none) else 'true' -}}
+{%- endmacro %}
+
+{#- 'true' when rm_hits carries each hit's grade over g_max for graded RBP: RBP is graded and not
+    read off the hit word. -#}
+{% macro _rbp_weights_per_hit(plan) -%}
+    {{- 'true' if rank_metrics._rbp_is_graded(plan) | trim == 'true' and not plan.hit_patterns else 'false' -}}
+{%- endmacro %}
+
 {#- A row of rm_hits' term of the sum within k (_hit_term): a relevant hit's term at its position
     (under gain='graded', any hit with a grade > 0, weighed by its grade over rm_max_grade). -#}
 {% macro _rbp_per_hit(plan, k) -%}
