@@ -7,7 +7,7 @@ import datetime
 import math
 from typing import TYPE_CHECKING
 
-from . import reference
+from . import reference, stats
 from ._arguments import METRICS
 from ._engines import _quote as engine_quote
 from ._render import render
@@ -67,7 +67,7 @@ def _key(value):
         import pandas as pd
 
         return pd.Timestamp(value)
-    if isinstance(value, float) and math.isnan(value) or type(value).__name__ == "NAType":
+    if stats.missing(value):
         return None   # NULL (a cutoff-free metric's k), as pandas gives it
     if isinstance(value, memoryview):   # PostgreSQL's bytea, as psycopg2 gives it
         return bytes(value)

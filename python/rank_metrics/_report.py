@@ -11,7 +11,7 @@ import io
 import math
 import os
 
-from . import _inputs, api, reference
+from . import _inputs, api, reference, stats
 from ._arguments import DEFAULT_METRICS, HITS_ONLY_METRIC, _as_list, _k_argument, _metric_arguments, _metrics_argument
 from ._render import metric_registry, render
 from ._run import _plan_of, _prepared
@@ -85,7 +85,7 @@ def _bars(axes, rows, by: list, groups: list) -> None:
         row = rows_of.iloc[0]
         labels.append(" / ".join(map(str, group)).replace("$", r"\$") or "all users")
         heights.append(row["value"])
-        low, high = (row["value"], row["value"]) if _missing(row["ci_low"]) else (row["ci_low"], row["ci_high"])
+        low, high = (row["value"], row["value"]) if stats.missing(row["ci_low"]) else (row["ci_low"], row["ci_high"])
         errors[0].append(row["value"] - low)
         errors[1].append(high - row["value"])
     axes.bar(range(len(labels)), heights, yerr=errors, capsize=3, alpha=0.8)
@@ -185,10 +185,10 @@ def _headline(comparison, model: str, baseline, test: str, correction: str, fami
     first_metric = comparison["metric"].iloc[0]
     # its largest k, or None for a metric of no k (R-precision)
     largest = comparison.loc[comparison["metric"] == first_metric, "k"].max()
-    largest = None if _missing(largest) else largest
+    largest = None if stats.missing(largest) else largest
     sentences = []
     for (_, row), floor in zip(comparison.iterrows(), floors):
-        k = None if _missing(row["k"]) else row["k"]
+        k = None if stats.missing(row["k"]) else row["k"]
         if k != largest or row["metric"] != first_metric:
             continue
         if row["n_users"] == 0:
@@ -291,9 +291,10 @@ def _comparison_table(comparison, model: str, alpha: float, test: str, correctio
         mark = ""
         if row["significant"]:
             mark = BETTER if row["difference"] > 0 else WORSE
-        cells = [row[model], "-" if _missing(row["k"]) else row["k"], row["metric"], _number(row["baseline_value"]), _number(row["value"]),
+        cells = [row[model], "-" if stats.missing(row["k"]) else row["k"], row["metric"], _number(row["baseline_value"]),
+                 _number(row["value"]),
                  _number(row["difference"], signed=True),
-                 "-" if _missing(row["relative_difference"]) else f"{row['relative_difference']:+.1%}",
+                 "-" if stats.missing(row["relative_difference"]) else f"{row['relative_difference']:+.1%}",
                  *(cell(name, row[name], floor.get(name)) for name in ("p_value", "p_value_adjusted")),
                  row["n_users"],
                  f"{row['n_only_model']} / {row['n_only_baseline']}"]
@@ -336,7 +337,7 @@ def _values_grids(values, by: list, confidence: float) -> str:
         group = group if isinstance(group, tuple) else (group,)
         if by:
             parts.append(f"<h3>{_escape(', '.join(f'{name} {value}' for name, value in zip(by, group)))}</h3>")
-        found = {(row["metric"], None if _missing(row["k"]) else row["k"]): row for row in rows.to_dict("records")}
+        found = {(row["metric"], None if stats.missing(row["k"]) else row["k"]): row for row in rows.to_dict("records")}
         lines = ["<table class='values'><thead><tr><th>metric</th>"
                  + "".join("<th>no k</th>" if k is None else f"<th>@{_escape(k)}</th>" for k in ks) + "</tr></thead><tbody>"]
         for metric in metrics:
@@ -346,7 +347,7 @@ def _values_grids(values, by: list, confidence: float) -> str:
                 if row is None:
                     cells.append("<td>-</td>")
                     continue
-                interval = "" if _missing(row["ci_low"]) else \
+                interval = "" if stats.missing(row["ci_low"]) else \
                     f" <br><small>{row['ci_low']:.4f} to {row['ci_high']:.4f}</small>"
                 cells.append(f"<td>{_escape(_number(row['value']))}{interval}</td>")
             lines.append(f"<tr><th>{_escape(metric)}</th>" + "".join(cells) + "</tr>")
@@ -435,12 +436,8 @@ def _option(value) -> str:
     return str(value)
 
 
-def _missing(value) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value)) or type(value).__name__ == "NAType"
-
-
 def _number(value, digits: int = 6, signed: bool = False) -> str:
-    if _missing(value):
+    if stats.missing(value):
         return "-"
     if isinstance(value, float):
         return f"{value:+.{digits}f}" if signed else (f"{value:.{digits}g}" if digits < 6 else f"{value:.{digits}f}")

@@ -84,7 +84,7 @@ def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", corr
         if not len(result) or not (result["n_users"] + result["n_only_baseline"]).any():
             groups = _groups_of(predictions, truth, arguments, con)
             _require_baseline(model, _as_group_value(baseline, groups), groups)
-        result["p_value"] = [stats.student_p_value(t, df) if not _missing(t) else p
+        result["p_value"] = [stats.student_p_value(t, df) if not stats.missing(t) else p
                              for t, df, p in zip(result["t"], result["df"], result["p_value"])]
     else:
         result = _resampled(predictions, truth, arguments, model, segments, baseline, test, seed, resamples, con)
@@ -136,10 +136,6 @@ def _model_and_segments(by) -> tuple[str, list]:
         raise RankMetricsError(f"rank_metrics: compare: {mention('by', columns)} must name the column whose values are the "
                                "models (baseline is one of them), then any segment columns; got no column")
     return columns[0], columns[1:]
-
-
-def _missing(value) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value))
 
 
 def _groups_of(predictions, truth, arguments, con):
@@ -272,10 +268,10 @@ def _mean(values) -> float:
 def _finished(result, model, segments, correction, family, alpha):
     """The adjusted p-values, each over its family (one metric at one k, or every row), and the
     verdict, rows in order of model, k and metric."""
-    adjusted = stats.adjust_in_families([None if _missing(p) else p for p in result["p_value"]],
+    adjusted = stats.adjust_in_families([None if stats.missing(p) else p for p in result["p_value"]],
                                         stats.family_keys(result, family), correction)
     result = result.assign(p_value_adjusted=[math.nan if p is None else p for p in adjusted])
-    result["significant"] = [int(not _missing(p) and p < alpha) for p in result["p_value_adjusted"]]
+    result["significant"] = [int(not stats.missing(p) and p < alpha) for p in result["p_value_adjusted"]]
     order = {metric: index for index, metric in enumerate(METRICS)}
     result = result.assign(rm_order=result["metric"].map(order))
     result = result.sort_values([model, *segments, "k", "rm_order"], kind="stable").drop(columns="rm_order")
@@ -309,8 +305,8 @@ def _check(result, predictions, truth, arguments, model, segments, baseline, con
                 "n_only_baseline": len(theirs) - len(paired)}
         for name, value in want.items():
             got = row[name]
-            if (value is None or (isinstance(value, float) and math.isnan(value))) and _missing(got):
+            if stats.missing(value) and stats.missing(got):
                 continue
-            if value is None or _missing(got) or not math.isclose(got, value, rel_tol=1e-9, abs_tol=1e-12):
+            if value is None or stats.missing(got) or not math.isclose(got, value, rel_tol=1e-9, abs_tol=1e-12):
                 raise CheckFailed(f"rank_metrics: check: compare {name} for {model}={row[model]!r}, k={row['k']}, "
                                   f"metric={row['metric']}: SQL {got!r}, reference {value!r}")

@@ -192,6 +192,12 @@ def adjust(p_values: Sequence[float | None], correction: str = "holm") -> list[f
     return adjusted
 
 
+def missing(value) -> bool:
+    """Whether a value of a result is empty: None, NaN, or pandas' NA (a NULL k in an Int64 column,
+    which compares as neither equal nor not)."""
+    return value is None or (isinstance(value, float) and math.isnan(value)) or type(value).__name__ == "NAType"
+
+
 def family_keys(result, family: str) -> list:
     """Per row of a comparison, the family its correction spans: (segment, k, metric) under
     family='metric_and_k' (the segment: the values of the by columns after the models', those
@@ -200,8 +206,8 @@ def family_keys(result, family: str) -> list:
         return [()] * len(result)
     columns = list(result.columns)
     segments = columns[1:columns.index("k")]
-    # a cutoff-free metric's k is NULL (pandas' NA, which compares as neither equal nor not): None
-    return [tuple(None if type(value).__name__ == "NAType" else value for value in key)
+    # a cutoff-free metric's k is NULL (pandas' NA): None, which compares
+    return [tuple(None if missing(value) else value for value in key)
             for key in zip(*(result[column] for column in [*segments, "k", "metric"]))]
 
 
