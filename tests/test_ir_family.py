@@ -8,6 +8,7 @@ import math
 import pandas as pd
 import pytest
 from engine_tables import to_postgres, to_spark
+from test_auc import warehouses_give_the_reference
 from test_cli import run
 
 import rank_metrics
@@ -88,6 +89,22 @@ def test_graded_rbp_weighs_each_grade(engine, request):
     linear = rank_metrics.evaluate_users(**tables, k=5, relevance="relevance", max_grade=2, metrics=["ndcg", "err"])
     assert users.rbp.tolist() == pytest.approx([0.2112], rel=1e-12)
     assert users[["ndcg", "err"]].values[0].tolist() == pytest.approx(linear[["ndcg", "err"]].values[0].tolist(), rel=1e-12)
+
+
+@pytest.mark.parametrize("relevance", ["relevance", False])
+def test_snowflake_and_the_other_warehouses_give_the_reference(relevance):
+    """RBP, its residual and ERR beside MAP, on Snowflake's emulator and transpiled back from every
+    other dialect: with grades (ERR's terms per hit) and without (every metric off the hit word, in
+    each warehouse's bit functions)."""
+    warehouses_give_the_reference(["rbp", "rbp_residual", "err", "map"], relevance)
+
+
+@pytest.mark.parametrize("relevance, options", [("relevance", {}), ("relevance", {"max_grade": 2}),
+                                                (False, {"max_grade": 2})])
+def test_graded_rbp_on_snowflake_and_the_other_warehouses(relevance, options):
+    """gain='graded': each hit's grade over g_max (truth's largest, or max_grade) in every
+    warehouse's SQL; without grades every weight is grade 1 over max_grade."""
+    warehouses_give_the_reference(["rbp", "ndcg", "err"], relevance, gain="graded", **options)
 
 
 def test_a_grade_above_max_grade_counts_as_max_grade():
