@@ -101,6 +101,10 @@ MERGED = (r"lists merged: user 1 has two rows at rank 1, and their column 'day',
 REPEATED = (r"duplicate rows: user 1 has two rows at rank 1, item 'a' both times, the same row twice \(a table appended "
             r"to itself, or a join that repeats rows\): every repeat takes a place in the list and moves the items after "
             r"it down; drop the repeated rows")
+TIED = (r"tied at every rank: user 1 has more than one row at each rank from 1 to 3, with different items at each and no "
+        r"other column that differs: the rows are read as one list whose items tie at every rank, which is what lists "
+        r"merged without the column of their model or day look like; if they are several lists, the number is none of "
+        r"theirs: pass by= the column that tells them apart, or add one; if they are true ties, tie_break= decides their order")
 PADDED = (r"predictions' column 'item_id' holds ids with a space at the start or end, such as 'b ', and truth's have "
           r"none: ids are compared exactly, so such an id never meets the same id without the space; strip the spaces")
 
@@ -141,6 +145,22 @@ def test_a_table_appended_to_itself_is_said(engine, request):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+def test_lists_merged_without_their_column_are_said(engine, request):
+    """Two models' lists appended with no model column: every rank from 1 holds two rows of
+    different items, which nothing tells apart from ties but the pattern; with the column, by=
+    reads them apart and nothing is said."""
+    models = pd.concat([LISTS.assign(model="a"), LISTS.assign(model="b", item_id=["x", "y", "z", "u", "v", "w"])])
+    given = on_engine(engine, request, models.drop(columns="model"), JUDGED)
+    with pytest.warns(rank_metrics.RankMetricsWarning, match=TIED):
+        blended = rank_metrics.map_at_k(k=3, rank="rank", **given)
+    assert blended == pytest.approx(1 / 3)   # a, x, b within the cut of 3 (c, u, d for user 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        per_model = rank_metrics.map_at_k(k=3, rank="rank", by="model", **on_engine(engine, request, models, JUDGED))
+    assert list(per_model.map_at_k) == [0.5, 0.0]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 def test_an_id_with_a_trailing_space_in_one_table_is_said(engine, request):
     given = on_engine(engine, request, LISTS.assign(item_id=["a", "b ", "c", "c", "d", "e"]), JUDGED)
     with pytest.warns(rank_metrics.RankMetricsWarning, match=PADDED):
@@ -162,13 +182,16 @@ def test_score_ordered_lists_merged_and_repeated_are_said():
     (LISTS.assign(run="bm25", segment=["new", "new", "new", "old", "old", "old"]), JUDGED),
     # a rank tie between two items whose attribute differs, once in a list
     (LISTS.assign(rank=[1, 1, 3, 1, 2, 3], category=["shoes", "hats", "bags", "x", "y", "z"]), JUDGED),
+    # ties at the first two ranks of a list but not at its third; two single-item lists at rank 1
+    (pd.DataFrame({"user_id": [1] * 5 + [2, 2], "item_id": list("abcdeab"), "rank": [1, 1, 2, 2, 3, 1, 1]}), JUDGED),
     # score ties within a list, and a repeated item at two scores (the duplicates rule's)
     (LISTS.assign(score=[0.5, 0.5, 0.5, 0.9, 0.9, 0.1]).drop(columns="rank"), JUDGED),
     # sparse, gappy integer ranks
     (LISTS.assign(rank=[1, 5, 90, 2, 4, 8]), JUDGED),
     # the same space in both tables
     (LISTS.assign(item_id=["a", "b ", "c", "c", "d", "e"]), JUDGED.assign(item_id=["b ", "d"])),
-], ids=["constant and per-user columns", "one tie", "score ties", "gappy ranks", "spaces on both sides"])
+], ids=["constant and per-user columns", "one tie", "ties short of the list", "score ties", "gappy ranks",
+        "spaces on both sides"])
 def test_clean_shapes_raise_nothing(predictions, truth):
     order = dict(rank="rank") if "rank" in predictions else dict(score="score")
     with warnings.catch_warnings():

@@ -74,7 +74,11 @@ cross join (
     one item: rm_same), as a table appended to itself or a join that repeats rows makes, is given
     at its place, when no unread column differs. A rank shared by different items with nothing
     else differing, and one place where an item's attribute differs, are ties, left to the
-    tie-break and duplicates rules. Run when _shape_summary's rm_unproven is not 0. -#}
+    tie-break and duplicates rules, except where every one of a list's first ranks (1 to the
+    last, two ranks or more) holds several rows of different items and nothing else tells them
+    apart: lists merged without the column of their model or day, whose ranks restart at 1 (1, 2,
+    1, 2), are given as (user, that last rank, NULL, false, NULL). Run when _shape_summary's
+    rm_unproven is not 0. -#}
 {% macro _shape_collisions(plan, predictions_columns) -%}
     {%- set unread = (rank_metrics._comparable_unread_columns(predictions_columns, plan.names) | trim).split('\n') | reject('equalto', '') | list -%}
     {%- set ranked = plan.names.rank is not none -%}
@@ -91,6 +95,25 @@ rm_unproven as (
     from {{ plan.predictions }} as rm_p
     group by {% for column in plan.by %}rm_p.{{ column }}, {% endfor %}rm_p.{{ plan.user }}
     having {{ rank_metrics._list_proof(plan) }} = 0
+),
+{%- endif %}
+{%- if ranked %}
+rm_places as (
+    -- each list's places within the cut: how many, how many hold several rows, the first and
+    -- the last, and the fewest distinct items at one of them
+    select {% for name in groups %}{{ name }}, {% endfor %}rm_user, count(*) as rm_places,
+        sum(case when rm_rows > 1 then 1 else 0 end) as rm_shared, min(rm_at) as rm_first, max(rm_at) as rm_last,
+        min(rm_items) as rm_fewest_items
+    from (
+        select {% for column in plan.by %}rm_p.{{ column }} as rm_by_{{ loop.index }}, {% endfor %}rm_p.{{ plan.user }} as rm_user,
+            rm_p.{{ at }} as rm_at, count(*) as rm_rows, count(distinct rm_p.{{ plan.item }}) as rm_items
+        from {{ plan.predictions }} as rm_p
+        inner join rm_unproven as u
+            on u.rm_user = rm_p.{{ plan.user }}{% for column in plan.by %} and u.rm_by_{{ loop.index }} = rm_p.{{ column }}{% endfor %}
+        where {{ rank_metrics._rank_for_cuts(plan, 'rm_p.') }} <= {{ [plan.ks | max, 3] | max }}
+        group by {% for column in plan.by %}rm_p.{{ column }}, {% endfor %}rm_p.{{ plan.user }}, rm_p.{{ at }}
+    ) as rm_place
+    group by {% for name in groups %}{{ name }}, {% endfor %}rm_user
 ),
 {%- endif %}
 rm_keys as (
@@ -129,8 +152,16 @@ from (
     select rm_user, rm_at, rm_item, rm_same, cast(null as {{ string }}) as rm_varying
     from rm_colliding
     where rm_same and rm_varying is null
+    {%- if ranked %}
+    union all
+    -- a list tied at every one of its first ranks (where a column differs too, the row above
+    -- that names it comes first)
+    select rm_user, rm_last as rm_at, cast(null as {{ string }}) as rm_item, false as rm_same, cast(null as {{ string }}) as rm_varying
+    from rm_places
+    where rm_places >= 2 and rm_shared = rm_places and rm_first = 1 and rm_last = rm_places and rm_fewest_items > 1
+    {%- endif %}
 ) as rm_found
-order by case when rm_varying is null then 1 else 0 end, rm_user, rm_at
+order by case when rm_varying is null then 1 else 0 end, case when rm_same then 0 else 1 end, rm_user, rm_at
 limit 1
 {%- endmacro %}
 
@@ -162,6 +193,11 @@ limit 1
                 ~ ", and their column " ~ rank_metrics._shown(varying) ~ ", which by= does not name, differs between them: lists of several "
                 ~ varying ~ " values are read as one list, and the number is no " ~ varying ~ "'s; pass by=" ~ (rank_metrics._shown_as_given(by + [varying]) if by else rank_metrics._shown(varying))
                 ~ " for a row per " ~ varying) -%}
+        {%- elif not same -%}
+            {%- do messages.append("tied at every rank: user " ~ rank_metrics._shown(user) ~ " has more than one row at each rank from 1 to " ~ at
+                ~ ", with different items at each and no other column that differs: the rows are read as one list whose items tie at every rank, "
+                ~ "which is what lists merged without the column of their model or day look like; if they are several lists, the number is none of theirs: "
+                ~ "pass by= the column that tells them apart, or add one; if they are true ties, tie_break= decides their order") -%}
         {%- else -%}
             {%- do messages.append("duplicate rows: " ~ where ~ (", item " ~ rank_metrics._shown(item) ~ " both times" if names.rank is not none else " at one score")
                 ~ ", the same row twice (a table appended to itself, or a join that repeats rows): every repeat takes a place in the list and "
