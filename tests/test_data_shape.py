@@ -244,6 +244,9 @@ def test_strict_makes_the_shape_warnings_errors(tmp_path):
     for function in (rank_metrics.map_at_k, rank_metrics.evaluate):
         with pytest.raises(rank_metrics.RankMetricsError, match=merged + ".*strict=True makes this warning an error"):
             function(TWO_DAYS, JUDGED, k=3, rank="rank", strict=True)
+    appended = pd.concat([LISTS, LISTS.assign(item_id=["x", "y", "z", "u", "v", "w"])])
+    with pytest.raises(rank_metrics.RankMetricsError, match="tied at every rank: user 1 .*strict=True makes this warning an error"):
+        rank_metrics.map_at_k(appended, JUDGED, k=3, rank="rank", strict=True)
     with pytest.raises(rank_metrics.RankMetricsError, match="duplicate rows"):
         rank_metrics.compare(pd.concat([LISTS, LISTS]).assign(model="a"), JUDGED, k=3, rank="rank", by="model",
                              baseline="a", strict=True)
