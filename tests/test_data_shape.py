@@ -104,7 +104,8 @@ REPEATED = (r"duplicate rows: user 1 has two rows at rank 1, item 'a' both times
 TIED = (r"tied at every rank: user 1 has more than one row at each rank from 1 to 3, with different items at each and no "
         r"other column that differs: the rows are read as one list whose items tie at every rank, which is what lists "
         r"merged without the column of their model or day look like; if they are several lists, the number is none of "
-        r"theirs: pass by= the column that tells them apart, or add one; if they are true ties, tie_break= decides their order")
+        r"theirs: pass by= the column that tells them apart, or add one; if they are true ties, tie_break= decides their order "
+        r"\(--by and --tie-break on the command line\)")
 PADDED = (r"predictions' column 'item_id' holds ids with a space at the start or end, such as 'b ', and truth's have "
           r"none: ids are compared exactly, so such an id never meets the same id without the space; strip the spaces")
 

@@ -108,6 +108,8 @@ def _warn_of_colliding_rows_and_padded_ids(engine, plan: dict, predictions_colum
         if message.startswith("lists merged:"):
             by = [*(name for name in plan["names"]["by"] if name not in implied), colliding[4]]
             message += f" (--by {' '.join(map(shlex.quote, by))} on the command line)"
+        elif message.startswith("tied at every rank:"):
+            message += " (--by and --tie-break on the command line)"
         _shape_warning(message)
 
 
