@@ -52,7 +52,7 @@ docs: venv
 # other versions (recommenders wants pandas < 3), so it has a venv of its own. torch is pinned to
 # the CPU build this kind of machine keeps on disk (pip finds it there); any other release is a
 # CUDA build of several GB from PyPI. torchmetrics runs on it (tests/test_peers.py); Evidently's
-# beyond-accuracy metrics are checked in tests/test_beyond_accuracy.py.
+# beyond-accuracy metrics are checked in tests/test_peers_beyond_accuracy.py.
 BENCH_BIN := bench/.venv/bin
 
 bench/.venv/.installed: pyproject.toml dbt_project.yml Makefile

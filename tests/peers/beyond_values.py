@@ -1,6 +1,6 @@
 """Runs in the bench venv (bench/.venv), where the peers are installed: reads beyond-accuracy cases
 as JSON on stdin, prints recommenders' and Evidently's own numbers for them as JSON.
-tests/test_beyond_accuracy.py compares them with rank_metrics' reference.
+tests/test_peers_beyond_accuracy.py compares them with rank_metrics' reference.
 
 A case: {"lists": {user: [item, ...]} (ranked, no repeats, none of the user's train items),
 "train": [[user, item], ...] (distinct pairs), "features": {item: [f0, f1, f2]} (never all 0),
