@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 FAST = "not (postgres or spark or snowflake or dbt or browser or peers or wheel or process)"
 SECOND_LANE = "spark or snowflake"
 # the fast tests' second lane: files that take about half their time
-FAST_SECOND_LANE = ["test_compare.py", "test_exactness.py", "test_inputs.py", "test_list_inputs.py", "test_properties.py",
-                    "test_report.py"]
+FAST_SECOND_LANE = ["test_compare.py", "test_exactness.py", "test_family_examples.py", "test_inputs.py",
+                    "test_list_inputs.py", "test_properties.py", "test_repeatable.py", "test_report.py"]
 NO_TESTS = 5   # pytest's exit status when a lane selects no test
 
 
