@@ -32,7 +32,8 @@ def examples(ci: int) -> int:
 # program (DuckDB, the reference); `pytest -m spark` runs Spark's alone.
 FIXTURE_MARKERS = {"postgres_port": {"postgres"}, "spark": {"spark"}, "dbt_deps": {"dbt"},
                    "dbt_postgres": {"dbt", "postgres"}, "dbt_spark": {"dbt", "spark"}}
-PROGRAM_MARKERS = {"fakesnow": "snowflake", "chromium(": "browser", "BENCH_PYTHON": "peers", "DbtProject(": "dbt",
+PROGRAM_MARKERS = {"fakesnow": "snowflake", "chromium(": "browser", "BENCH_PYTHON": "peers", "peer_numbers(": "peers",
+                   "DbtProject(": "dbt",
                    '"-m", "build"': "wheel", "sys.executable": "process"}
 
 
@@ -105,6 +106,21 @@ def run_beside(command, niceness=10, **options):
 
     niced = ["nice", "-n", str(niceness)] if niceness else []
     return subprocess.run([*niced, *map(str, command)], **{"env": ENVIRONMENT, **options})
+
+
+BENCH_PYTHON = ROOT / "bench" / ".venv" / "bin" / "python"
+
+
+def peer_numbers(script: str, cases: list) -> list:
+    """The peers' numbers for `cases`, from tests/peers/<script> run in the bench's venv (where the
+    peers are installed) beside the tests: it reads the cases as JSON and prints a result per case."""
+    import json
+
+    assert BENCH_PYTHON.exists(), "the bench venv is missing: make test builds it (make bench/.venv/.installed)"
+    run = run_beside([BENCH_PYTHON, ROOT / "tests" / "peers" / script], cwd=ROOT, input=json.dumps(cases),
+                     capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-3000:]
+    return json.loads(run.stdout)
 
 
 def early_fixture(function):

@@ -10,7 +10,6 @@ The peers live in the bench's venv (bench/.venv: their dependencies pin other ve
 ours); tests/peers/peer_values.py runs there, once for every case. Scores are distinct within a
 list (no peer breaks ties as we do) and no list repeats an item (a ranx run cannot)."""
 
-import json
 import random
 
 import pandas as pd
@@ -18,9 +17,8 @@ import pytest
 
 import rank_metrics
 
-from conftest import ROOT, early_fixture, run_beside
+from conftest import early_fixture, peer_numbers
 
-BENCH_PYTHON = ROOT / "bench" / ".venv" / "bin" / "python"
 CASES = 30
 
 
@@ -47,12 +45,8 @@ def random_case(seed):
 def cases():
     """The cases and the peers' numbers for them, computed beside the tests from the session's
     start (the peers' venv takes a minute: numba compiles ranx, pyspark starts a JVM)."""
-    assert BENCH_PYTHON.exists(), "the bench venv is missing: make test builds it (make bench/.venv/.installed)"
     cases = [random_case(seed) for seed in range(CASES)]
-    run = run_beside([BENCH_PYTHON, ROOT / "tests" / "peers" / "peer_values.py"], cwd=ROOT, input=json.dumps(cases),
-                     capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr[-3000:]
-    return list(zip(cases, json.loads(run.stdout)))
+    return list(zip(cases, peer_numbers("peer_values.py", cases)))
 
 
 def frames(case, graded=True):

@@ -2,7 +2,6 @@
 random inputs: tests/peers/beyond_values.py runs the peers in the bench's venv, beside the suite
 from its start (this file sorts after test_peers.py, so that its lane finds them done)."""
 
-import json
 import random
 
 import pytest
@@ -10,10 +9,9 @@ import pytest
 from rank_metrics import reference_beyond
 from rank_metrics.reference_beyond import beyond_accuracy
 
-from conftest import ROOT, early_fixture, run_beside
+from conftest import early_fixture, peer_numbers
 from test_beyond_accuracy import values
 
-BENCH_PYTHON = ROOT / "bench" / ".venv" / "bin" / "python"
 CASES = 30
 
 
@@ -44,12 +42,8 @@ def random_case(seed):
 @early_fixture
 def peer_cases():
     """The cases and recommenders' and Evidently's numbers for them, computed beside the tests."""
-    assert BENCH_PYTHON.exists(), "the bench venv is missing: make test builds it (make bench/.venv/.installed)"
     cases = [random_case(seed) for seed in range(CASES)]
-    run = run_beside([BENCH_PYTHON, ROOT / "tests" / "peers" / "beyond_values.py"], cwd=ROOT, input=json.dumps(cases),
-                     capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr[-3000:]
-    return list(zip(cases, json.loads(run.stdout)))
+    return list(zip(cases, peer_numbers("beyond_values.py", cases)))
 
 
 def assert_equal(got, want, context):
