@@ -170,10 +170,11 @@ rm_user_bits as (
 {#- the words of the sums of their own (RBP's judged positions), which the patterns hold too -#}
 {%- set own_words = [] -%}
 {%- for sum in plan.sums_of_their_own %}{% do own_words.append(rank_metrics._word_of_its_own(sum) | trim) %}{% endfor -%}
-{%- if plan.users == 'predictions' and not listed and not plan.needs_list_length and not own_words %}
+{%- if plan.users in ('predictions', 'both') and not listed and not plan.needs_list_length and not own_words %}
 rm_patterns as (
     -- the evaluated users counted per pattern. Under users='predictions' every listed user is
-    -- one, and a user without a hit row has every metric 0 whatever its m(u): those users are
+    -- one (under 'both' every listed user truth knows, the only lists rm_prediction_users then
+    -- holds), and a user without a hit row has every metric 0 whatever its m(u): those users are
     -- not matched with truth but counted, as the group's listed users less those with hit rows
     -- (pattern: word 0, m 0); the patterns and the group's count are one union, each input read
     -- once, because Spark computes a CTE at each of its references

@@ -9,6 +9,7 @@
 {% macro ranks_are_positions(rank, whole_rank, cut) %}{{ return(adapter.dispatch('ranks_are_positions', 'rank_metrics')(rank, whole_rank, cut)) }}{% endmacro %}
 {% macro ranks_are_positions_in_one_word(rank, whole_rank, cut) %}{{ return(adapter.dispatch('ranks_are_positions_in_one_word', 'rank_metrics')(rank, whole_rank, cut)) }}{% endmacro %}
 {% macro bit_count(value) %}{{ return(adapter.dispatch('bit_count', 'rank_metrics')(value)) }}{% endmacro %}
+{% macro truth_by_user_hint() %}{{ return(adapter.dispatch('truth_by_user_hint', 'rank_metrics')()) }}{% endmacro %}
 {% macro lists_truth_knows(plan, alias) %}{{ return(adapter.dispatch('lists_truth_knows', 'rank_metrics')(plan, alias)) }}{% endmacro %}
 {% macro nested_list_problem(plan, table, relation, item, number) %}{{ return(adapter.dispatch('nested_list_problem', 'rank_metrics')(plan, table, relation, item, number)) }}{% endmacro %}
 {% macro renumbered_rows(plan, cut) %}{{ return(adapter.dispatch('renumbered_rows', 'rank_metrics')(plan, cut)) }}{% endmacro %}

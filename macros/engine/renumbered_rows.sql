@@ -30,7 +30,10 @@
     few more (a gap after the cut); otherwise rm_lists also fails heads too long for its words,
     so every list is kept (bench/README, issue 11, "Fourth round": 10M rows, no list to number
     7.2 s → 5.7 s cached, 5.5 s → 4.5 s from Parquet; every list 13.3 s → 13.4 s; one list
-    8.7 s → 12.1 s, as every list is then sorted). -#}
+    8.7 s → 12.1 s, as every list is then sorted). The count reads every list, its condition
+    inside count() rather than in a WHERE: then Spark merges it with the count of the listed
+    users of _pattern_sums (users='predictions'), one aggregate of every prediction for both
+    (a WHERE made two; bench/README, issue 41, "Spark under every convention"). -#}
 {% macro spark__renumbered_rows(plan, cut) -%}
     {%- set by = rank_metrics._column_prefix(plan.by) -%}
     select {{ by }}rm_user, rm_item, rm_position
@@ -50,10 +53,9 @@
             {{ plan.predictions }} as p
             cross join (
                 -- only the lists that can meet truth (a NULL key meets nothing)
-                select count(*) as rm_lists_to_number
+                select count(case when rm_rank_is_position = 0
+                    {%- for key in plan.by + ['rm_user'] %} and {{ key }} is not null{% endfor %} then 1 end) as rm_lists_to_number
                 from rm_lists
-                where rm_rank_is_position = 0
-                    {%- for key in plan.by + ['rm_user'] %} and {{ key }} is not null{% endfor %}
             ) as g
             where g.rm_lists_to_number > 0
             {%- endcall %}
