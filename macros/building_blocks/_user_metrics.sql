@@ -170,14 +170,19 @@ rm_user_bits as (
 {#- the words of the sums of their own (RBP's judged positions), which the patterns hold too -#}
 {%- set own_words = [] -%}
 {%- for sum in plan.sums_of_their_own %}{% do own_words.append(rank_metrics._word_of_its_own(sum) | trim) %}{% endfor -%}
-{%- if plan.users in ('predictions', 'both') and not listed and not plan.needs_list_length and not own_words %}
+{#- under truth_scope='listed' and users='predictions', rm_group_truth_users holds each listed
+    user with a truth item in its list, with its word: the users with a hit row and more -#}
+{%- set counted_apart = (plan.users == 'predictions' or (plan.users == 'both' and not listed))
+                        and not plan.needs_list_length and not own_words %}
+{%- if counted_apart %}
 rm_patterns as (
     -- the evaluated users counted per pattern. Under users='predictions' every listed user is
     -- one (under 'both' every listed user truth knows, the only lists rm_prediction_users then
     -- holds), and a user without a hit row has every metric 0 whatever its m(u): those users are
     -- not matched with truth but counted, as the group's listed users less those with hit rows
-    -- (pattern: word 0, m 0); the patterns and the group's count are one union, each input read
-    -- once, because Spark computes a CTE at each of its references
+    -- (pattern: word 0, m 0; under truth_scope='listed', less those with a truth item listed);
+    -- the patterns and the group's count are one union, each input read once, because Spark
+    -- computes a CTE at each of its references
     {%- set group = rank_metrics._over_groups(plan.by, 'rm_users') %}
     select {{ by }}rm_n_relevant, rm_hit_bits, rm_users
     from (
@@ -185,11 +190,17 @@ rm_patterns as (
             case when rm_listed = 1 then rm_users - coalesce(sum(case when rm_listed = 0 then rm_users end) {{ group }}, 0)
                  else rm_users end as rm_users
         from (
+            {%- if listed %}
+            select {{ by }}rm_n_relevant, rm_hit_bits, count(*) as rm_users, 0 as rm_listed
+            from rm_group_truth_users
+            group by {{ by }}rm_n_relevant, rm_hit_bits
+            {%- else %}
             select {{ rank_metrics._column_prefix(plan.by, 'b') }}coalesce(t.rm_n_relevant, 0) as rm_n_relevant, b.rm_hit_bits, count(*) as rm_users, 0 as rm_listed
             from rm_user_bits as b
             left join rm_group_truth_users as t
                 on {{ rank_metrics._equal_prefix(plan.by, 'b', 't') }}b.rm_user = t.rm_user
             group by {{ rank_metrics._column_prefix(plan.by, 'b') }}coalesce(t.rm_n_relevant, 0), b.rm_hit_bits
+            {%- endif %}
             union all
             select {{ by }}0 as rm_n_relevant, cast(0 as bigint) as rm_hit_bits, count(*) as rm_users, 1 as rm_listed
             from rm_prediction_users
