@@ -32,8 +32,8 @@
     7.2 s → 5.7 s cached, 5.5 s → 4.5 s from Parquet; every list 13.3 s → 13.4 s; one list
     8.7 s → 12.1 s, as every list is then sorted). The count reads every list, its condition
     inside count() rather than in a WHERE: then Spark merges it with the count of the listed
-    users of _pattern_sums (users='predictions'), one aggregate of every prediction for both
-    (a WHERE made two; bench/README, issue 41, "Spark under every convention"). -#}
+    users of _pattern_sums (users='predictions' and 'both'), one aggregate of every prediction
+    for both (a WHERE made two; bench/README, issue 41, "Spark under every convention"). -#}
 {% macro spark__renumbered_rows(plan, cut) -%}
     {%- set by = rank_metrics._column_prefix(plan.by) -%}
     select {{ by }}rm_user, rm_item, rm_position
