@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import pandas as pd
 import pyarrow as pa
+import pytest
+
+# the engines a test given its inputs as tables runs on, each marked for the lanes (tests/conftest.py)
+ENGINES = ["duckdb", pytest.param("postgres", marks=pytest.mark.postgres), pytest.param("spark", marks=pytest.mark.spark)]
 
 
 def _arrow(table) -> pa.Table:
@@ -47,3 +51,15 @@ def to_spark(spark, table):
              "text": T.StringType()}
     schema = T.StructType([T.StructField(field.name, types[_kind(field.type)]) for field in table.schema])
     return spark.createDataFrame([tuple(row.values()) for row in table.to_pylist()], schema)
+
+
+def on_engine(engine: str, request, prefix: str, **frames) -> dict:
+    """The frames as the engine's inputs, by argument name: DuckDB's the frames themselves,
+    PostgreSQL's tables named <prefix>_<name> with its connection as con, Spark's DataFrames."""
+    if engine == "duckdb":
+        return frames
+    if engine == "postgres":
+        con = request.getfixturevalue("postgres")
+        return {**{name: to_postgres(con, f"{prefix}_{name}", frame) for name, frame in frames.items()}, "con": con}
+    spark = request.getfixturevalue("spark")
+    return {name: to_spark(spark, frame) for name, frame in frames.items()}

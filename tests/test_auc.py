@@ -11,7 +11,7 @@ import duckdb
 import pandas as pd
 import pytest
 import sqlglot
-from engine_tables import to_postgres, to_spark
+from engine_tables import ENGINES, on_engine
 from test_cli import run
 
 import rank_metrics
@@ -21,7 +21,6 @@ from rank_metrics.api import DIALECTS
 # the list a, b, c, d, e; truth a:0, b:2, c:0, d:1, f:3: b and d relevant at 2 and 4, a, c, e not
 LIST = pd.DataFrame({"user_id": [1] * 5, "item_id": list("abcde"), "rank": [1, 2, 3, 4, 5]})
 TRUTH = pd.DataFrame({"user_id": [1] * 5, "item_id": list("abcdf"), "relevance": [0, 2, 0, 1, 3]})
-ENGINES = ["duckdb", pytest.param("postgres", marks=pytest.mark.postgres), pytest.param("spark", marks=pytest.mark.spark)]
 
 
 def random_users(seed=7):
@@ -41,22 +40,11 @@ def random_users(seed=7):
             pd.DataFrame(truth, columns=["user_id", "item_id", "relevance"]))
 
 
-def on_engine(engine, request, prefix="auc", **frames):
-    """The frames as the engine's tables (PostgreSQL's named <prefix>_<name>), with its con."""
-    if engine == "duckdb":
-        return frames
-    if engine == "postgres":
-        con = request.getfixturevalue("postgres")
-        return {**{name: to_postgres(con, f"{prefix}_{name}", frame) for name, frame in frames.items()}, "con": con}
-    spark = request.getfixturevalue("spark")
-    return {name: to_spark(spark, frame) for name, frame in frames.items()}
-
-
 @pytest.mark.parametrize("engine", ENGINES)
 def test_the_worked_example(engine, request):
     # AUC@5: b comes before c and e, d before e: 3 of the 2 x 3 pairs; AUC@2: a before b, 0 of 1;
     # AUC@1: a alone, no relevant item, so no value and no user counted
-    tables = on_engine(engine, request, predictions=LIST, truth=TRUTH)
+    tables = on_engine(engine, request, "auc", predictions=LIST, truth=TRUTH)
     assert rank_metrics.auc_at_k(**tables, k=5, relevance="relevance") == 0.5
     got = rank_metrics.auc_at_k(**tables, k=[1, 2, 5], relevance="relevance")
     assert math.isnan(got.auc_at_k[0]) and got.auc_at_k[1:].tolist() == [0.0, 0.5]
@@ -76,7 +64,7 @@ def test_random_users_equal_the_reference(engine, request):
     with grades (rows of hits) and without (hit patterns), under each rule for repeated items, a
     geometric mean, and compare's t test pairing only the users with a value on both sides."""
     predictions, truth = random_users()
-    tables = on_engine(engine, request, predictions=predictions, truth=truth)
+    tables = on_engine(engine, request, "auc", predictions=predictions, truth=truth)
     ks = [1, 3, 7]
     # on Spark, whose every query takes seconds to plan, one rule (its batched property test draws the others)
     for duplicates in ("first", "all", "collapse") if engine != "spark" else ("all",):

@@ -7,7 +7,6 @@ import json
 import math
 import random
 import re
-import subprocess
 
 import duckdb
 import pandas as pd
@@ -19,7 +18,7 @@ import rank_metrics
 from rank_metrics import reference, stats
 from rank_metrics._render import namespace
 
-from conftest import INTEGRATION, ROOT, examples
+from conftest import INTEGRATION, examples, peer_numbers
 from engine_tables import to_postgres, to_spark
 from test_cli import run
 from test_properties import cases, tables
@@ -27,7 +26,6 @@ from test_properties import cases, tables
 SEEDS = INTEGRATION / "seeds"
 PREDICTIONS = pd.read_csv(SEEDS / "compare_predictions.csv")   # SPEC §7: a = 1, .5, .25, 0, 1; b = .5, .5, 0, 0, 1
 TRUTH = pd.read_csv(SEEDS / "compare_truth.csv")
-BENCH_PYTHON = ROOT / "bench" / ".venv" / "bin" / "python"
 
 
 def test_worked_example_evaluate_has_the_standard_error_and_interval():
@@ -359,7 +357,6 @@ def test_agrees_with_ranx_student_and_fisher():
     Student t exactly, the randomization test within four Monte-Carlo standard errors of the
     difference of two estimates (ours from 10,000 sign flips, ranx's from 20,000), where the
     means differ at all."""
-    assert BENCH_PYTHON.exists(), "the bench venv is missing: make test builds it (make bench/.venv/.installed)"
     draw = random.Random(11)
     predictions, truth, pairs = [], [], []
     for user in range(60):
@@ -383,9 +380,7 @@ def test_agrees_with_ranx_student_and_fisher():
         side = {model: users[(users.model == model) & (users.k == k)].sort_values("user_id")[column].tolist()
                 for model in ("base", "new")}
         pairs.append({"model": side["new"], "baseline": side["base"]})
-    run = subprocess.run([str(BENCH_PYTHON), str(ROOT / "tests" / "peers" / "ranx_compare.py")],
-                         input=json.dumps(pairs), capture_output=True, text=True, check=True)
-    for (k, metric), theirs in zip(keys, json.loads(run.stdout)):
+    for (k, metric), theirs in zip(keys, peer_numbers("ranx_compare.py", pairs)):
         student = ours["t"].set_index(["k", "metric"]).p_value[(k, metric)]
         assert student == pytest.approx(theirs["student"], abs=1e-9), (k, metric)
         flips = ours["permutation"].set_index(["k", "metric"]).p_value[(k, metric)]

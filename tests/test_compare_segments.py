@@ -12,7 +12,7 @@ import pytest
 
 import rank_metrics
 
-from engine_tables import to_postgres, to_spark
+from engine_tables import ENGINES, to_postgres, to_spark
 from test_cli import run
 
 COLUMNS = ["model", "k", "metric", "baseline_value", "value", "difference", "std_error", "p_value", "p_value_adjusted",
@@ -71,8 +71,7 @@ def test_each_segment_is_compared_on_its_own(test, users):
     assert new_c.difference > 0 and new_c.significant == 1
 
 
-@pytest.mark.parametrize("engine", ["duckdb", pytest.param("postgres", marks=pytest.mark.postgres),
-                                    pytest.param("spark", marks=pytest.mark.spark)])
+@pytest.mark.parametrize("engine", ENGINES)
 def test_segments_on_every_engine(engine, request):
     if engine == "duckdb":
         con = duckdb.connect()

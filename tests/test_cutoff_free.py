@@ -9,7 +9,8 @@ import math
 
 import pandas as pd
 import pytest
-from test_auc import on_engine, warehouses_give_the_reference
+from engine_tables import ENGINES, on_engine
+from test_auc import warehouses_give_the_reference
 from test_cli import run
 from test_trec_eval import read
 
@@ -21,7 +22,6 @@ from rank_metrics import RankMetricsError, reference
 # (1 - 2/2), e is unjudged and f not listed: bpref (1/2 + 0) / 3 = 1/6
 LIST = pd.DataFrame({"user_id": [1] * 5, "item_id": list("abcde"), "rank": [1, 2, 3, 4, 5]})
 TRUTH = pd.DataFrame({"user_id": [1] * 5, "item_id": list("abcdf"), "relevance": [0, 2, 0, 1, 3]})
-ENGINES = ["duckdb", pytest.param("postgres", marks=pytest.mark.postgres), pytest.param("spark", marks=pytest.mark.spark)]
 # trec_eval's test/out.test.aq (binary: grade > 0) and out.test.aql (-l2 on qrels.rel_level):
 # Rprec per topic and over all three
 RPREC = {"301": 0.1456, "302": 0.5065, "303": 0.0}

@@ -8,7 +8,7 @@ import pytest
 
 import rank_metrics
 
-from engine_tables import to_postgres, to_spark
+from engine_tables import ENGINES, on_engine
 from test_cli import run
 
 PREDICTIONS = pd.DataFrame({"user_id": [1, 1, 1, 2, 2, 2], "item_id": ["a", "b", "c", "a", "c", "d"],
@@ -19,11 +19,10 @@ SAID = (r"rank column 'pred' holds only values between 0 and 1 \(0\.05 to 0\.9\)
 
 
 def inputs(engine, request):
-    return on_engine(engine, request, PREDICTIONS, TRUTH)
+    return on_engine(engine, request, "shape", predictions=PREDICTIONS, truth=TRUTH)
 
 
-@pytest.mark.parametrize("engine", ["duckdb", pytest.param("postgres", marks=pytest.mark.postgres),
-                                    pytest.param("spark", marks=pytest.mark.spark)])
+@pytest.mark.parametrize("engine", ENGINES)
 def test_a_score_passed_as_rank_is_said(engine, request):
     given = inputs(engine, request)
     with pytest.warns(rank_metrics.RankMetricsWarning, match=SAID):
@@ -110,23 +109,9 @@ PADDED = (r"predictions' column 'item_id' holds ids with a space at the start or
           r"none: ids are compared exactly, so such an id never meets the same id without the space; strip the spaces")
 
 
-def on_engine(engine, request, predictions, truth):
-    if engine == "duckdb":
-        return dict(predictions=predictions, truth=truth)
-    if engine == "postgres":
-        con = request.getfixturevalue("postgres")
-        return dict(predictions=to_postgres(con, "shape_lists", predictions), truth=to_postgres(con, "shape_judged", truth),
-                    con=con)
-    spark = request.getfixturevalue("spark")
-    return dict(predictions=to_spark(spark, predictions), truth=to_spark(spark, truth))
-
-
-ENGINES = ["duckdb", pytest.param("postgres", marks=pytest.mark.postgres), pytest.param("spark", marks=pytest.mark.spark)]
-
-
 @pytest.mark.parametrize("engine", ENGINES)
 def test_lists_merged_from_two_days_are_said_and_by_day_is_silent(engine, request):
-    given = on_engine(engine, request, TWO_DAYS, JUDGED)
+    given = on_engine(engine, request, "shape", predictions=TWO_DAYS, truth=JUDGED)
     with pytest.warns(rank_metrics.RankMetricsWarning, match=MERGED):
         blended = rank_metrics.map_at_k(k=3, rank="rank", **given)
     with warnings.catch_warnings():
@@ -139,7 +124,7 @@ def test_lists_merged_from_two_days_are_said_and_by_day_is_silent(engine, reques
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_table_appended_to_itself_is_said(engine, request):
-    given = on_engine(engine, request, pd.concat([LISTS, LISTS]), JUDGED)
+    given = on_engine(engine, request, "shape", predictions=pd.concat([LISTS, LISTS]), truth=JUDGED)
     with pytest.warns(rank_metrics.RankMetricsWarning, match=REPEATED):
         shifted = rank_metrics.map_at_k(k=3, rank="rank", **given)
     assert shifted == pytest.approx(1 / 3)   # b at position 3 of a, a, b: AP 1/3 for each user
@@ -151,19 +136,20 @@ def test_lists_merged_without_their_column_are_said(engine, request):
     different items, which nothing tells apart from ties but the pattern; with the column, by=
     reads them apart and nothing is said."""
     models = pd.concat([LISTS.assign(model="a"), LISTS.assign(model="b", item_id=["x", "y", "z", "u", "v", "w"])])
-    given = on_engine(engine, request, models.drop(columns="model"), JUDGED)
+    given = on_engine(engine, request, "shape", predictions=models.drop(columns="model"), truth=JUDGED)
     with pytest.warns(rank_metrics.RankMetricsWarning, match=TIED):
         blended = rank_metrics.map_at_k(k=3, rank="rank", **given)
     assert blended == pytest.approx(1 / 3)   # a, x, b within the cut of 3 (c, u, d for user 2)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        per_model = rank_metrics.map_at_k(k=3, rank="rank", by="model", **on_engine(engine, request, models, JUDGED))
+        per_model = rank_metrics.map_at_k(k=3, rank="rank", by="model",
+                                          **on_engine(engine, request, "shape", predictions=models, truth=JUDGED))
     assert list(per_model.map_at_k) == [0.5, 0.0]
 
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_an_id_with_a_trailing_space_in_one_table_is_said(engine, request):
-    given = on_engine(engine, request, LISTS.assign(item_id=["a", "b ", "c", "c", "d", "e"]), JUDGED)
+    given = on_engine(engine, request, "shape", predictions=LISTS.assign(item_id=["a", "b ", "c", "c", "d", "e"]), truth=JUDGED)
     with pytest.warns(rank_metrics.RankMetricsWarning, match=PADDED):
         partly = rank_metrics.map_at_k(k=3, rank="rank", **given)
     assert partly == pytest.approx(0.25)   # user 1's 'b ' never meets 'b'

@@ -7,7 +7,7 @@ import math
 
 import pandas as pd
 import pytest
-from engine_tables import to_postgres, to_spark
+from engine_tables import ENGINES, on_engine
 from test_auc import warehouses_give_the_reference
 from test_cli import run
 
@@ -18,24 +18,13 @@ from rank_metrics import RankMetricsError, reference
 # b and d relevant, at positions 2 and 4)
 LIST = pd.DataFrame({"user_id": [1] * 5, "item_id": list("abcde"), "rank": [1, 2, 3, 4, 5]})
 TRUTH = pd.DataFrame({"user_id": [1] * 5, "item_id": list("abcdf"), "relevance": [0, 2, 0, 1, 3]})
-ENGINES = ["duckdb", pytest.param("postgres", marks=pytest.mark.postgres), pytest.param("spark", marks=pytest.mark.spark)]
-
-
-def on_engine(engine, request):
-    if engine == "duckdb":
-        return dict(predictions=LIST, truth=TRUTH)
-    if engine == "postgres":
-        con = request.getfixturevalue("postgres")
-        return dict(predictions=to_postgres(con, "ir_list", LIST), truth=to_postgres(con, "ir_truth", TRUTH), con=con)
-    spark = request.getfixturevalue("spark")
-    return dict(predictions=to_spark(spark, LIST), truth=to_spark(spark, TRUTH))
 
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_the_worked_example(engine, request):
     # RBP(0.8)@5 = 0.2 (0.8 + 0.512) = 0.2624; with p = 0.5, 0.5 * 0.5 = 0.25 at k 2 and
     # 0.5 (0.5 + 0.125) = 0.3125 at k 5
-    tables = on_engine(engine, request)
+    tables = on_engine(engine, request, "ir", predictions=LIST, truth=TRUTH)
     assert rank_metrics.rbp_at_k(**tables, k=5, relevance="relevance") == pytest.approx(0.2624, rel=1e-12)
     halves = rank_metrics.rbp_at_k(**tables, k=[2, 5], relevance="relevance", persistence=0.5)
     assert halves.rbp_at_k.tolist() == pytest.approx([0.25, 0.3125], rel=1e-12)
@@ -58,7 +47,7 @@ def test_the_worked_example(engine, request):
 def test_the_err_example(engine, request):
     # g_max 3 (the largest grade): R_b = 3/8, R_d = 1/8; ERR@5 = (3/8)/2 + (5/8)(1/8)/4 = 0.20703125;
     # gdeval's g_max 4: R_b = 3/16, R_d = 1/16, ERR@2 = 3/32 and ERR@5 = 3/32 + (13/16)(1/16)/4
-    tables = on_engine(engine, request)
+    tables = on_engine(engine, request, "ir", predictions=LIST, truth=TRUTH)
     assert rank_metrics.err_at_k(**tables, k=5, relevance="relevance") == pytest.approx(0.20703125, rel=1e-12)
     gdeval = rank_metrics.err_at_k(**tables, k=[2, 5], relevance="relevance", max_grade=4)
     assert gdeval.err_at_k.tolist() == pytest.approx([3 / 32, 3 / 32 + 13 / 16 / 16 / 4], rel=1e-12)
@@ -75,7 +64,7 @@ def test_graded_rbp_weighs_each_grade(engine, request):
     """gain='graded': the item at position i weighs its grade over g_max (truth's largest grade, 3,
     unless max_grade is given; a grade above it counts as it), whatever the threshold; grade-0
     rows add nothing. NDCG reads graded as linear (the same ratio)."""
-    tables = on_engine(engine, request)
+    tables = on_engine(engine, request, "ir", predictions=LIST, truth=TRUTH)
     # b (2) at 2 and d (1) at 4: 0.2 (2/3 * 0.8 + 1/3 * 0.8^3)
     assert rank_metrics.rbp_at_k(**tables, k=5, relevance="relevance", gain="graded") == pytest.approx(0.1408, rel=1e-12)
     assert rank_metrics.rbp_at_k(**tables, k=5, relevance="relevance", gain="graded",
@@ -212,14 +201,7 @@ def test_the_geometric_mean(engine, request):
     exp(mean(ln)), through map_at_k and evaluate alike; a perfect model's is exactly 1."""
     predictions = pd.DataFrame({"user_id": [1, 2, 2, 3], "item_id": ["a", "x", "b", "z"], "rank": [1, 1, 2, 1]})
     truth = pd.DataFrame({"user_id": [1, 2, 2, 3], "item_id": ["a", "b", "y", "c"]})
-    if engine == "postgres":
-        con = request.getfixturevalue("postgres")
-        tables = dict(predictions=to_postgres(con, "gm_list", predictions), truth=to_postgres(con, "gm_truth", truth), con=con)
-    elif engine == "spark":
-        spark = request.getfixturevalue("spark")
-        tables = dict(predictions=to_spark(spark, predictions), truth=to_spark(spark, truth))
-    else:
-        tables = dict(predictions=predictions, truth=truth)
+    tables = on_engine(engine, request, "gm", predictions=predictions, truth=truth)
     want = math.exp((math.log(1) + math.log(0.25) + math.log(1e-5)) / 3)
     assert rank_metrics.map_at_k(**tables, k=2, mean="geometric") == pytest.approx(want, rel=1e-12)
     (row,) = rank_metrics.evaluate(**tables, k=2, metrics="map", mean="geometric").itertuples()

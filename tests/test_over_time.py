@@ -10,7 +10,7 @@ import duckdb
 import pandas as pd
 import pytest
 from conftest import examples
-from engine_tables import to_postgres, to_spark
+from engine_tables import ENGINES, on_engine
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,18 +27,6 @@ LABELS = pd.DataFrame({"user_id": [1, 1, 2, 2], "item_id": [11, 12, 21, 20],
                                       datetime.datetime(2024, 3, 7, 23, 59, 59), datetime.datetime(2024, 3, 8)]})
 LATE = pd.concat([LABELS, pd.DataFrame({"user_id": [1], "item_id": [10],
                                         "label_time": [datetime.datetime(2024, 3, 2, 10)]})], ignore_index=True)
-ENGINES = ["duckdb", pytest.param("postgres", marks=pytest.mark.postgres), pytest.param("spark", marks=pytest.mark.spark)]
-
-
-def on_engine(engine, request, predictions, truth):
-    if engine == "duckdb":
-        return dict(predictions=predictions, truth=truth)
-    if engine == "postgres":
-        con = request.getfixturevalue("postgres")
-        return dict(predictions=to_postgres(con, "over_time_lists", predictions),
-                    truth=to_postgres(con, "over_time_labels", truth), con=con)
-    spark = request.getfixturevalue("spark")
-    return dict(predictions=to_spark(spark, predictions), truth=to_spark(spark, truth))
 
 
 def values(result):
@@ -50,19 +38,20 @@ def values(result):
 def test_the_worked_example(engine, request):
     second = DAY + datetime.timedelta(days=1)
     options = dict(k=2, rank="rank", by="model", metrics="map", window=7)
+    tables = on_engine(engine, request, "over_time", predictions=LISTS, truth=LABELS)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        result = rank_metrics.evaluate_over_time(**on_engine(engine, request, LISTS, LABELS), users="predictions",
-                                                 **options)
+        result = rank_metrics.evaluate_over_time(**tables, users="predictions", **options)
     assert list(result.columns) == ["period", "model", "metric", "k", "value", "std_error", "ci_low", "ci_high",
                                     "n_users", "complete"]
     assert [pd.Timestamp(day).date() for day in result.period] == [DAY, second]
     assert [(row.value, row.n_users, row.complete) for row in result.itertuples()] == [(0.375, 2, True), (0.5, 1, False)]
     # users='truth': user 2 counts on 2024-03-02 (item 20 is in its window), with AP 0
-    truth_users = rank_metrics.evaluate_over_time(**on_engine(engine, request, LISTS, LABELS), users="truth", **options)
+    truth_users = rank_metrics.evaluate_over_time(**tables, users="truth", **options)
     assert list(truth_users.value) == [0.375, 0.25]
     # a late label, user 1 item 10 at 2024-03-02 10:00, counts for both periods
-    late = rank_metrics.evaluate_over_time(**on_engine(engine, request, LISTS, LATE), users="predictions", **options)
+    late_tables = on_engine(engine, request, "over_time_late", predictions=LISTS, truth=LATE)
+    late = rank_metrics.evaluate_over_time(**late_tables, users="predictions", **options)
     assert list(late.value) == [0.75, 0.25]
     assert list(late.complete) == [True, False]
 

@@ -6,7 +6,8 @@ tests/test_peers.py; the dbt package's run of the example in integration_tests/m
 
 import pandas as pd
 import pytest
-from test_auc import on_engine, warehouses_give_the_reference
+from engine_tables import ENGINES, on_engine
+from test_auc import warehouses_give_the_reference
 from test_cli import run
 
 import rank_metrics
@@ -19,7 +20,6 @@ TRUTH = pd.DataFrame({"user_id": [1], "item_id": ["z"]})
 FOUR = ["ndcg", "precision", "recall", "hit_rate"]
 # k 2 then k 4, metric by metric as FOUR
 WANT = {2: [0.315465, 0.25, 0.5, 0.5], 4: [0.565465, 0.25, 1.0, 1.0]}
-ENGINES = ["duckdb", pytest.param("postgres", marks=pytest.mark.postgres), pytest.param("spark", marks=pytest.mark.spark)]
 
 
 @pytest.mark.parametrize("engine", ENGINES)

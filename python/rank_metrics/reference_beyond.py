@@ -97,7 +97,7 @@ def beyond_accuracy(lists: Mapping[Hashable, Sequence[Hashable]], train: Iterabl
         raise ValueError("reference: train is empty")
     if similarity is None:
         similarity = "features" if convention == "evidently" else "cooccurrence"
-    cut = {user: list(items)[:k] for user, items in lists.items() if list(items)[:k]}
+    cut = {user: head for user, items in lists.items() if (head := list(items)[:k])}
     n = len(cut)
     slots = Counter(item for items in cut.values() for item in items)
     train_rows = Counter(item for _, item in train)       # t_i
