@@ -56,12 +56,6 @@ SPARK_SETTINGS = {
     "spark.sql.shuffle.partitions": "2",
     # what dbt-spark runs with, so raw pyspark and dbt agree
     "spark.sql.ansi.enabled": "false",
-    # the tests' thousands of queries share much generated code: kept (Spark keeps 100 classes),
-    # and the driver's heap past its 1 GB default for Catalyst's plans of long SQL. Together
-    # 129-143 s against 154-166 s for the AUC, IR-family and cutoff-free files' Spark tests
-    # (2026-12-06); the SQL and its numbers are the same either way
-    "spark.sql.codegen.cache.maxEntries": "5000",
-    "spark.driver.memory": "2g",
 }
 
 
