@@ -114,8 +114,8 @@ BENCH_PYTHON = ROOT / "bench" / ".venv" / "bin" / "python"
 def peer_numbers(script: str, cases: list, niceness: int = 10) -> list:
     """The peers' numbers for `cases`, from tests/peers/<script> run in the bench's venv (where the
     peers are installed) beside the tests: it reads the cases as JSON and prints a result per case.
-    A test that waits for the result passes niceness=0 (niced beside the other lane, ranx's 20,000
-    resamples took 84 s instead of 24)."""
+    Niced by default; niceness=0 runs it at the tests' own priority, for a long computation
+    (ranx's 20,000 resamples, niced beside the Spark lane, took 84 s instead of 24)."""
     import json
 
     assert BENCH_PYTHON.exists(), "the bench venv is missing: make test builds it (make bench/.venv/.installed)"
