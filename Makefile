@@ -31,8 +31,10 @@ system:
 
 # the peers the conformance tests run (tests/test_peers.py) live in the bench's venv. The suite runs
 # in two lanes at once, one a core (tests/lanes.py): Spark and Snowflake's emulator beside the rest;
-# `$(BIN)/python -m pytest` runs the same tests one after another
-test: venv system bench/.venv/.installed
+# `$(BIN)/python -m pytest` runs the same tests one after another. The two venvs and the Debian
+# packages install at once (pip keeps one core busy: 3 and 5 minutes one after the other)
+test:
+	$(MAKE) --no-print-directory -j3 venv system bench/.venv/.installed
 	$(BIN)/ruff check .
 	$(BIN)/python tests/lanes.py
 
