@@ -19,12 +19,6 @@ settings.register_profile("dev", max_examples=60, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
-# Every JVM the tests start (the Spark session, Spark Connect's server, the peers' pyspark) runs
-# seconds of tiny queries, where the JIT's optimizing compiler and the parallel collector cost
-# more than they give: without them a Spark file's tests took 247-268 s of CPU against 346 s,
-# in the same wall time alone and in less beside the other lane, which shares the two cores.
-os.environ.setdefault("JDK_JAVA_OPTIONS", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
-
 
 def examples(ci: int) -> int:
     """A property's number of random examples: `ci` under the "ci" profile, as many tenths under
