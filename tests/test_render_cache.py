@@ -11,6 +11,7 @@ import io
 import marshal
 import os
 import pickle
+import shutil
 import stat
 import subprocess
 import sys
@@ -39,13 +40,26 @@ def run(tmp_path: Path, cwd: Path | None = None, **environment) -> subprocess.Co
                           env=env, cwd=cwd or tmp_path)
 
 
-def cache_files(tmp_path: Path, cache_home: Path) -> list[Path]:
-    """The files a first process keeps in cache_home (one per macro file)."""
-    result = run(tmp_path, XDG_CACHE_HOME=str(cache_home))
+@pytest.fixture(scope="module")
+def first_cache(tmp_path_factory) -> Path:
+    """The cache folder a first process fills (a file per macro file, compiled: seconds), once
+    for the module; each test copies it, modes kept, as if its own first process had written it."""
+    tmp_path = tmp_path_factory.mktemp("first_cache")
+    result = run(tmp_path, XDG_CACHE_HOME=str(tmp_path / "cache"))
     assert result.stdout.strip() == EXPECTED, result.stderr
-    files = sorted((cache_home / "rank_metrics" / "jinja").iterdir())
-    assert files
-    return files
+    return tmp_path / "cache" / "rank_metrics"
+
+
+@pytest.fixture
+def cache_files(tmp_path: Path, first_cache: Path):
+    """A function giving the files a first process kept in cache_home (one per macro file)."""
+    def kept(cache_home: Path) -> list[Path]:
+        cache_home.mkdir(parents=True, exist_ok=True)
+        shutil.copytree(first_cache, cache_home / "rank_metrics")
+        files = sorted((cache_home / "rank_metrics" / "jinja").iterdir())
+        assert files
+        return files
+    return kept
 
 
 def payload(cache_file: Path, marker: Path) -> bytes:
@@ -70,30 +84,30 @@ def assert_not_run_and_right(result: subprocess.CompletedProcess, marker: Path) 
     assert result.stdout.strip() == EXPECTED
 
 
-def test_the_planted_payload_runs_when_this_user_wrote_it(tmp_path):
+def test_the_planted_payload_runs_when_this_user_wrote_it(tmp_path, cache_files):
     """The control for the tests below: the payload is one jinja2 loads and runs, when it is
     this user's own private file (the cache trusts this user, as it must)."""
     cache_home, marker = tmp_path / "cache", tmp_path / "marker"
-    plant(cache_files(tmp_path, cache_home), marker)
+    plant(cache_files(cache_home), marker)
     run(tmp_path, XDG_CACHE_HOME=str(cache_home))
     assert marker.exists()
 
 
-def test_a_cache_file_another_user_owns_is_not_loaded(tmp_path):
+def test_a_cache_file_another_user_owns_is_not_loaded(tmp_path, cache_files):
     """(chown to another user needs root, as make test and CI run.)"""
     cache_home, marker = tmp_path / "cache", tmp_path / "marker"
-    files = cache_files(tmp_path, cache_home)
+    files = cache_files(cache_home)
     plant(files, marker)
     for path in files:
         os.chown(path, NOBODY, NOBODY)
     assert_not_run_and_right(run(tmp_path, XDG_CACHE_HOME=str(cache_home)), marker)
 
 
-def test_a_cache_file_that_is_a_symlink_is_not_followed(tmp_path):
+def test_a_cache_file_that_is_a_symlink_is_not_followed(tmp_path, cache_files):
     cache_home, marker = tmp_path / "cache", tmp_path / "marker"
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    files = cache_files(tmp_path, cache_home)
+    files = cache_files(cache_home)
     plant(files, marker)
     for path in files:
         # the target is even this user's own private file: only the link is wrong
@@ -108,28 +122,28 @@ def test_a_cache_file_that_is_a_symlink_is_not_followed(tmp_path):
 
 
 @pytest.mark.parametrize("mode", [0o620, 0o602], ids=["group writable", "world writable"])
-def test_a_cache_file_others_may_write_is_not_loaded(tmp_path, mode):
+def test_a_cache_file_others_may_write_is_not_loaded(tmp_path, mode, cache_files):
     cache_home, marker = tmp_path / "cache", tmp_path / "marker"
-    files = cache_files(tmp_path, cache_home)
+    files = cache_files(cache_home)
     plant(files, marker)
     for path in files:
         path.chmod(mode)
     assert_not_run_and_right(run(tmp_path, XDG_CACHE_HOME=str(cache_home)), marker)
 
 
-def test_a_relative_xdg_cache_home_is_ignored(tmp_path):
+def test_a_relative_xdg_cache_home_is_ignored(tmp_path, cache_files):
     """XDG_CACHE_HOME=. in a cloned repository that carries rank_metrics/jinja: git makes its
     files this user's, so only the XDG spec's rule (a relative path is ignored) stops them."""
     clone, marker = tmp_path / "clone", tmp_path / "marker"
-    files = cache_files(tmp_path, clone)   # 0700 folders and 0600 files, all this user's
+    files = cache_files(clone)   # 0700 folders and 0600 files, all this user's
     plant(files, marker)
     assert_not_run_and_right(run(tmp_path, cwd=clone, XDG_CACHE_HOME="."), marker)
     assert list((tmp_path / "home" / ".cache" / "rank_metrics" / "jinja").iterdir())   # ~/.cache instead
 
 
-def test_a_relative_home_means_no_cache(tmp_path):
+def test_a_relative_home_means_no_cache(tmp_path, cache_files):
     clone, marker = tmp_path / "clone", tmp_path / "marker"
-    files = cache_files(tmp_path, clone / ".cache")
+    files = cache_files(clone / ".cache")
     plant(files, marker)
     planted = {path: path.read_bytes() for path in files}
     for home in (".", ""):
@@ -138,10 +152,10 @@ def test_a_relative_home_means_no_cache(tmp_path):
     assert {path: path.read_bytes() for path in kept} == planted   # neither loaded nor rewritten
 
 
-def test_the_cache_is_used_and_holds_private_files_of_this_user(tmp_path):
+def test_the_cache_is_used_and_holds_private_files_of_this_user(tmp_path, cache_files):
     cache_home = tmp_path / "cache"
     folder = cache_home / "rank_metrics" / "jinja"
-    files = cache_files(tmp_path, cache_home)
+    files = cache_files(cache_home)
     for path in (folder.parent, folder):
         assert stat.S_IMODE(path.lstat().st_mode) == 0o700
     kept = {}
@@ -157,11 +171,11 @@ def test_the_cache_is_used_and_holds_private_files_of_this_user(tmp_path):
     assert {path.name: (path.lstat().st_ino, path.lstat().st_mtime_ns) for path in folder.iterdir()} == kept
 
 
-def test_a_macro_compiled_again_replaces_its_older_file(tmp_path):
+def test_a_macro_compiled_again_replaces_its_older_file(tmp_path, cache_files):
     """A file's name is <macro file and versions>-<hash of its source>: a file kept for an older
     source is never asked for again, so it is deleted when the macro is compiled anew."""
     cache_home = tmp_path / "cache"
-    files = cache_files(tmp_path, cache_home)
+    files = cache_files(cache_home)
     current = files[0]
     older = current.with_name(current.name.partition("-")[0] + "-" + "0" * 32 + ".cache")
     current.rename(older)
