@@ -5,7 +5,6 @@ with one row that names c."""
 
 import pytest
 
-from conftest import ENGINE_BUILD
 from test_dbt_inputs import messages
 
 # Every failing gate the tests below look at, enabled together: one build a target of the gate
@@ -23,7 +22,7 @@ GATE_MODELS = {"duckdb": ["+gate_regressed_predictions", "+gate_unevaluated_pred
 def gate_build(project):
     """The build that ran the gates."""
     if project.target != "duckdb":
-        assert project.invoke_once(*ENGINE_BUILD).success
+        assert project.engine_build().success
     return project.invoke_once("build", "-s", *GATE_MODELS[project.target], "compare_truth", "--indirect-selection",
                                "cautious", "--vars", GATES)
 
