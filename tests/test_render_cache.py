@@ -1,7 +1,7 @@
 """The cache of compiled macro files loads only what this user wrote.
 
 jinja2 runs what a bytecode cache file holds (marshalled code), so a file someone else could
-plant there is code run as us. Each test lets a fresh process fill a cache, swaps each file's
+plant there is code run as us. Each test takes a copy of the cache a fresh process filled, swaps each file's
 code for a payload that writes a marker file (the header, with the checksum of the real macro
 source, is kept, so jinja2 would run it), spoils the files the way an attacker could, and runs
 rank_metrics in another process: the marker must not appear and the result must stay right.
