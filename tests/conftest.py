@@ -1,4 +1,3 @@
-import contextlib
 import inspect
 import os
 from pathlib import Path
@@ -157,10 +156,9 @@ class DbtProject:
     last run's in the same target folder, so each project and set of vars has a target folder of
     its own, where its partial parse is kept: `target` for the integration project without vars."""
 
-    def __init__(self, workdir: Path, target: str = "duckdb", spark=None):
+    def __init__(self, workdir: Path, target: str = "duckdb"):
         self.workdir = workdir
         self.target = target
-        self.spark = spark   # the SparkSession dbt-spark's `session` method shares
         self.database = workdir / "rank_metrics_integration.duckdb"
         self.target_path = workdir / "target"   # the last run's
         self._runs = {}
@@ -171,12 +169,6 @@ class DbtProject:
         if arguments not in self._runs:
             self._runs[arguments] = self.invoke(*arguments)
         return self._runs[arguments]
-
-    def engine_build(self):
-        """The integration build (ENGINE_BUILD), once a session; on Spark compiled, as a
-        user's build runs (the session's other queries are interpreted: servers.SPARK_SETTINGS)."""
-        with servers.spark_compiled(self.spark) if self.spark is not None else contextlib.nullcontext():
-            return self.invoke_once(*ENGINE_BUILD)
 
     def invoke(self, *arguments: str, project: Path = INTEGRATION, callbacks=()):
         import hashlib
@@ -246,7 +238,7 @@ def dbt_postgres(tmp_path_factory, dbt_deps, postgres_port):
 @pytest.fixture(scope="session")
 def dbt_spark(tmp_path_factory, dbt_deps, spark):
     """The session's one integration project on Spark (built by the tests that use it)."""
-    return DbtProject(tmp_path_factory.mktemp("dbt_spark"), "spark", spark)
+    return DbtProject(tmp_path_factory.mktemp("dbt_spark"), "spark")
 
 
 @pytest.fixture(scope="session")

@@ -56,16 +56,7 @@ SPARK_SETTINGS = {
     "spark.sql.shuffle.partitions": "2",
     # what dbt-spark runs with, so raw pyspark and dbt agree
     "spark.sql.ansi.enabled": "false",
-    # Interpreted, not compiled: before a query runs, Spark compiles its expressions and stages
-    # to Java bytecode, which on the tests' tiny inputs is most of a query's run (three files'
-    # Spark tests: 141 s against 178 s, 253 s of CPU against 324). Users' queries are compiled,
-    # so the property tests against the reference and the integration build run compiled
-    # (spark_compiled, below).
-    "spark.sql.codegen.wholeStage": "false",
-    "spark.sql.codegen.factoryMode": "NO_CODEGEN",
 }
-# Spark's own defaults for the two settings above
-SPARK_COMPILED = {"spark.sql.codegen.wholeStage": "true", "spark.sql.codegen.factoryMode": "FALLBACK"}
 
 
 def spark_session(workdir: Path):
@@ -81,17 +72,3 @@ def spark_session(workdir: Path):
     session = builder.getOrCreate()
     session.sparkContext.setLogLevel("ERROR")
     return session
-
-
-@contextlib.contextmanager
-def spark_compiled(session):
-    """The block's queries compiled, as Spark runs a user's (SPARK_COMPILED): settings of the
-    session, which dbt-spark's `session` method shares."""
-    before = {key: session.conf.get(key) for key in SPARK_COMPILED}
-    for key, value in SPARK_COMPILED.items():
-        session.conf.set(key, value)
-    try:
-        yield session
-    finally:
-        for key, value in before.items():
-            session.conf.set(key, value)

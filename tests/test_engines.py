@@ -13,7 +13,7 @@ import sqlglot
 import rank_metrics
 from rank_metrics.api import DIALECTS
 
-from conftest import ENVIRONMENT, INTEGRATION, ROOT, early_fixture, run_beside
+from conftest import ENGINE_BUILD, ENVIRONMENT, INTEGRATION, ROOT, early_fixture, run_beside
 from engine_tables import to_postgres, to_spark
 
 SEEDS = INTEGRATION / "seeds"
@@ -30,7 +30,7 @@ def seed(name):
 @pytest.mark.parametrize("target", ["postgres", "spark"])
 def test_integration_project_builds_and_passes(target, request):
     project = request.getfixturevalue(f"dbt_{target}")   # the session's project on the target
-    build = project.engine_build()
+    build = project.invoke_once(*ENGINE_BUILD)
     failures = [(result.node.name, result.message) for result in (build.result.results if build.result else [])
                 if str(result.status) not in ("pass", "success")]
     assert build.success and not failures, (build.exception, failures)

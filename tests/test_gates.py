@@ -5,6 +5,7 @@ with one row that names c."""
 
 import pytest
 
+from conftest import ENGINE_BUILD
 from test_dbt_inputs import messages
 
 # Every failing gate the tests below look at, enabled together: one build a target of the gate
@@ -22,7 +23,7 @@ GATE_MODELS = {"duckdb": ["+gate_regressed_predictions", "+gate_unevaluated_pred
 def gate_build(project):
     """The build that ran the gates."""
     if project.target != "duckdb":
-        assert project.engine_build().success
+        assert project.invoke_once(*ENGINE_BUILD).success
     return project.invoke_once("build", "-s", *GATE_MODELS[project.target], "compare_truth", "--indirect-selection",
                                "cautious", "--vars", GATES)
 

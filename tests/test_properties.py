@@ -17,7 +17,6 @@ import math
 
 import pyarrow as pa
 import pytest
-import servers
 from conftest import examples
 from engine_tables import to_postgres, to_spark
 from hypothesis import assume, event, given, settings
@@ -526,12 +525,10 @@ def test_postgres_batched_ties_by_expectation_equal_reference(batch, postgres):
 # --- Spark (DataFrames) ---------------------------------------------------------------------------
 
 def on_spark(spark, case, batch=None):
-    """Compiled, as Spark runs a user's queries (the session's others are interpreted, for speed)."""
     predictions, truth = tables(case) if batch is None else stacked(batch)
     frames = (to_spark(spark, predictions), to_spark(spark, truth))
-    with servers.spark_compiled(spark):
-        for check in (check_evaluate_users, check_evaluate):
-            check(case, predictions, truth, frames, batch=batch)
+    for check in (check_evaluate_users, check_evaluate):
+        check(case, predictions, truth, frames, batch=batch)
 
 
 @settings(max_examples=SPARK_SINGLE_EXAMPLES)
