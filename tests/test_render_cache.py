@@ -51,7 +51,7 @@ def first_cache(tmp_path_factory) -> Path:
 
 
 @pytest.fixture
-def cache_files(tmp_path: Path, first_cache: Path):
+def cache_files(first_cache: Path):
     """A function giving the files a first process kept in cache_home (one per macro file)."""
     def kept(cache_home: Path) -> list[Path]:
         cache_home.mkdir(parents=True, exist_ok=True)
