@@ -8,7 +8,7 @@ their own list. Variants:
     s12   the r12 lists with a score instead of a rank (higher is better), same order
 Files: bench/data/predictions_<variant>_<rows>.parquet and truth_<length>_<rows>.parquet.
 
-    python bench/generate.py --rows 1M 10M 100M [--variants r12 r100 s12]
+    python bench/generate.py --rows 1M 10M 100M [--variants r12 r100 s12]   (100K: CI's smoke run)
 
 DuckDB does the work (it spills to disk past its memory limit); the SQL is the generator's own
 and has nothing to do with the metric.
@@ -24,7 +24,7 @@ import duckdb
 
 DATA = Path(__file__).resolve().parent / "data"
 CATALOGUE = 100_000
-SIZES = {"1M": 1_000_000, "10M": 10_000_000, "100M": 100_000_000}
+SIZES = {"100K": 100_000, "1M": 1_000_000, "10M": 10_000_000, "100M": 100_000_000}
 VARIANTS = {"r12": 12, "r100": 100, "s12": 12}
 # cumulative Poisson(2) probabilities of 0, 1, 2, … : a purchase count is 1 + the first k above u
 POISSON_2 = [0.1353, 0.4060, 0.6767, 0.8571, 0.9473, 0.9834, 0.9955, 0.9989, 0.9998]
