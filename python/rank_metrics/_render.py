@@ -240,6 +240,21 @@ def metric_registry() -> dict[str, dict]:
     return registry
 
 
+@functools.lru_cache(maxsize=None)
+def beyond_accuracy_registry() -> dict[str, dict]:
+    """The beyond-accuracy metrics (macros/metrics/beyond_accuracy.sql): metric name -> its label,
+    description and, for each library that defines it, whether it is a mean over users."""
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(dbt_project_dir() / "macros")),
+                             extensions=["jinja2.ext.do"], undefined=jinja2.StrictUndefined)
+    template = env.get_template("metrics/beyond_accuracy.sql")
+    context = template.new_context()
+    for _ in template.root_render_func(context):
+        pass
+    registry: dict[str, dict] = {}
+    context.vars["_beyond_accuracy_registry"](registry)
+    return registry
+
+
 def render(macro: str, engine: str = "duckdb", /, **arguments) -> str:
     """The SQL of one public macro (map_at_k, average_precision_at_k, input_problems), or the
     text of an internal one (its checks: _macro_arguments, whose own argument is `macro`)."""

@@ -1,0 +1,169 @@
+"""The beyond-accuracy metrics' SQL (macros/metrics/beyond_accuracy.sql) through the Python API:
+docs/definitions.md's worked example on every engine, random inputs against the reference
+(rank_metrics.reference_beyond) under each convention and similarity, with groups, several k,
+repeated items, users without train rows or without truth, and the bad inputs' messages."""
+
+import math
+
+import pandas as pd
+import pytest
+from conftest import examples
+from engine_tables import ENGINES, on_engine
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import rank_metrics
+from rank_metrics import RankMetricsError, reference_beyond
+
+TRAIN = pd.DataFrame([("u1", "a"), ("u1", "b"), ("u2", "a"), ("u2", "c"), ("u3", "a")], columns=["user_id", "item_id"])
+LISTS = {"u1": ["c", "d"], "u2": ["b", "d"], "u3": ["b", "c"]}
+PREDICTIONS = pd.DataFrame([(user, item, rank) for user, items in LISTS.items() for rank, item in enumerate(items, 1)],
+                           columns=["user_id", "item_id", "rank"])
+EVIDENTLY_CATALOG = ["catalog_coverage", "gini", "personalization", "novelty", "arp", "arp_normalized"]
+
+
+def values(frame):
+    return dict(zip(frame.metric, frame.value))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_worked_example(engine, request):
+    tables = on_engine(engine, request, "beyond", predictions=PREDICTIONS, train=TRAIN)
+    got = rank_metrics.beyond_accuracy(**tables, k=2, convention="recommenders")
+    assert list(got.metric) == ["catalog_coverage", "distributional_coverage", "novelty", "diversity", "serendipity"]
+    assert values(got) == pytest.approx({"catalog_coverage": 1.0, "distributional_coverage": math.log2(3),
+                                         "novelty": 4 * math.log2(5) / 6, "diversity": 1.0,
+                                         "serendipity": ((2 - 1 / (2 * math.sqrt(3))) + (1 - 1 / math.sqrt(3))) / 3},
+                                        rel=1e-12)
+    assert round(values(got)["serendipity"], 6) == 0.711325 and round(values(got)["novelty"], 6) == 1.547952
+    # catalog-level values carry no standard error; per-user ones do; every listed user counted
+    assert got.std_error.isna().tolist() == [True, True, True, False, False] and set(got.n_users) == {3}
+    evidently = rank_metrics.beyond_accuracy(**tables, k=2, convention="evidently", metrics=EVIDENTLY_CATALOG)
+    assert values(evidently) == pytest.approx({"catalog_coverage": 2 / 3, "gini": 0.0, "personalization": 0.5,
+                                               "novelty": math.log2(3), "arp": 1.0, "arp_normalized": 1 / 3}, rel=1e-12)
+    users = rank_metrics.beyond_accuracy_users(**tables, k=2, metrics=["serendipity", "arp", "catalog_coverage"])
+    assert list(users.columns) == ["user_id", "k", "serendipity", "arp"]
+    assert users.serendipity.round(6).tolist() == [0.855662, 0.855662, 0.42265] and users.arp.tolist() == [1.0] * 3
+
+
+def test_evidentlys_features_example_and_a_negative_serendipity():
+    """The reference's example of Evidently's diversity (over the list length) and serendipity
+    (negative), with feature vectors as columns."""
+    features = pd.DataFrame({"item_id": list("abcd"), "x": [1.0, 0, 1, 1], "y": [0, 1, 1, 0]})
+    predictions = pd.DataFrame({"user_id": ["u1"] * 3, "item_id": list("bcd"), "score": [0.9, 0.5, 0.1]})
+    got = rank_metrics.beyond_accuracy(predictions, pd.DataFrame({"user_id": ["u1"], "item_id": ["a"]}), 3,
+                                       metrics=["diversity", "serendipity"], convention="evidently", item_features=features)
+    distances = (1 - 1 / math.sqrt(2)) + 1 + (1 - 1 / math.sqrt(2))
+    assert values(got) == pytest.approx({"diversity": distances / 3, "serendipity": 1 - (1 / math.sqrt(2) + 1)})
+
+
+def _lists_of(predictions, order_column, descending):
+    """{group: {user: [items in list order]}}, ties by item, as the query orders them."""
+    found = {}
+    frame = predictions.sort_values(["model", "user_id", order_column, "item_id"],
+                                    ascending=[True, True, not descending, True])
+    for (model, user), rows in frame.groupby(["model", "user_id"], sort=False):
+        found.setdefault(model, {})[user] = list(rows.item_id)
+    return found
+
+
+@st.composite
+def inputs(draw):
+    items = [f"i{n}" for n in range(draw(st.integers(2, 9)))]
+    users = list(range(1, draw(st.integers(2, 8)) + 1))
+    predictions = []
+    for model in ("a", "b"):
+        for user in users:
+            if draw(st.booleans()) or user == 1:
+                # repeated items and tied ranks: lists as given
+                listed = draw(st.lists(st.sampled_from(items), min_size=1, max_size=6))
+                ranks = draw(st.lists(st.integers(1, 4), min_size=len(listed), max_size=len(listed)))
+                predictions += [(model, user, item, rank) for item, rank in zip(listed, ranks)]
+    # train: some of the users (and users with no list), some items never in train
+    train = sorted(set(draw(st.lists(st.tuples(st.sampled_from(users + [90, 91]), st.sampled_from(items[:-1])),
+                                     min_size=1, max_size=25))))
+    truth = sorted(set(draw(st.lists(st.tuples(st.sampled_from(users), st.sampled_from(items)), max_size=15))))
+    features = {item: [draw(st.integers(0, 3)), draw(st.integers(0, 3))] for item in items}
+    for item, vector in features.items():
+        if not any(vector):
+            vector[0] = 1
+    return predictions, train, truth, features
+
+
+@settings(max_examples=examples(60))
+@given(inputs(), st.sampled_from([None, "recommenders", "evidently"]), st.sampled_from(["cooccurrence", "features"]),
+       st.lists(st.integers(1, 7), min_size=1, max_size=3, unique=True), st.booleans())
+def test_random_inputs_equal_the_reference(drawn, convention, similarity, ks, with_truth):
+    predictions, train, truth, features = drawn
+    predictions = pd.DataFrame(predictions, columns=["model", "user_id", "item_id", "rank"])
+    train_frame = pd.DataFrame(train, columns=["user_id", "item_id"])
+    truth_frame = pd.DataFrame(truth, columns=["user_id", "item_id"], dtype=object).astype({"user_id": "int64"}) \
+        if with_truth else None
+    if with_truth and not len(truth):
+        truth_frame = pd.DataFrame({"user_id": pd.Series(dtype="int64"), "item_id": pd.Series(dtype="str")})
+    feature_frame = pd.DataFrame([(item, *vector) for item, vector in features.items()], columns=["item_id", "x", "y"])
+    metrics = [metric for metric in reference_beyond.METRICS
+               if convention is None or metric in reference_beyond.DEFINED_BY[convention]]
+    got = rank_metrics.beyond_accuracy(predictions, train_frame, ks, metrics=metrics, by="model", convention=convention,
+                                       similarity=similarity, truth=truth_frame, item_features=feature_frame)
+    users = rank_metrics.beyond_accuracy_users(predictions, train_frame, ks, metrics=metrics, by="model",
+                                               convention=convention, similarity=similarity, truth=truth_frame,
+                                               item_features=feature_frame)
+    relevant = {}
+    for user, item in truth:
+        relevant.setdefault(user, set()).add(item)
+    for model, lists in _lists_of(predictions, "rank", False).items():
+        for k in ks:
+            per_user, expected = reference_beyond.beyond_accuracy(
+                lists, train, k, metrics=metrics, convention=convention, similarity=similarity, item_features=features,
+                relevant=relevant if with_truth else None)
+            rows = got[(got.model == model) & (got.k == k)]
+            assert list(rows.metric) == metrics
+            for metric in metrics:
+                row = rows[rows.metric == metric].iloc[0]
+                want = expected[metric]
+                assert row.n_users == want["n_users"], (metric, k)
+                if want["value"] is None:
+                    assert math.isnan(row.value), (metric, k, row.value)
+                else:
+                    assert row.value == pytest.approx(want["value"], rel=1e-9, abs=1e-12), (metric, k)
+                if want["std_error"] is None:
+                    assert math.isnan(row.std_error), (metric, k)
+                else:
+                    assert row.std_error == pytest.approx(want["std_error"], rel=1e-9, abs=1e-12), (metric, k)
+            mine = users[(users.model == model) & (users.k == k)].set_index("user_id")
+            for metric, by_user in per_user.items():
+                column = mine[metric].dropna().to_dict()
+                assert column == pytest.approx(by_user, rel=1e-9, abs=1e-12), (metric, k)
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (dict(train=TRAIN.iloc[:0]), "train has no rows"),
+    (dict(metrics=["gini"], convention="recommenders"), "recommenders has no gini (it is evidently's)"),
+    (dict(metrics=["coverage"]), "unknown beyond-accuracy metric 'coverage'"),
+    (dict(convention="ranx"), "convention of the beyond-accuracy metrics must be one of 'recommenders', 'evidently'"),
+    (dict(k=0), "k must be a whole number 1 or more"),
+    (dict(metrics=["diversity"], similarity="features"), "give item_features"),
+    (dict(metrics=["diversity"], similarity="features",
+          item_features=pd.DataFrame({"item_id": ["b", "c"], "x": [1.0, 1.0]})),
+     "item_features has no row for the listed item d"),
+    (dict(metrics=["diversity"], similarity="features",
+          item_features=pd.DataFrame({"item_id": ["b", "c", "d"], "x": [1.0, 0.0, 2.0]})),
+     "item_features gives the listed item c a zero (or NULL) feature vector"),
+    (dict(metrics=["serendipity"], similarity="features",
+          item_features=pd.DataFrame({"item_id": ["b", "c", "d"], "x": [1.0, 1.0, 2.0]})),
+     "item_features has no row for the train item a"),
+    (dict(metrics=["diversity"], similarity="features",
+          item_features=pd.DataFrame({"item_id": ["b", "c", "d"], "x": ["1", "1", "2"]})),
+     "column 'x' of item_features is VARCHAR; every column besides the item column ('item_id') is a feature and must be numeric"),
+    (dict(train=pd.DataFrame({"user_id": ["u1"], "item": ["a"]})), "column 'item_id' (argument train_item) is not in train"),
+    (dict(train=pd.DataFrame({"user_id": ["u1"], "item_id": [1]})),
+     "column 'item_id' (argument train_item) of train is BIGINT but predictions' 'item_id' is VARCHAR"),
+    (dict(predictions=PREDICTIONS.rename(columns={"rank": "position"})), "predictions has no column rank or score"),
+])
+def test_bad_inputs_get_a_message_naming_what_is_wrong(arguments, message):
+    call = dict(predictions=PREDICTIONS, train=TRAIN, k=2)
+    call.update(arguments)
+    with pytest.raises(RankMetricsError) as error:
+        rank_metrics.beyond_accuracy(**call)
+    assert message in str(error.value)
