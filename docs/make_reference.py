@@ -138,7 +138,9 @@ def _card(entry: dict, common: dict[str, str]) -> list[str]:
         lines += [f"A dbt generic test: `rank_metrics.{_title(name)}` under a predictions model's `data_tests:` "
                   f"(its macro is `{name}`).", ""]
     else:
-        lines += [f"`{{{{ rank_metrics.{name}(predictions, truth, k, ...) }}}}`", ""]
+        # the first three arguments, as the entry lists them (beyond_accuracy's second is train)
+        first = ", ".join(argument["name"] for argument in entry.get("arguments", [])[:3]) or "predictions, truth, k"
+        lines += [f"`{{{{ rank_metrics.{name}({first}, ...) }}}}`", ""]
     lines += [entry["description"].strip(), ""]
     if gate:
         lines += ["**Failing rows** (none when the gate passes)", ""]

@@ -50,3 +50,17 @@
         {{ exceptions.raise_compiler_error("rank_metrics: " ~ metric ~ " takes no k: " ~ registry[metric].cutoff ~ " (evaluate reports it with k NULL); got k " ~ rank_metrics._shown(kwargs.get('k', varargs[0] if varargs else none))) }}
     {%- endif %}
 {% endmacro %}
+
+{#- Beyond accuracy (macros/metrics/beyond_accuracy.sql): the lists' catalog coverage,
+    popularity, novelty, diversity and serendipity, from predictions and train (keyword
+    arguments: metrics, by, convention, similarity, truth, item_features, user, item, rank, score,
+    train_user, train_item, truth_user, truth_item, features_item). -#}
+{% macro beyond_accuracy(predictions, train, k) %}
+    {%- if not execute %}{{ return(rank_metrics._while_parsing()) }}{% endif %}
+    {{ return(rank_metrics._fits_its_view(rank_metrics._beyond_accuracy_dbt(predictions, train, k, kwargs, false))) }}
+{% endmacro %}
+
+{% macro beyond_accuracy_users(predictions, train, k) %}
+    {%- if not execute %}{{ return(rank_metrics._while_parsing()) }}{% endif %}
+    {{ return(rank_metrics._fits_its_view(rank_metrics._beyond_accuracy_dbt(predictions, train, k, kwargs, true))) }}
+{% endmacro %}

@@ -34,12 +34,144 @@
     }) -%}
 {%- endmacro %}
 
+{#- The call's arguments checked and resolved into `resolved` (Python's API and the dbt macro
+    both call this): ks (the k values, sorted, each a whole number 1 or more), metrics
+    ([{metric, definition}]: the convention's definition, or without one recommenders' where that
+    library has the metric, else Evidently's), similarity (default 'features' under
+    convention='evidently', else 'cooccurrence'), and the column names with their defaults
+    (train_*, truth_* and features_item those of predictions). -#}
+{% macro _beyond_accuracy_arguments(given, resolved) %}
+    {%- set registry = {} -%}{%- do rank_metrics._beyond_accuracy_registry(registry) -%}
+    {%- set k = given.get('k') -%}
+    {%- set ks = [k] if k is number else (k if k is iterable and k is not string and k is not mapping else []) -%}
+    {%- set bad = [] -%}
+    {%- for value in ks if value is not number or value is boolean or value != value | int or value < 1 %}{% do bad.append(value) %}{% endfor -%}
+    {%- if not ks or bad -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('k', k) ~ " must be a whole number 1 or more, or a list of them; got " ~ rank_metrics._shown(k)) }}
+    {%- endif -%}
+    {%- set convention = given.get('convention') -%}
+    {%- if convention is not none and convention not in ['recommenders', 'evidently'] -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('convention', convention) ~ " of the beyond-accuracy metrics must be one of 'recommenders', 'evidently' (or none); got " ~ rank_metrics._shown(convention)) }}
+    {%- endif -%}
+    {%- set given_metrics = given.get('metrics') -%}
+    {%- set asked = [] -%}
+    {%- if given_metrics is none -%}
+        {%- for metric, entry in registry.items() if convention is none or convention in entry.per_user %}{% do asked.append(metric) %}{% endfor -%}
+    {%- else -%}
+        {%- for metric in ([given_metrics] if given_metrics is string else given_metrics) %}{% do asked.append(metric) %}{% endfor -%}
+    {%- endif -%}
+    {%- set metrics = [] -%}
+    {%- for metric in asked -%}
+        {%- if metric not in registry -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('metrics', given_metrics) ~ ": unknown beyond-accuracy metric " ~ rank_metrics._shown(metric) ~ "; expected some of " ~ registry.keys() | join(', ')) }}
+        {%- endif -%}
+        {%- set defined_by = registry[metric].per_user.keys() | list -%}
+        {%- if convention is not none and convention not in defined_by -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('metrics', given_metrics) ~ ": " ~ convention ~ " has no " ~ metric ~ " (it is " ~ defined_by | join(' and ') ~ "'s); leave convention out to use that definition") }}
+        {%- endif -%}
+        {%- set entry = {'metric': metric, 'definition': convention or ('recommenders' if 'recommenders' in defined_by else 'evidently')} -%}
+        {%- if entry not in metrics %}{% do metrics.append(entry) %}{% endif -%}
+    {%- endfor -%}
+    {%- set similarity = given.get('similarity') -%}
+    {%- if similarity is none %}{% set similarity = 'features' if convention == 'evidently' else 'cooccurrence' %}{% endif -%}
+    {%- if similarity not in ['cooccurrence', 'features'] -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('similarity', similarity) ~ " must be one of 'cooccurrence', 'features'; got " ~ rank_metrics._shown(similarity)) }}
+    {%- endif -%}
+    {%- set similar = metrics | selectattr('metric', 'in', ['diversity', 'serendipity']) | list | length > 0 -%}
+    {%- if similar and similarity == 'features' and given.get('item_features') is none -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('similarity', similarity) ~ ": 'features' (the default under convention='evidently') compares items by their feature vectors: give item_features (an item column and numeric feature columns), or similarity='cooccurrence'") }}
+    {%- endif -%}
+    {%- set names = {} -%}
+    {%- for name, default in [('user', 'user_id'), ('item', 'item_id'), ('rank', none), ('score', none), ('train_user', none), ('train_item', none),
+                              ('truth_user', none), ('truth_item', none), ('features_item', none)] -%}
+        {%- set value = given.get(name, default) -%}
+        {%- if value is not none and (value is not string or value | trim == '') -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention(name, value) ~ " must name a column; got " ~ rank_metrics._shown(value)) }}
+        {%- endif -%}
+        {%- do names.update({name: value}) -%}
+    {%- endfor -%}
+    {%- if names.rank is not none and names.score is not none -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: give rank or score, not both") }}
+    {%- endif -%}
+    {%- set by = given.get('by') -%}
+    {%- set by = [] if by is none else ([by] if by is string else by | list) -%}
+    {%- for name in by if name is not string or name | trim == '' -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('by', given.get('by')) ~ " must name columns; got " ~ rank_metrics._shown(given.get('by'))) }}
+    {%- endfor -%}
+    {%- do resolved.update(names) -%}
+    {%- do resolved.update({'ks': ks | map('int') | unique | sort, 'metrics': metrics, 'by': by,
+                            'similarity': similarity if similar else 'cooccurrence',
+                            'train_user': names.train_user or names.user, 'train_item': names.train_item or names.item,
+                            'truth_user': names.truth_user or names.user, 'truth_item': names.truth_item or names.item,
+                            'features_item': names.features_item or names.item, 'uses_features': similar and similarity == 'features',
+                            'uses_truth': given.get('truth') is not none,
+                            'history': metrics | selectattr('metric', 'equalto', 'serendipity') | list | length > 0}) -%}
+{% endmacro %}
+
+{#- What the query needs to know of the inputs' columns, into `found` (order, descending,
+    features, item_is_text), from `columns` ({input: [{name, data_type}]}; an input whose columns
+    are unknown is not checked): every column the call names is in its input, the order column
+    is found by name when neither rank nor score is given, ids alike in type across inputs, and
+    every item_features column besides the item a numeric feature. -#}
+{% macro _beyond_accuracy_columns(resolved, columns, found) %}
+    {%- set a = resolved -%}
+    {%- set types = {} -%}
+    {%- for table, listed in columns.items() if listed is not none -%}
+        {%- set named = {} -%}{%- for column in listed %}{% do named.update({column.name: column.data_type | string}) %}{% endfor -%}
+        {%- do types.update({table: named}) -%}
+    {%- endfor -%}
+    {%- set order = a.rank if a.rank is not none else a.score -%}
+    {%- set descending = a.rank is none and a.score is not none -%}
+    {%- if order is none -%}
+        {%- set named = [] -%}
+        {%- for name in ['rank', 'score'] if 'predictions' not in types or name in types.predictions %}{% do named.append(name) %}{% endfor -%}
+        {%- if not named -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: predictions has no column rank or score: name the column that orders each list with rank= (1 first) or score= (highest first)") }}
+        {%- endif -%}
+        {%- set order, descending = named[0], named[0] == 'score' -%}
+    {%- endif -%}
+    {%- set needed = [('predictions', 'score' if descending else 'rank', order)] -%}
+    {%- for name in a.by %}{% do needed.append(('predictions', 'by', name)) %}{% endfor -%}
+    {%- set pairs = [('user', 'train', 'train_user'), ('item', 'train', 'train_item')]
+                    + ([('user', 'truth', 'truth_user'), ('item', 'truth', 'truth_item')] if a.uses_truth else [])
+                    + ([('item', 'item_features', 'features_item')] if a.uses_features else []) -%}
+    {%- for own, table, argument in pairs %}{% do needed.append(('predictions', own, a[own])) %}{% do needed.append((table, argument, a[argument])) %}{% endfor -%}
+    {%- for table, argument, column in needed if table in types and column not in types[table] -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: column " ~ rank_metrics._shown(column) ~ " " ~ rank_metrics._mention(argument, column, 'argument') ~ " is not in " ~ table ~ " (its columns: " ~ types[table].keys() | join(', ') ~ ")") }}
+    {%- endfor -%}
+    {%- if 'predictions' in types and rank_metrics._type_family(types.predictions[order]) | trim not in ['number', 'floating point'] -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: column " ~ rank_metrics._shown(order) ~ " " ~ rank_metrics._mention('score' if descending else 'rank', order, 'argument') ~ " of predictions is " ~ types.predictions[order] ~ "; it must be numeric") }}
+    {%- endif -%}
+    {%- for own, table, argument in pairs if 'predictions' in types and table in types -%}
+        {%- set mine, theirs = types.predictions[a[own]], types[table][a[argument]] -%}
+        {%- set families = [rank_metrics._type_family(mine) | trim, rank_metrics._type_family(theirs) | trim] -%}
+        {%- if families[0] != families[1] and 'no type' not in families -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: column " ~ rank_metrics._shown(a[argument]) ~ " " ~ rank_metrics._mention(argument, a[argument], 'argument') ~ " of " ~ table ~ " is " ~ theirs ~ " but predictions' " ~ rank_metrics._shown(a[own]) ~ " is " ~ mine ~ "; cast one so that ids compare") }}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- set features = [] -%}
+    {%- if a.uses_features -%}
+        {%- for column, data_type in (types.get('item_features') or {}).items() if column != a.features_item -%}
+            {%- if rank_metrics._type_family(data_type) | trim not in ['number', 'floating point'] -%}
+                {{ exceptions.raise_compiler_error("rank_metrics: column " ~ rank_metrics._shown(column) ~ " of item_features is " ~ data_type ~ "; every column besides the item column (" ~ rank_metrics._shown(a.features_item) ~ ") is a feature and must be numeric") }}
+            {%- endif -%}
+            {%- do features.append(column) -%}
+        {%- endfor -%}
+        {%- if not features -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: item_features has no feature column besides the item column " ~ rank_metrics._shown(a.features_item) ~ " (or its columns cannot be looked up)") }}
+        {%- endif -%}
+    {%- endif -%}
+    {%- set item_type = (types.get('predictions') or {}).get(a.item) -%}
+    {%- do found.update({'order': order, 'descending': descending, 'features': features,
+                         'item_is_text': item_type is not none and rank_metrics._type_family(item_type) | trim == 'string'}) -%}
+{% endmacro %}
+
 {#- The query. `metrics`: [{'metric', 'definition'}] in the order of the result's rows; `by`,
     `user`, `item`, `order`, `train_user`, `train_item`, `truth_user`, `truth_item`,
     `features_item` and `feature_columns` are column names (quoted here); `descending`: the
     order column is a score; `ks` whole numbers 1 or more. With `per_user`, a row per group,
     user and k with each per-user metric's column instead of the group rows. -#}
-{% macro beyond_accuracy_query(predictions, train, ks, metrics, by, user, item, order, descending, train_user, train_item,
+{% macro _beyond_accuracy_query(predictions, train, ks, metrics, by, user, item, order, descending, train_user, train_item,
                                truth=none, truth_user=none, truth_item=none, item_features=none, features_item=none,
                                feature_columns=[], similarity='cooccurrence', item_is_text=false, per_user=false) -%}
 {%- set q = rank_metrics.quote_identifier -%}

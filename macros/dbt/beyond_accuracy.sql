@@ -1,0 +1,28 @@
+{#- The dbt side of beyond_accuracy (macros/dbt/entry_points.sql): the arguments resolved and the
+    columns looked up by the macros' own rules, the rows checked with one query when the model
+    runs (train without rows, NULL ids, a listed or history item without a usable feature
+    vector: a compile error naming it, never a number computed without it), then the query. -#}
+{% macro _beyond_accuracy_dbt(predictions, train, k, options, per_user) %}
+    {%- set given = dict(options, k=k) -%}
+    {%- set resolved = {} -%}
+    {%- do rank_metrics._beyond_accuracy_arguments(given, resolved) -%}
+    {%- set inputs = {'predictions': predictions, 'train': train, 'truth': options.get('truth'), 'item_features': options.get('item_features')} -%}
+    {%- set columns = {} -%}
+    {%- for name, relation in inputs.items() if relation is not none -%}
+        {%- do columns.update({name: rank_metrics._relation_columns(relation, name)}) -%}
+    {%- endfor -%}
+    {%- set found = {} -%}
+    {%- do rank_metrics._beyond_accuracy_columns(resolved, columns, found) -%}
+    {%- set problems = run_query(rank_metrics._beyond_accuracy_problems(predictions, train, resolved, resolved.ks | max, found.order, found.descending,
+                                                                        history=resolved.history, feature_columns=found.features,
+                                                                        truth=inputs.truth, item_features=inputs.item_features)) -%}
+    {%- if problems is not none and problems.rows | length -%}
+        {%- do exceptions.raise_compiler_error("rank_metrics: " ~ problems.rows[0][0]) -%}
+    {%- endif -%}
+    {{ return(rank_metrics._beyond_accuracy_query(predictions, train, resolved.ks, resolved.metrics, resolved.by, resolved.user, resolved.item,
+                                                 found.order, found.descending, resolved.train_user, resolved.train_item,
+                                                 truth=inputs.truth, truth_user=resolved.truth_user, truth_item=resolved.truth_item,
+                                                 item_features=inputs.item_features, features_item=resolved.features_item,
+                                                 feature_columns=found.features, similarity=resolved.similarity,
+                                                 item_is_text=found.item_is_text, per_user=per_user)) }}
+{% endmacro %}
