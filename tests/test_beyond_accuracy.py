@@ -1,7 +1,7 @@
 """The beyond-accuracy metrics' reference (rank_metrics.reference_beyond): the worked example of
 docs/definitions.md under each convention and its refusals (recommenders' and Evidently's own
-numbers: tests/test_peers_beyond_accuracy.py). The SQL of these metrics is not built yet: this is
-the definition it will be checked against."""
+numbers: tests/test_peers_beyond_accuracy.py). The SQL is checked against it in
+tests/test_beyond_accuracy_sql.py."""
 
 import math
 

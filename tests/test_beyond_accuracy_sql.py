@@ -167,3 +167,32 @@ def test_bad_inputs_get_a_message_naming_what_is_wrong(arguments, message):
     with pytest.raises(RankMetricsError) as error:
         rank_metrics.beyond_accuracy(**call)
     assert message in str(error.value)
+
+
+def test_the_command_line(tmp_path):
+    """rank-metrics beyond-accuracy on CSV files: the worked example's rows as CSV with every
+    digit, the per-user rows, Evidently's metrics with feature vectors from a file, and errors
+    as one line naming the flag, status 2."""
+    from test_cli import run
+
+    PREDICTIONS.to_csv(tmp_path / "lists.csv", index=False)
+    TRAIN.to_csv(tmp_path / "train.csv", index=False)
+    pd.DataFrame({"item_id": list("abcd"), "x": [1, 0, 1, 1], "y": [0, 1, 1, 0]}).to_csv(tmp_path / "features.csv", index=False)
+    lists, train = str(tmp_path / "lists.csv"), str(tmp_path / "train.csv")
+    code, out, _ = run("beyond-accuracy", lists, train, "-k", "2", "--convention", "recommenders", "--format", "csv")
+    assert code == 0
+    rows = {line.split(",")[1]: float(line.split(",")[2]) for line in out.splitlines()[1:]}
+    assert rows == pytest.approx({"catalog_coverage": 1.0, "distributional_coverage": math.log2(3),
+                                  "novelty": 4 * math.log2(5) / 6, "diversity": 1.0, "serendipity": 0.7113248654051871})
+    code, out, _ = run("beyond-accuracy", lists, train, "-k", "2", "--per-user", "--metrics", "serendipity")
+    assert code == 0 and out.split() == ["user_id", "k", "serendipity", "u1", "2", "0.855662", "u2", "2", "0.855662",
+                                         "u3", "2", "0.422650"]
+    code, out, _ = run("beyond-accuracy", lists, train, "-k", "2", "--convention", "evidently", "--metrics", "diversity",
+                       "--item-features", str(tmp_path / "features.csv"), "--format", "csv")
+    # u1 [c, d]: 1 - cos(c, d) = 1 - 1/sqrt 2, over 2 entries; u2 [b, d]: 1 - 0 over 2; u3 [b, c]: the same as u1
+    assert code == 0 and float(out.splitlines()[1].split(",")[2]) == pytest.approx(
+        ((1 - 1 / math.sqrt(2)) / 2 * 2 + 1 / 2) / 3)
+    code, _, err = run("beyond-accuracy", lists, train, "-k", "2", "--train-item", "article")
+    assert code == 2 and err == "rank-metrics: error: column 'article' (--train-item) is not in train (its columns: user_id, item_id)\n"
+    code, _, err = run("beyond-accuracy", lists, train, "-k", "2", "--metrics", "diversity", "--similarity", "features")
+    assert code == 2 and "give --item-features (an item column" in err and len(err.splitlines()) == 1

@@ -8,7 +8,7 @@ import contextlib
 from typing import TYPE_CHECKING
 
 from ._engines import engine_for
-from ._render import namespace, render
+from ._render import beyond_accuracy_registry, namespace, render
 from .errors import RankMetricsError
 
 if TYPE_CHECKING:
@@ -41,6 +41,11 @@ def beyond_accuracy_users(predictions, train, k, *, metrics=None, by=None, conve
     per-user metric asked (NaN where the user has no value: no pair of items, no train rows, no
     listed item in train). Catalog-level metrics have no per-user value and are left out."""
     return _beyond_accuracy(locals(), per_user=True)
+
+
+def metric_names() -> list[str]:
+    """The beyond-accuracy metrics, in the order results list them (the macros' registry)."""
+    return list(beyond_accuracy_registry())
 
 
 def _beyond_accuracy(given: dict, per_user: bool) -> pd.DataFrame:
@@ -81,7 +86,7 @@ def _arguments(given: dict) -> dict:
     # the inputs themselves stay out of the templates: only whether they are given
     shown.update(truth=None if given["truth"] is None else True,
                  item_features=None if given["item_features"] is None else True)
-    namespace("duckdb")._beyond_accuracy_arguments(shown, resolved)
+    _rules("_beyond_accuracy_arguments", "duckdb", shown, resolved)
     return resolved
 
 
@@ -89,8 +94,17 @@ def _check_columns(arguments: dict, columns: dict, engine: str) -> dict:
     """What the query needs to know of the columns, checked by the macros' rules
     (_beyond_accuracy_columns): order, descending, features, item_is_text."""
     found: dict = {}
-    namespace(engine)._beyond_accuracy_columns(arguments, columns, found)
+    _rules("_beyond_accuracy_columns", engine, arguments, columns, found)
     return found
+
+
+def _rules(macro: str, engine: str, *arguments) -> None:
+    """A macro that checks arguments and fills the dict it is given: its error raised here, as
+    render raises one, without the frames of jinja and the macro files."""
+    try:
+        getattr(namespace(engine), macro)(*arguments)
+    except RankMetricsError as error:
+        raise error.with_traceback(None) from None
 
 
 def _check_rows(arguments: dict, tables: dict, columns: dict, engine) -> None:

@@ -19,7 +19,7 @@ import sys
 import threading
 import warnings
 
-from . import __version__, _engines, api, over_time, reference
+from . import __version__, _engines, api, beyond, over_time, reference
 from ._optional import missing
 from ._render import metric_registry
 from ._render import namespace as _render_namespace
@@ -339,6 +339,51 @@ def _table_command(commands, name: str, help_text: str, metrics: bool = True,
     return command
 
 
+def _add_beyond_accuracy_command(commands) -> None:
+    """beyond-accuracy: PREDICTIONS and TRAIN files, and beyond_accuracy's options as flags."""
+    command = commands.add_parser("beyond-accuracy", help="catalog coverage, popularity, novelty, personalization, "
+                                                          "diversity and serendipity of the lists (TRAIN: the interactions "
+                                                          "the model learned from)")
+    files = "a .parquet, .csv, .tsv or .txt file (also .gz or .zst compressed), a glob, or a folder of them"
+    command.add_argument("predictions", help=f"the lists: {files}")
+    command.add_argument("train", help=f"the (user, item) interactions the model learned from: {files}")
+    command.add_argument("-k", dest="k", type=_k_values, action="append", required=True,
+                         help="the cutoff; several values (-k 5 10 20) give a row per k")
+    command.add_argument("--metrics", nargs="+", help="among " + ", ".join(beyond.metric_names()))
+    command.add_argument("--convention", help="recommenders or evidently: each metric as that library defines it "
+                                              "(default: recommenders' where it has the metric, else Evidently's)")
+    command.add_argument("--similarity", help="cooccurrence (default; features under --convention evidently) or features")
+    command.add_argument("--truth", help=f"serendipity's relevant items (user, item): {files}")
+    command.add_argument("--item-features", help=f"an item column and numeric feature columns (--similarity features): {files}")
+    command.add_argument("--by", nargs="+", help="group by these prediction columns")
+    command.add_argument("--user", default="user_id", help="user column (default: user_id)")
+    command.add_argument("--item", default="item_id", help="item column (default: item_id)")
+    order = command.add_mutually_exclusive_group()
+    order.add_argument("--rank", help="rank column, ascending (default: a column named rank)")
+    order.add_argument("--score", help="score column, descending (default: a column named score)")
+    for name in ("train-user", "train-item", "truth-user", "truth-item", "features-item"):
+        table, column = name.split("-")
+        command.add_argument(f"--{name}", help=f"{table}'s {column} column (default: --{column}'s)")
+    command.add_argument("--per-user", action="store_true", help="a row per user and k with each per-user metric "
+                                                                 "(beyond_accuracy_users)")
+    command.set_defaults(database=None)   # (the inputs are files: no --database)
+    command.add_argument("--format", choices=("table", "csv", "json"), default="table",
+                         help="table (default: rounded for reading), or csv or json with every digit")
+
+
+def _beyond_accuracy(arguments: argparse.Namespace) -> int:
+    """beyond-accuracy: beyond_accuracy's rows (or, with --per-user, beyond_accuracy_users')."""
+    function = beyond.beyond_accuracy_users if arguments.per_user else beyond.beyond_accuracy
+    result = function(arguments.predictions, arguments.train, arguments.k if len(arguments.k) > 1 else arguments.k[0],
+                      metrics=arguments.metrics, by=arguments.by, convention=arguments.convention,
+                      similarity=arguments.similarity, truth=arguments.truth, item_features=arguments.item_features,
+                      user=arguments.user, item=arguments.item, rank=arguments.rank, score=arguments.score,
+                      train_user=arguments.train_user, train_item=arguments.train_item, truth_user=arguments.truth_user,
+                      truth_item=arguments.truth_item, features_item=arguments.features_item)
+    _write_table(result, arguments.format)
+    return 0
+
+
 def _add_comparison_options(command: argparse.ArgumentParser, baseline_required: bool, resampling: bool = True) -> None:
     """--baseline, --test, --correction, --family, --alpha and, where the tests run in Python, --seed."""
     command.add_argument("--baseline", required=baseline_required,
@@ -440,6 +485,8 @@ def _parser(arguments: list[str] = ()) -> argparse.ArgumentParser:
                          help=f"exit with status {EXIT_WORSE} when the latest complete period is significantly below the "
                               "periods before it (the trend gate: --periods, --alpha, --min-drop), naming each drop")
     command.add_argument("--alpha", type=_number, default=0.01, help="for --fail-if-drop: the one-sided level (default 0.01)")
+
+    _add_beyond_accuracy_command(commands)
 
     command = commands.add_parser(
         "sql", help="print the SQL for tables named PREDICTIONS and TRUTH", description=SQL_DESCRIPTION,
@@ -607,7 +654,7 @@ def _silence_stdout() -> None:
 # truth, its positional arguments; con, check) as the API spells them
 _FLAGS = frozenset([*api.OPTIONS, "dialect", "macro", "metrics", "confidence", "baseline", "test", "correction", "family",
                     "alpha", "seed", "resamples", "strict", "period", "time", "window", "as_of", "loaded_at", "periods",
-                    "min_drop"])
+                    "min_drop", "similarity", "train_user", "train_item", "features_item", "item_features"])
 
 
 def _command_line_text(error: Exception | str) -> str:
@@ -645,6 +692,8 @@ def _main(argv: list[str] | None) -> int:
         command.error(f"unrecognized arguments: {' '.join(unknown)}{_meant_options(unknown, command)}{glob}")
     _engines.SHOW_PROGRESS = _progress_wanted(sys.stdout)
     try:
+        if arguments.command == "beyond-accuracy":
+            return _beyond_accuracy(arguments)
         keywords = _metric_keywords(arguments)
         if arguments.command == "sql":
             arguments.macro = arguments.macro or ("evaluate" if arguments.metrics else "map_at_k")
