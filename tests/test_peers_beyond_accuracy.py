@@ -1,11 +1,15 @@
-"""The beyond-accuracy reference against recommenders 1.2's and Evidently 0.7's own numbers on
-random inputs: tests/peers/beyond_values.py runs the peers in the bench's venv, beside the suite
-from its start (this file sorts after test_peers.py, so that its lane finds them done)."""
+"""The beyond-accuracy reference, and the SQL of rank_metrics.beyond_accuracy, against
+recommenders 1.2's and Evidently 0.7's own numbers on random inputs: tests/peers/beyond_values.py
+runs the peers in the bench's venv, beside the suite from its start (this file sorts after
+test_peers.py, so that its lane finds them done)."""
 
+import math
 import random
 
+import pandas as pd
 import pytest
 
+import rank_metrics
 from rank_metrics import reference_beyond
 from rank_metrics.reference_beyond import beyond_accuracy
 
@@ -64,23 +68,42 @@ def ours(case, convention, metrics, similarity=None):
                            item_features=case["features"], relevant=relevant)
 
 
+def sql(case, convention, metrics, similarity=None):
+    """ours(), from the SQL: (per_user, per_group) as the reference gives them."""
+    predictions = pd.DataFrame([(user, item, rank) for user, items in case["lists"].items()
+                                for rank, item in enumerate(items, start=1)], columns=["user_id", "item_id", "rank"])
+    train = pd.DataFrame(case["train"], columns=["user_id", "item_id"])
+    truth = pd.DataFrame([(user, item) for user, items in case["relevant"].items() for item in items],
+                         columns=["user_id", "item_id"], dtype=str)
+    features = pd.DataFrame([(item, *vector) for item, vector in case["features"].items()], columns=["item_id", "x", "y", "z"])
+    options = dict(metrics=metrics, convention=convention, similarity=similarity, truth=truth, item_features=features)
+    rows = rank_metrics.beyond_accuracy(predictions, train, case["k"], **options)
+    users = rank_metrics.beyond_accuracy_users(predictions, train, case["k"], **options)
+    per_group = {row.metric: {"value": None if math.isnan(row.value) else row.value,
+                              "std_error": None if math.isnan(row.std_error) else row.std_error, "n_users": row.n_users}
+                 for row in rows.itertuples()}
+    per_user = {metric: users.set_index("user_id")[metric].dropna().to_dict() for metric in users.columns[2:]}
+    return per_user, per_group
+
+
 def test_recommenders(peer_cases):
     """catalog_coverage, distributional_coverage, novelty, and diversity and serendipity per user
     and averaged, with co-occurrence and with feature similarity, equal to recommenders 1.2's."""
     compared = 0
     for case, peers in peer_cases:
         peer = peers["recommenders"]
-        _, got = ours(case, "recommenders", ["catalog_coverage", "distributional_coverage", "novelty"])
-        for metric in ("catalog_coverage", "distributional_coverage", "novelty"):
-            assert_equal(got[metric]["value"], peer["values"][metric], (metric, case))
-        for similarity in reference_beyond.SIMILARITIES:
-            per_user, got = ours(case, "recommenders", ["diversity", "serendipity"], similarity)
-            for metric in ("diversity", "serendipity"):
-                name = f"{metric}/{similarity}"
-                assert_equal(per_user[metric], peer["users"][name], (name, case))
-                assert_equal(got[metric]["value"], peer["values"][name], (name, case))
-                compared += len(per_user[metric])
-    assert compared >= CASES * 4
+        for compute in (ours, sql):
+            _, got = compute(case, "recommenders", ["catalog_coverage", "distributional_coverage", "novelty"])
+            for metric in ("catalog_coverage", "distributional_coverage", "novelty"):
+                assert_equal(got[metric]["value"], peer["values"][metric], (compute.__name__, metric, case))
+            for similarity in reference_beyond.SIMILARITIES:
+                per_user, got = compute(case, "recommenders", ["diversity", "serendipity"], similarity)
+                for metric in ("diversity", "serendipity"):
+                    name = f"{metric}/{similarity}"
+                    assert_equal(per_user[metric], peer["users"][name], (compute.__name__, name, case))
+                    assert_equal(got[metric]["value"], peer["values"][name], (compute.__name__, name, case))
+                    compared += len(per_user[metric])
+    assert compared >= CASES * 4 * 2
 
 
 def test_evidently(peer_cases):
@@ -89,7 +112,8 @@ def test_evidently(peer_cases):
     personalization, no user with a value) the reference has no value."""
     checked = 0
     for case, peers in peer_cases:
-        _, got = ours(case, "evidently", reference_beyond.DEFINED_BY["evidently"])
-        assert_equal(values(got), peers["evidently"], case)
-        checked += sum(value is not None for value in peers["evidently"].values())
-    assert checked >= CASES * 6
+        for compute in (ours, sql):
+            _, got = compute(case, "evidently", reference_beyond.DEFINED_BY["evidently"])
+            assert_equal(values(got), peers["evidently"], (compute.__name__, case))
+            checked += sum(value is not None for value in peers["evidently"].values())
+    assert checked >= CASES * 6 * 2
