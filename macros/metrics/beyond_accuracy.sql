@@ -219,16 +219,22 @@ rm_train as (
     select {{ q(train_user) }} as rm_user, {{ q(train_item) }} as rm_item
     from {{ train }} as rm_t
 ),
+{#- the distinct users of each train item (u_i) and of train (U) are counted only for the
+    metrics that read them: over 10M train rows those counts are most of the query's time -#}
+{%- set popularity = 'arp' in asked or 'arp_normalized' in asked or asked.get('novelty') == 'evidently' %}
+{%- set train_users = asked.get('novelty') == 'evidently' %}
 rm_train_items as (
-    -- each train item's rows (t_i) and distinct users (u_i)
-    select rm_item, count(*) as rm_rows, count(distinct rm_user) as rm_users
+    -- each train item's rows (t_i){{ ' and distinct users (u_i)' if popularity }}
+    select rm_item, count(*) as rm_rows{{ ', count(distinct rm_user) as rm_users' if popularity }}
     from rm_train
     group by rm_item
 ),
 rm_train_totals as (
-    select i.rm_rows, i.rm_items, i.rm_most_users, u.rm_users
-    from (select sum(rm_rows) as rm_rows, count(*) as rm_items, max(rm_users) as rm_most_users from rm_train_items) as i
+    select i.rm_rows, i.rm_items{{ ', i.rm_most_users' if popularity }}{{ ', u.rm_users' if train_users }}
+    from (select sum(rm_rows) as rm_rows, count(*) as rm_items{{ ', max(rm_users) as rm_most_users' if popularity }} from rm_train_items) as i
+    {%- if train_users %}
     cross join (select count(distinct rm_user) as rm_users from rm_train) as u
+    {%- endif %}
 ),
 rm_catalog as (
     -- per group and k, over the recommended items with their slot counts c (ascending: j)
@@ -255,11 +261,13 @@ rm_catalog as (
     cross join rm_train_totals as tt
     group by {{ rank_metrics._column_prefix(quoted_by, 's') }}s.k
 ),
-{%- if 'arp' in asked or 'arp_normalized' in asked or asked.get('novelty') == 'evidently' %}
+{%- if popularity %}
 rm_user_popularity as (
     -- per user, its listed items that occur in train: their mean self-information and popularity
     select {{ rank_metrics._column_prefix(quoted_by, 's') }}s.k, s.rm_user,
+        {%- if train_users %}
         avg((ln(cast(tt.rm_users as {{ double }})) - ln(cast(ti.rm_users as {{ double }}))) / {{ ln2 }}) as rm_novelty,
+        {%- endif %}
         avg(cast(ti.rm_users as {{ double }})) as rm_arp,
         avg(ti.rm_users / cast(tt.rm_most_users as {{ double }})) as rm_arp_normalized
     from rm_slots as s
