@@ -46,6 +46,45 @@ def test_the_worked_example(engine, request):
     assert users.serendipity.round(6).tolist() == [0.855662, 0.855662, 0.42265] and users.arp.tolist() == [1.0] * 3
 
 
+LIST_SHAPED = pd.DataFrame({"user_id": list(LISTS), "item_id": list(LISTS.values())})
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_list_shaped_lists_give_the_long_forms_numbers(engine, request):
+    """A row per user with its items in a list column: the worked example's numbers."""
+    tables = on_engine(engine, request, "beyond_lists", train=TRAIN)
+    if engine == "duckdb":
+        tables["predictions"] = LIST_SHAPED
+    elif engine == "postgres":   # (the tests' tables have no list columns: text[] made here)
+        with tables["con"].cursor() as cursor:
+            cursor.execute("drop table if exists beyond_list_shaped; "
+                           "create table beyond_list_shaped (user_id text, item_id text[])")
+            cursor.executemany("insert into beyond_list_shaped values (%s, %s)", list(LISTS.items()))
+        tables["con"].commit()
+        tables["predictions"] = "beyond_list_shaped"
+    else:
+        tables["predictions"] = request.getfixturevalue("spark").createDataFrame(
+            list(LISTS.items()), "user_id string, item_id array<string>")
+    got = rank_metrics.beyond_accuracy(**tables, k=2, metrics=["catalog_coverage", "novelty", "serendipity"])
+    assert values(got) == pytest.approx({"catalog_coverage": 1.0, "novelty": 4 * math.log2(5) / 6,
+                                         "serendipity": 0.7113248654051871}, rel=1e-12)
+
+
+def test_kaggle_text_and_list_shaped_truth():
+    """A Kaggle submission (each user's items in one text, split by item_separator) as lists, and
+    truth as lists too: serendipity's relevance from it."""
+    kaggle = pd.DataFrame({"customer_id": list(LISTS), "prediction": [" ".join(items) for items in LISTS.values()]})
+    truth = pd.DataFrame({"customer_id": ["u1", "u3"], "item_id": [["c"], ["b", "c"]]})
+    options = dict(user="customer_id", item="prediction", train_user="user_id", train_item="item_id",
+                   truth_item="item_id", predictions_shape="list", item_separator=" ", metrics=["serendipity"])
+    users = rank_metrics.beyond_accuracy_users(kaggle, TRAIN, 2, truth=truth, **options)
+    # u1: c relevant, (1 - 1/(2 sqrt 3)) / 2; u2: nothing relevant, 0; u3: b and c, 1 - 1/sqrt 3
+    assert users.serendipity.tolist() == pytest.approx([(1 - 1 / (2 * math.sqrt(3))) / 2, 0.0, 1 - 1 / math.sqrt(3)])
+    with pytest.raises(RankMetricsError, match=r"predictions_shape='list' but item column 'prediction' of predictions is "
+                                               r"VARCHAR, not a list; for items in text, name their separator with item_separator="):
+        rank_metrics.beyond_accuracy(kaggle, TRAIN, 2, **dict(options, item_separator=None))
+
+
 def test_evidentlys_features_example_and_a_negative_serendipity():
     """The reference's example of Evidently's diversity (over the list length) and serendipity
     (negative), with feature vectors as columns."""

@@ -15,7 +15,7 @@
     {%- do rank_metrics._beyond_accuracy_columns(resolved, columns, found) -%}
     {%- set problems = run_query(rank_metrics._beyond_accuracy_problems(predictions, train, resolved, resolved.ks | max, found.order, found.descending,
                                                                         history=resolved.history, feature_columns=found.features,
-                                                                        truth=inputs.truth, item_features=inputs.item_features)) -%}
+                                                                        truth=inputs.truth, item_features=inputs.item_features, shapes=found.shapes)) -%}
     {%- if problems is not none and problems.rows | length -%}
         {%- do exceptions.raise_compiler_error("rank_metrics: " ~ problems.rows[0][0]) -%}
     {%- endif -%}
@@ -24,5 +24,5 @@
                                                  truth=inputs.truth, truth_user=resolved.truth_user, truth_item=resolved.truth_item,
                                                  item_features=inputs.item_features, features_item=resolved.features_item,
                                                  feature_columns=found.features, similarity=resolved.similarity,
-                                                 item_is_text=found.item_is_text, per_user=per_user)) }}
+                                                 item_is_text=found.item_is_text, per_user=per_user, shapes=found.shapes)) }}
 {% endmacro %}

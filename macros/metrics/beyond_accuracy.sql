@@ -90,6 +90,14 @@
         {%- endif -%}
         {%- do names.update({name: value}) -%}
     {%- endfor -%}
+    {%- for name in ['predictions_shape', 'truth_shape'] if given.get(name) is not none and given.get(name) not in ['long', 'list'] -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention(name, given.get(name)) ~ " must be one of 'long', 'list'; got " ~ rank_metrics._shown(given.get(name))) }}
+    {%- endfor -%}
+    {%- set separator = given.get('item_separator') -%}
+    {%- if separator is not none and (separator is not string or separator == '') -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('item_separator', separator) ~ " must be a non-empty text; got " ~ rank_metrics._shown(separator)) }}
+    {%- endif -%}
+    {%- do names.update({'predictions_shape': given.get('predictions_shape'), 'truth_shape': given.get('truth_shape'), 'item_separator': separator}) -%}
     {%- if names.rank is not none and names.score is not none -%}
         {{ exceptions.raise_compiler_error("rank_metrics: give rank or score, not both") }}
     {%- endif -%}
@@ -120,8 +128,25 @@
         {%- set named = {} -%}{%- for column in listed %}{% do named.update({column.name: column.data_type | string}) %}{% endfor -%}
         {%- do types.update({table: named}) -%}
     {%- endfor -%}
+    {#- list-shaped predictions or truth (a row per user, its items in a list column, or in a text
+        column split by item_separator): read through their rows, the list's order its positions -#}
+    {%- set shapes = {} -%}
+    {%- for table, item_column in [('predictions', a.item), ('truth', a.truth_item)] -%}
+        {%- set item_type = (types.get(table) or {}).get(item_column) -%}
+        {%- set typed_list = item_type is not none and rank_metrics._element_type(item_type) | trim != item_type -%}
+        {%- set shape = a[table ~ '_shape'] or ('list' if typed_list else 'long') -%}
+        {%- set separated = shape == 'list' and not typed_list -%}
+        {%- if separated and a.item_separator is none -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention(table ~ '_shape', 'list', 'value') ~ " but item column " ~ rank_metrics._shown(item_column) ~ " of " ~ table ~ " is " ~ (item_type or 'not known to be a list') ~ ", not a list; for items in text, name their separator with " ~ rank_metrics._mention('item_separator', none, 'equals') ~ " (' ' in a Kaggle submission)") }}
+        {%- endif -%}
+        {%- do shapes.update({table: {'list': shape == 'list', 'separator': a.item_separator if separated else none,
+                                      'element_type': rank_metrics._element_type(item_type) | trim if typed_list else ('varchar' if separated else item_type)}}) -%}
+    {%- endfor -%}
     {%- set order = a.rank if a.rank is not none else a.score -%}
     {%- set descending = a.rank is none and a.score is not none -%}
+    {%- if shapes.predictions.list -%}
+        {%- set order, descending = 'rm_list_position', false -%}
+    {%- endif -%}
     {%- if order is none -%}
         {%- set named = [] -%}
         {%- for name in ['rank', 'score'] if 'predictions' not in types or name in types.predictions %}{% do named.append(name) %}{% endfor -%}
@@ -130,7 +155,7 @@
         {%- endif -%}
         {%- set order, descending = named[0], named[0] == 'score' -%}
     {%- endif -%}
-    {%- set needed = [('predictions', 'score' if descending else 'rank', order)] -%}
+    {%- set needed = [] if shapes.predictions.list else [('predictions', 'score' if descending else 'rank', order)] -%}
     {%- for name in a.by %}{% do needed.append(('predictions', 'by', name)) %}{% endfor -%}
     {%- set pairs = [('user', 'train', 'train_user'), ('item', 'train', 'train_item')]
                     + ([('user', 'truth', 'truth_user'), ('item', 'truth', 'truth_item')] if a.uses_truth else [])
@@ -139,11 +164,12 @@
     {%- for table, argument, column in needed if table in types and column not in types[table] -%}
         {{ exceptions.raise_compiler_error("rank_metrics: column " ~ rank_metrics._shown(column) ~ " " ~ rank_metrics._mention(argument, column, 'argument') ~ " is not in " ~ table ~ " (its columns: " ~ types[table].keys() | join(', ') ~ ")") }}
     {%- endfor -%}
-    {%- if 'predictions' in types and rank_metrics._type_family(types.predictions[order]) | trim not in ['number', 'floating point'] -%}
+    {%- if 'predictions' in types and not shapes.predictions.list and rank_metrics._type_family(types.predictions[order]) | trim not in ['number', 'floating point'] -%}
         {{ exceptions.raise_compiler_error("rank_metrics: column " ~ rank_metrics._shown(order) ~ " " ~ rank_metrics._mention('score' if descending else 'rank', order, 'argument') ~ " of predictions is " ~ types.predictions[order] ~ "; it must be numeric") }}
     {%- endif -%}
     {%- for own, table, argument in pairs if 'predictions' in types and table in types -%}
-        {%- set mine, theirs = types.predictions[a[own]], types[table][a[argument]] -%}
+        {%- set mine = shapes.predictions.element_type if own == 'item' else types.predictions[a[own]] -%}
+        {%- set theirs = shapes.truth.element_type if table == 'truth' and own == 'item' else types[table][a[argument]] -%}
         {%- set families = [rank_metrics._type_family(mine) | trim, rank_metrics._type_family(theirs) | trim] -%}
         {%- if families[0] != families[1] and 'no type' not in families -%}
             {{ exceptions.raise_compiler_error("rank_metrics: column " ~ rank_metrics._shown(a[argument]) ~ " " ~ rank_metrics._mention(argument, a[argument], 'argument') ~ " of " ~ table ~ " is " ~ theirs ~ " but predictions' " ~ rank_metrics._shown(a[own]) ~ " is " ~ mine ~ "; cast one so that ids compare") }}
@@ -161,8 +187,8 @@
             {{ exceptions.raise_compiler_error("rank_metrics: item_features has no feature column besides the item column " ~ rank_metrics._shown(a.features_item) ~ " (or its columns cannot be looked up)") }}
         {%- endif -%}
     {%- endif -%}
-    {%- set item_type = (types.get('predictions') or {}).get(a.item) -%}
-    {%- do found.update({'order': order, 'descending': descending, 'features': features,
+    {%- set item_type = shapes.predictions.element_type -%}
+    {%- do found.update({'order': order, 'descending': descending, 'features': features, 'shapes': shapes,
                          'item_is_text': item_type is not none and rank_metrics._type_family(item_type) | trim == 'string'}) -%}
 {% endmacro %}
 
@@ -173,8 +199,10 @@
     user and k with each per-user metric's column instead of the group rows. -#}
 {% macro _beyond_accuracy_query(predictions, train, ks, metrics, by, user, item, order, descending, train_user, train_item,
                                truth=none, truth_user=none, truth_item=none, item_features=none, features_item=none,
-                               feature_columns=[], similarity='cooccurrence', item_is_text=false, per_user=false) -%}
+                               feature_columns=[], similarity='cooccurrence', item_is_text=false, per_user=false, shapes={}) -%}
 {%- set q = rank_metrics.quote_identifier -%}
+{%- set predictions = rank_metrics._beyond_accuracy_rows(predictions, shapes.get('predictions'), by + [user], item, 'rm_list_position') -%}
+{%- set truth = rank_metrics._beyond_accuracy_rows(truth, shapes.get('truth'), [truth_user], truth_item, none) if truth is not none else none -%}
 {%- set double = rank_metrics.type_double() -%}
 {%- set quoted_by = [] -%}{%- for name in by %}{% do quoted_by.append(q(name)) %}{% endfor -%}
 {%- set by_list = quoted_by | join(', ') ~ (', ' if by else '') -%}
@@ -458,12 +486,24 @@ order by {{ by_list }}rm_metric_order, k
 {%- endif %}
 {%- endmacro %}
 
+{#- An input as rows: a list-shaped one (shape.list) unnested, with its list positions under
+    `position` (when given); any other as it is. -#}
+{% macro _beyond_accuracy_rows(relation, shape, keep, item, position) -%}
+    {%- if shape and shape.list -%}
+        {%- set kept = [] -%}{%- for name in keep %}{% do kept.append(rank_metrics.quote_identifier(name)) %}{% endfor -%}
+        {{- rank_metrics.unnest_list(relation, kept, rank_metrics.quote_identifier(item), shape.separator,
+                                     rank_metrics.quote_identifier(position) if position is not none else none) -}}
+    {%- else -%}{{ relation }}
+    {%- endif -%}
+{%- endmacro %}
+
 {#- The first problem of the rows, as one row of text, or no row (the Python API's checks of
     what the query reads): train without rows, NULL ids or order values, and under
     similarity='features' a listed item (within the largest k) without a feature vector, or with
     a zero one. The item is shown as text; it is data, never SQL. -#}
-{% macro _beyond_accuracy_problems(predictions, train, arguments, largest_k, order, descending, history=false, feature_columns=[], truth=none, item_features=none) -%}
+{% macro _beyond_accuracy_problems(predictions, train, arguments, largest_k, order, descending, history=false, feature_columns=[], truth=none, item_features=none, shapes={}) -%}
 {%- set q = rank_metrics.quote_identifier -%}
+{%- set predictions = rank_metrics._beyond_accuracy_rows(predictions, shapes.get('predictions'), arguments.by + [arguments.user], arguments.item, 'rm_list_position') -%}
 {%- set text = rank_metrics.type_string() -%}
 {%- set a = arguments -%}
 select problem

@@ -16,14 +16,17 @@ if TYPE_CHECKING:
 
 def beyond_accuracy(predictions, train, k, *, metrics=None, by=None, convention=None, similarity=None, truth=None,
                     item_features=None, user="user_id", item="item_id", rank=None, score=None, train_user=None,
-                    train_item=None, truth_user=None, truth_item=None, features_item=None, con=None) -> pd.DataFrame:
+                    train_item=None, truth_user=None, truth_item=None, features_item=None, predictions_shape=None,
+                    truth_shape=None, item_separator=None, con=None) -> pd.DataFrame:
     """Beyond-accuracy metrics of the lists: a row per group, metric and k: <by columns>, k,
     metric, value, std_error, n_users. The per-user metrics (novelty under evidently, arp,
     arp_normalized, diversity, serendipity) are means over users with a standard error; the
     others are one value of the group's lists (std_error NULL, n_users the users with a list).
 
     predictions: lists as the accuracy metrics take them in long form (user, item, rank or
-    score, by columns), cut at k. train: (user, item) interactions, the same for every group.
+    score, by columns) or list-shaped (a row per user, its items in order in a list column, or in
+    a text column split by item_separator under predictions_shape='list', as a Kaggle
+    submission), cut at k. train: (user, item) interactions, the same for every group.
     truth (optional): serendipity's relevant items; without it every listed item counts.
     item_features (optional): an item column and numeric feature columns, for
     similarity='features' (the cosine). convention: 'recommenders' or 'evidently' (each
@@ -36,7 +39,7 @@ def beyond_accuracy(predictions, train, k, *, metrics=None, by=None, convention=
 def beyond_accuracy_users(predictions, train, k, *, metrics=None, by=None, convention=None, similarity=None, truth=None,
                           item_features=None, user="user_id", item="item_id", rank=None, score=None, train_user=None,
                           train_item=None, truth_user=None, truth_item=None, features_item=None,
-                          con=None) -> pd.DataFrame:
+                          predictions_shape=None, truth_shape=None, item_separator=None, con=None) -> pd.DataFrame:
     """beyond_accuracy's per-user values: a row per group, user and k, with a column for each
     per-user metric asked (NaN where the user has no value: no pair of items, no train rows, no
     listed item in train). Catalog-level metrics have no per-user value and are left out."""
@@ -66,7 +69,7 @@ def _beyond_accuracy(given: dict, per_user: bool) -> pd.DataFrame:
                          train_item=arguments["train_item"], truth_user=arguments["truth_user"],
                          truth_item=arguments["truth_item"], features_item=arguments["features_item"],
                          feature_columns=columns["features"], similarity=arguments["similarity"],
-                         item_is_text=columns["item_is_text"], per_user=per_user)
+                         item_is_text=columns["item_is_text"], per_user=per_user, shapes=columns["shapes"])
             result = engine.result(sql) if not per_user else engine.run(sql)
     finally:
         engine.close()
@@ -113,6 +116,6 @@ def _check_rows(arguments: dict, tables: dict, columns: dict, engine) -> None:
     problem = engine.first_row(render("_beyond_accuracy_problems", engine.name, **tables, arguments=arguments,
                                       largest_k=max(arguments["ks"]), order=columns["order"],
                                       descending=columns["descending"], feature_columns=columns["features"],
-                                      history=arguments["history"]))
+                                      history=arguments["history"], shapes=columns["shapes"]))
     if problem is not None and problem[0] is not None:
         raise RankMetricsError(f"rank_metrics: {problem[0]}")

@@ -364,6 +364,11 @@ def _add_beyond_accuracy_command(commands) -> None:
     for name in ("train-user", "train-item", "truth-user", "truth-item", "features-item"):
         table, column = name.split("-")
         command.add_argument(f"--{name}", help=f"{table}'s {column} column (default: --{column}'s)")
+    command.add_argument("--predictions-shape", choices=("long", "list"),
+                         help="list: a row per user, its items in order in one column (with --item-separator for text)")
+    command.add_argument("--truth-shape", choices=("long", "list"), help="the same for --truth")
+    command.add_argument("--item-separator", type=_separator, help="the separator of items in a text column of a "
+                                                                   "list-shaped table (' ' in a Kaggle submission)")
     command.add_argument("--per-user", action="store_true", help="a row per user and k with each per-user metric "
                                                                  "(beyond_accuracy_users)")
     command.set_defaults(database=None)   # (the inputs are files: no --database)
@@ -379,7 +384,9 @@ def _beyond_accuracy(arguments: argparse.Namespace) -> int:
                       similarity=arguments.similarity, truth=arguments.truth, item_features=arguments.item_features,
                       user=arguments.user, item=arguments.item, rank=arguments.rank, score=arguments.score,
                       train_user=arguments.train_user, train_item=arguments.train_item, truth_user=arguments.truth_user,
-                      truth_item=arguments.truth_item, features_item=arguments.features_item)
+                      truth_item=arguments.truth_item, features_item=arguments.features_item,
+                      predictions_shape=arguments.predictions_shape, truth_shape=arguments.truth_shape,
+                      item_separator=arguments.item_separator)
     _write_table(result, arguments.format)
     return 0
 
