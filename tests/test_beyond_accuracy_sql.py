@@ -235,3 +235,16 @@ def test_the_command_line(tmp_path):
     assert code == 2 and err == "rank-metrics: error: column 'article' (--train-item) is not in train (its columns: user_id, item_id)\n"
     code, _, err = run("beyond-accuracy", lists, train, "-k", "2", "--metrics", "diversity", "--similarity", "features")
     assert code == 2 and "give --item-features (an item column" in err and len(err.splitlines()) == 1
+
+
+def test_the_query_says_what_made_it_and_no_name_ends_its_comment():
+    from rank_metrics._render import render
+
+    sql = render("_beyond_accuracy_query", "duckdb", predictions="p", train="t", ks=[5, 2],
+                 metrics=[{"metric": "diversity", "definition": "recommenders"}], by=["model"], user="u\nselect 1",
+                 item="item_id", order="rank", descending=False, train_user="user_id", train_item="item_id")
+    lines = sql.splitlines()
+    assert lines[0] == "-- rank_metrics 0.2.0: beyond_accuracy"
+    assert lines[1] == ("-- options: k=[5, 2], diversity=recommenders, by=['model'], user='u\\nselect 1', item='item_id', "
+                        "rank='rank', train_user='user_id', train_item='item_id', similarity='cooccurrence'")
+    assert lines[2] == "with rm_ks as ("

@@ -210,6 +210,15 @@
 {%- set similar = 'diversity' in asked or 'serendipity' in asked -%}
 {%- set ln2 = 'ln(cast(2 as ' ~ double ~ '))' -%}
 {%- set item_key = rank_metrics.text_in_byte_order(q(item)) if item_is_text else q(item) -%}
+{%- set shown = ['k=' ~ rank_metrics._shown_as_given(ks | list)] -%}
+{%- for entry in metrics %}{% do shown.append(entry.metric ~ '=' ~ entry.definition) %}{% endfor -%}
+{%- set listed = (shapes.get('predictions') or {}).get('list') -%}
+{%- for name, value in [('by', by), ('user', user), ('item', item), (('score' if descending else 'rank'), none if listed else order), ('train_user', train_user),
+                        ('train_item', train_item), ('similarity', similarity if similar else none)] if value -%}
+    {%- do shown.append(name ~ '=' ~ rank_metrics._shown_as_given(value)) -%}
+{%- endfor -%}
+-- rank_metrics {{ rank_metrics._package_version() }}: beyond_accuracy{{ '_users' if per_user }}
+-- options: {{ rank_metrics._printable(shown | join(', ')) }}
 with rm_ks as (
     {%- for k in ks %}
     select cast({{ k | int }} as bigint) as k{{ ' union all' if not loop.last }}

@@ -227,31 +227,28 @@ def _loaded_namespace(engine: str, structured_errors: bool = True) -> _Namespace
 @functools.lru_cache(maxsize=None)
 def metric_registry() -> dict[str, dict]:
     """The metric registry (macros/metrics/_registry.sql): metric name -> its macro, group
-    column, user column, label, sums and description, in the order results list them. Read
-    from that one file alone, so that importing the package loads no other macro."""
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(dbt_project_dir() / "macros")),
-                             extensions=["jinja2.ext.do"], undefined=jinja2.StrictUndefined)
-    template = env.get_template("metrics/_registry.sql")
-    context = template.new_context()
-    for _ in template.root_render_func(context):
-        pass
-    registry: dict[str, dict] = {}
-    context.vars["_metric_registry"](registry)
-    return registry
+    column, user column, label, sums and description, in the order results list them."""
+    return _registry("metrics/_registry.sql", "_metric_registry")
 
 
 @functools.lru_cache(maxsize=None)
 def beyond_accuracy_registry() -> dict[str, dict]:
     """The beyond-accuracy metrics (macros/metrics/beyond_accuracy.sql): metric name -> its label,
     description and, for each library that defines it, whether it is a mean over users."""
+    return _registry("metrics/beyond_accuracy.sql", "_beyond_accuracy_registry")
+
+
+def _registry(path: str, macro: str) -> dict[str, dict]:
+    """The dict a registry macro fills, read from its one file alone, so that importing the
+    package loads no other macro."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(dbt_project_dir() / "macros")),
                              extensions=["jinja2.ext.do"], undefined=jinja2.StrictUndefined)
-    template = env.get_template("metrics/beyond_accuracy.sql")
+    template = env.get_template(path)
     context = template.new_context()
     for _ in template.root_render_func(context):
         pass
     registry: dict[str, dict] = {}
-    context.vars["_beyond_accuracy_registry"](registry)
+    context.vars[macro](registry)
     return registry
 
 
