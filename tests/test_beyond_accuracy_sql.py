@@ -248,3 +248,29 @@ def test_the_query_says_what_made_it_and_no_name_ends_its_comment():
     assert lines[1] == ("-- options: k=[5, 2], diversity=recommenders, by=['model'], user='u\\nselect 1', item='item_id', "
                         "rank='rank', train_user='user_id', train_item='item_id', similarity='cooccurrence'")
     assert lines[2] == "with rm_ks as ("
+
+
+def test_the_report_shows_them_beside_accuracy(tmp_path):
+    """report(train=...) and `rank-metrics report --train`: a grid per model of each metric at each
+    k, the values of beyond_accuracy, names escaped as everywhere on the page."""
+    from test_cli import run
+
+    predictions = pd.concat([PREDICTIONS.assign(model="<b>x</b>"),
+                             PREDICTIONS.assign(model="y", rank=3 - PREDICTIONS["rank"])])
+    truth = pd.DataFrame({"user_id": ["u1", "u2"], "item_id": ["d", "b"]})
+    page = rank_metrics.report(predictions, truth, [1, 2], by="model", train=TRAIN, beyond_convention="evidently")
+    section = page[page.index("<h2>Beyond accuracy</h2>"):page.index("<h2>Inputs</h2>")]
+    assert "<h3>model &lt;b&gt;x&lt;/b&gt;</h3>" in section and "<b>x</b>" not in section
+    cells = section[section.index("<h3>model y</h3>"):]
+    # (the page's similarity is co-occurrence: it has no item features)
+    got = rank_metrics.beyond_accuracy(predictions[predictions.model == "y"], TRAIN, [1, 2], convention="evidently",
+                                       similarity="cooccurrence")
+    for row in got.itertuples():
+        assert f"<td>{row.metric}</td>" in cells and f"<td>{row.value:.6f}</td>" in cells
+    predictions.to_csv(tmp_path / "lists.csv", index=False)
+    truth.to_csv(tmp_path / "truth.csv", index=False)
+    TRAIN.to_csv(tmp_path / "train.csv", index=False)
+    code, _, err = run("report", str(tmp_path / "lists.csv"), str(tmp_path / "truth.csv"), "-k", "2", "--by", "model",
+                       "--train", str(tmp_path / "train.csv"), "-o", str(tmp_path / "page.html"))
+    assert code == 0, err
+    assert "<td>serendipity</td>" in (tmp_path / "page.html").read_text()

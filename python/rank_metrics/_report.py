@@ -19,6 +19,7 @@ from ._optional import load
 from ._tables import BETTER, WORSE, cell, zero_floors
 from ._version import __version__
 from ._warnings import _COUNTING_FOR_A_REPORT, takes_strict
+from .beyond import beyond_accuracy
 from .comparison import RESAMPLES, compare
 from .errors import RankMetricsError, mention
 
@@ -97,10 +98,15 @@ def _bars(axes, rows, by: list, groups: list) -> None:
 @takes_strict
 def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test="t", correction="holm", family="metric_and_k",
            alpha=None, seed=0, confidence=None, title=None, con=None, over_time=False, period="period",
-           time="label_time", window=7, as_of=None, loaded_at=None, periods=7, min_drop=0.0, **options) -> str:
+           time="label_time", window=7, as_of=None, loaded_at=None, periods=7, min_drop=0.0, train=None,
+           beyond_convention=None, **options) -> str:
     """One self-contained HTML page: the comparison against `baseline` (when given), every metric
     against k per group with its confidence band, the users evaluated and left out, and the
     options in force. Returns the HTML text.
+
+    train: the (user, item) interactions the model learned from; with it the page also shows the
+    beyond-accuracy metrics per group and k (beyond_accuracy, under `beyond_convention`), beside
+    accuracy: coverage and novelty against MAP is the trade-off a recommender is judged on.
 
     over_time=True: the dashboard of evaluate_over_time (period, time, window, as_of, loaded_at)
     instead: each metric per period, a line per group with its band, incomplete periods marked,
@@ -109,6 +115,9 @@ def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test=
         if baseline is not None:
             raise RankMetricsError(f"rank_metrics: report: {mention('baseline', baseline)} is the comparison's; the "
                                    f"over-time page judges each group against its own past (the trend gate)")
+        if train is not None:
+            raise RankMetricsError(f"rank_metrics: report: {mention('train')} is for the page of one evaluation; the "
+                                   "over-time page shows accuracy per period only")
         from ._over_time_report import over_time_report
 
         return over_time_report(predictions, truth, k, by=by, metrics=metrics, confidence=confidence,
@@ -132,6 +141,14 @@ def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test=
         with _said_already():
             comparison = compare(predictions, truth, k, by=by, baseline=baseline, metrics=metrics, test=test,
                                  correction=correction, family=family, alpha=alpha, seed=seed, con=con, **options)
+    beyond = None
+    if train is not None:
+        # the lists' columns as the accuracy metrics read them; serendipity counts every listed item
+        # relevant (truth's grades, which the page's metrics read, are not its relevance), and items
+        # are alike by co-occurrence in train (the page takes no item features)
+        columns = {name: options[name] for name in ("user", "item", "rank", "score") if options.get(name) is not None}
+        beyond = beyond_accuracy(predictions, _inputs.read_once(train, "train"), k, by=by, convention=beyond_convention,
+                                 similarity="cooccurrence", con=con, **columns)
     users = _users(predictions, truth, k, by_columns, con, options)
     inputs = _inputs_table(predictions, truth, k, con, options)
     buffer = io.StringIO()
@@ -151,6 +168,7 @@ def report(predictions, truth, k, *, by=None, baseline=None, metrics=None, test=
               "with few users or values near 0 or 1.</p>",
               f"<figure>{chart}</figure>",
               "<h2>Values</h2>", _values_grids(values, by_columns, confidence or 0.95),
+              *(_beyond_section(beyond, by_columns) if beyond is not None else []),
               "<h2>Inputs</h2>", inputs,
               "<h2>Users</h2>", _users_table(users, by_columns),
               "<h2>Options in force</h2>",
@@ -358,6 +376,23 @@ def _values_grids(values, by: list, confidence: float) -> str:
     parts.append(f"<p>Each cell is the mean over the evaluated users and, below it, the "
                  f"{_escape(_percent(confidence))} confidence interval (none under two users).</p>")
     return "\n".join(parts)
+
+
+def _beyond_section(rows, by: list) -> list[str]:
+    """The beyond-accuracy metrics: per group, a grid of each metric (rows) at each k (columns)."""
+    parts = ["<h2>Beyond accuracy</h2>",
+             "<p>How much of the catalog the lists use, how popular, novel and varied they are, from the training "
+             "interactions (beyond_accuracy; items alike by co-occurrence in train, every listed item relevant to "
+             "serendipity).</p>"]
+    for key, group in (rows.groupby(by, sort=False) if by else [((), rows)]):
+        key = key if isinstance(key, tuple) else (key,)
+        if by:
+            parts.append("<h3>" + _escape(", ".join(f"{name} {value}" for name, value in zip(by, key))) + "</h3>")
+        grid = group.pivot(index="metric", columns="k", values="value").reindex(list(dict.fromkeys(group.metric)))
+        grid = grid.reset_index()
+        grid.columns = ["metric", *(f"k = {k}" for k in grid.columns[1:])]
+        parts.append(_table(grid, list(grid.columns), "values"))
+    return parts
 
 
 def _input_name(value) -> str:

@@ -474,6 +474,10 @@ def _parser(arguments: list[str] = ()) -> argparse.ArgumentParser:
         if name == "report":
             _add_comparison_options(command, baseline_required=False)
             command.add_argument("--title", help="the page's heading (default: Ranking metrics, or Ranking metrics over time)")
+            command.add_argument("--train", help="the (user, item) interactions the model learned from: the page then "
+                                                 "shows the beyond-accuracy metrics beside accuracy")
+            command.add_argument("--beyond-convention", help="their definitions: recommenders or evidently (default: "
+                                                             "recommenders' where it has the metric, else Evidently's)")
             command.add_argument("--over-time", action="store_true",
                                  help="the dashboard over time instead: each metric per --period against each period's "
                                       "window of labels (--time, --window), incomplete periods marked, the trend gate's "
@@ -661,7 +665,8 @@ def _silence_stdout() -> None:
 # truth, its positional arguments; con, check) as the API spells them
 _FLAGS = frozenset([*api.OPTIONS, "dialect", "macro", "metrics", "confidence", "baseline", "test", "correction", "family",
                     "alpha", "seed", "resamples", "strict", "period", "time", "window", "as_of", "loaded_at", "periods",
-                    "min_drop", "similarity", "train_user", "train_item", "features_item", "item_features"])
+                    "min_drop", "similarity", "train_user", "train_item", "features_item", "item_features", "train",
+                    "beyond_convention"])
 
 
 def _command_line_text(error: Exception | str) -> str:
@@ -917,7 +922,8 @@ def _picture(arguments: argparse.Namespace, keywords: dict) -> int:
                          min_drop=arguments.min_drop) if arguments.over_time else {}
         page = report.report(arguments.predictions, arguments.truth, baseline=arguments.baseline, test=arguments.test,
                              correction=arguments.correction, family=arguments.family, alpha=arguments.alpha,
-                             seed=arguments.seed, title=arguments.title, **over_time, **common)
+                             seed=arguments.seed, title=arguments.title, train=arguments.train,
+                             beyond_convention=arguments.beyond_convention, **over_time, **common)
         try:
             with open(arguments.output, "w", encoding="utf-8") as out:
                 out.write(page)
