@@ -274,3 +274,33 @@ def test_the_report_shows_them_beside_accuracy(tmp_path):
                        "--train", str(tmp_path / "train.csv"), "-o", str(tmp_path / "page.html"))
     assert code == 0, err
     assert "<td>serendipity</td>" in (tmp_path / "page.html").read_text()
+
+
+def test_compare_pairs_the_per_user_metrics():
+    """compare_beyond_accuracy: b against a on each per-user metric, the users with a value on
+    both sides paired: the reference's per-user values, and scipy's paired t test on them."""
+    import random
+
+    from scipy import stats as scipy_stats
+
+    draw = random.Random(3)
+    rows, lists = [], {"a": {}, "b": {}}
+    for user in range(40):
+        for model in ("a", "b"):
+            items = [f"i{number}" for number in draw.sample(range(20), draw.randint(1, 5))]
+            lists[model][user] = items
+            rows += [(model, user, item, rank) for rank, item in enumerate(items, 1)]
+    train = sorted({(draw.randrange(50), f"i{draw.randrange(20)}") for _ in range(150)})
+    got = rank_metrics.compare_beyond_accuracy(pd.DataFrame(rows, columns=["model", "user_id", "item_id", "rank"]),
+                                               pd.DataFrame(train, columns=["user_id", "item_id"]), 4, baseline="a",
+                                               by="model", metrics=["diversity", "serendipity", "arp", "gini"])
+    # gini is one value of the whole group: nothing to pair
+    assert got.metric.tolist() == ["diversity", "serendipity", "arp"] and set(got.model) == {"b"}
+    for row in got.itertuples():
+        per_model = {model: reference_beyond.beyond_accuracy(lists[model], train, 4, metrics=[row.metric])[0][row.metric]
+                     for model in ("a", "b")}
+        paired = sorted(set(per_model["a"]) & set(per_model["b"]))
+        assert row.n_users == len(paired) and row.n_only_model == len(per_model["b"]) - len(paired)
+        mine, theirs = [per_model["b"][user] for user in paired], [per_model["a"][user] for user in paired]
+        assert row.difference == pytest.approx(sum(mine) / len(mine) - sum(theirs) / len(theirs), rel=1e-9)
+        assert row.p_value == pytest.approx(scipy_stats.ttest_rel(mine, theirs).pvalue, rel=1e-6)

@@ -6,7 +6,7 @@ runs them in DuckDB, and checks them against an independent reference implementa
 
 from ._version import __version__
 from .api import METRIC_FUNCTIONS, average_precision_at_k, evaluate, evaluate_users, sql
-from .beyond import beyond_accuracy, beyond_accuracy_users
+from .beyond import beyond_accuracy, beyond_accuracy_users, compare_beyond_accuracy
 from .comparison import compare
 from .errors import CheckFailed, RankMetricsError, RankMetricsWarning
 from .lists import apk, mapk
@@ -19,4 +19,5 @@ globals().update(METRIC_FUNCTIONS)
 
 __all__ = ["__version__", "apk", "mapk", *METRIC_FUNCTIONS, "average_precision_at_k", "evaluate", "evaluate_users", "compare",
            "evaluate_over_time", "no_significant_drop", "beyond_accuracy", "beyond_accuracy_users",
+           "compare_beyond_accuracy",
            "plot", "report", "sql", "RankMetricsError", "RankMetricsWarning", "CheckFailed"]

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ._engines import engine_for
 from ._render import beyond_accuracy_registry, namespace, render
-from .errors import RankMetricsError
+from .errors import RankMetricsError, mention
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -119,3 +119,63 @@ def _check_rows(arguments: dict, tables: dict, columns: dict, engine) -> None:
                                       history=arguments["history"], shapes=columns["shapes"]))
     if problem is not None and problem[0] is not None:
         raise RankMetricsError(f"rank_metrics: {problem[0]}")
+
+
+def compare_beyond_accuracy(predictions, train, k, *, baseline, by, metrics=None, test="t", correction="holm",
+                            family="metric_and_k", alpha=0.05, seed=0, resamples=10_000, con=None,
+                            **options) -> pd.DataFrame:
+    """Each model (the values of by's first column) against the `baseline` model on the per-user
+    beyond-accuracy metrics (novelty under evidently, arp, arp_normalized, diversity,
+    serendipity), within each segment (by's other columns): compare's columns and tests, users
+    paired when both models have a value for them. The catalog-level metrics have no per-user
+    value to pair and are not compared. The other keyword arguments are beyond_accuracy's."""
+    import pandas as pd
+
+    from . import stats
+    from .comparison import COLUMNS, _as_group_value, _finished, _mean, _require_baseline
+
+    for name, value, allowed in (("test", test, stats.TESTS), ("correction", correction, stats.CORRECTIONS),
+                                 ("family", family, stats.FAMILIES)):
+        if value not in allowed:
+            raise RankMetricsError(f"rank_metrics: compare_beyond_accuracy: {mention(name, value)} must be one of "
+                                   f"{', '.join(map(repr, allowed))}; got {value!r}")
+    stats.check_resampling(seed, resamples)
+    by = [by] if isinstance(by, str) else list(by or [])
+    if not by:
+        raise RankMetricsError(f"rank_metrics: compare_beyond_accuracy: {mention('by')} must name the column whose "
+                               "values are the models (and any segment columns after it)")
+    model, segments = by[0], by[1:]
+    users = beyond_accuracy_users(predictions, train, k, metrics=metrics, by=by, con=con, **options)
+    user = options.get("user", "user_id")
+    asked = [column for column in users.columns if column not in (*by, user, "k")]
+    groups = sorted(set(users[model]))
+    baseline = _as_group_value(baseline, groups)
+    _require_baseline(model, baseline, groups)
+    rows = []
+    for segment, in_segment in (users.groupby(segments, sort=True, dropna=False) if segments else [((), users)]):
+        segment = segment if isinstance(segment, tuple) else (segment,)
+        base = in_segment[in_segment[model] == baseline]
+        for group in groups:
+            side = in_segment[in_segment[model] == group]
+            if group == baseline or not len(side):
+                continue
+            for k_value in sorted(set(users["k"])):
+                for metric in asked:
+                    mine = side[(side["k"] == k_value) & side[metric].notna()]
+                    theirs = base[(base["k"] == k_value) & base[metric].notna()]
+                    both = mine.merge(theirs, on=[user, "k"], suffixes=("", "_baseline")).sort_values(user, kind="stable")
+                    outcome = stats.paired(both[metric].tolist(), both[metric + "_baseline"].tolist(), test=test,
+                                           seed=seed, resamples=resamples)
+                    rows.append({model: group, **dict(zip(segments, segment)), "k": k_value, "metric": metric,
+                                 "baseline_value": _mean(both[metric + "_baseline"]), "value": _mean(both[metric]),
+                                 **{name: outcome[name] for name in ("difference", "relative_difference", "std_error",
+                                                                     "t", "df", "p_value")},
+                                 "n_users": len(both), "n_only_model": len(mine) - len(both),
+                                 "n_only_baseline": len(theirs) - len(both)})
+    frame = pd.DataFrame(rows, columns=[model, *segments, *COLUMNS[:10], *COLUMNS[12:]])
+    order = {metric: index for index, metric in enumerate(asked)}
+    finished = _finished(frame.astype({"k": "int64"}), model, segments, correction, family, alpha)
+    # _finished orders the accuracy metrics; these keep beyond_accuracy's order
+    finished = finished.assign(rm_order=finished["metric"].map(order))
+    return finished.sort_values([model, *segments, "k", "rm_order"], kind="stable").drop(columns="rm_order") \
+        .reset_index(drop=True)
