@@ -235,6 +235,13 @@ def test_the_command_line(tmp_path):
     assert code == 2 and err == "rank-metrics: error: column 'article' (--train-item) is not in train (its columns: user_id, item_id)\n"
     code, _, err = run("beyond-accuracy", lists, train, "-k", "2", "--metrics", "diversity", "--similarity", "features")
     assert code == 2 and "give --item-features (an item column" in err and len(err.splitlines()) == 1
+    (tmp_path / "empty.csv").write_text("user_id,item_id\n")
+    code, _, err = run("beyond-accuracy", lists, str(tmp_path / "empty.csv"), "-k", "2")
+    empty = str(tmp_path / "empty.csv")
+    assert code == 2 and err == f"rank-metrics: error: train: cannot read {empty!r}: it has a header line but no rows\n"
+    (tmp_path / "binary.csv").write_bytes(b"user_id,item_id\nu1,a\n" + bytes(range(256)) * 12)
+    code, _, err = run("beyond-accuracy", lists, str(tmp_path / "binary.csv"), "-k", "2")
+    assert code == 2 and err.startswith("rank-metrics: error: train: cannot read") and len(err.splitlines()) == 1
 
 
 def test_the_query_says_what_made_it_and_no_name_ends_its_comment():

@@ -71,6 +71,14 @@ def _beyond_accuracy(given: dict, per_user: bool) -> pd.DataFrame:
                          feature_columns=columns["features"], similarity=arguments["similarity"],
                          item_is_text=columns["item_is_text"], per_user=per_user, shapes=columns["shapes"])
             result = engine.result(sql) if not per_user else engine.run(sql)
+    except RankMetricsError:
+        raise
+    except Exception as error:
+        # a file with a bad line deep inside fails only when a query reaches it: say which
+        unreadable = engine.unreadable_input(error)
+        if unreadable is None:
+            raise
+        raise unreadable from None
     finally:
         engine.close()
     if per_user:

@@ -665,7 +665,7 @@ def _silence_stdout() -> None:
 # truth, its positional arguments; con, check) as the API spells them
 _FLAGS = frozenset([*api.OPTIONS, "dialect", "macro", "metrics", "confidence", "baseline", "test", "correction", "family",
                     "alpha", "seed", "resamples", "strict", "period", "time", "window", "as_of", "loaded_at", "periods",
-                    "min_drop", "similarity", "train_user", "train_item", "features_item", "item_features", "train",
+                    "min_drop", "similarity", "train_user", "train_item", "features_item", "item_features",
                     "beyond_convention"])
 
 
