@@ -335,6 +335,14 @@ rm_needed as (
     union
     select rm_item, rm_before from rm_history
 ),
+{%- if similarity != 'features' %}
+rm_needed_train as (
+    -- the (user, item) pairs of train, once each, of the items the needed pairs name
+    select distinct rm_user, rm_item
+    from rm_train
+    where rm_item in (select rm_a from rm_needed union select rm_b from rm_needed)
+),
+{%- endif %}
 rm_similar as (
     {%- if similarity == 'features' %}
     -- the cosine of the two items' feature vectors
@@ -352,18 +360,24 @@ rm_similar as (
         on fb.{{ q(features_item) }} = n.rm_b
     {%- else %}
     -- co-occurrence: the users with both items in train over sqrt(t_a t_b); a pair never seen
-    -- together has no row (similarity 0)
-    select n.rm_a, n.rm_b, count(distinct t1.rm_user) / sqrt(cast(ia.rm_rows as {{ double }}) * ib.rm_rows) as rm_similarity
-    from rm_needed as n
-    inner join rm_train as t1
-        on t1.rm_item = n.rm_a
-    inner join rm_train as t2
-        on t2.rm_user = t1.rm_user and t2.rm_item = n.rm_b
+    -- together has no row (similarity 0). Counted over each user's history first (the pairs of
+    -- the needed items it holds), then kept where needed: the work grows with the histories,
+    -- never with a popular item's users times the pairs it is in (joined the other way round,
+    -- 100K lists over 1M train rows took 170 s)
+    select c.rm_a, c.rm_b, c.rm_users / sqrt(cast(ia.rm_rows as {{ double }}) * ib.rm_rows) as rm_similarity
+    from (
+        select t1.rm_item as rm_a, t2.rm_item as rm_b, count(*) as rm_users
+        from rm_needed_train as t1
+        inner join rm_needed_train as t2
+            on t1.rm_user = t2.rm_user
+        group by t1.rm_item, t2.rm_item
+    ) as c
+    inner join rm_needed as n
+        on n.rm_a = c.rm_a and n.rm_b = c.rm_b
     inner join rm_train_items as ia
-        on ia.rm_item = n.rm_a
+        on ia.rm_item = c.rm_a
     inner join rm_train_items as ib
-        on ib.rm_item = n.rm_b
-    group by n.rm_a, n.rm_b, ia.rm_rows, ib.rm_rows
+        on ib.rm_item = c.rm_b
     {%- endif %}
 ),
 {%- endif %}
