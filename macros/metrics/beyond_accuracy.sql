@@ -330,17 +330,21 @@ rm_history as (
         on l.rm_user = t.rm_user
 ),
 rm_needed as (
-    -- the item pairs whose similarity the lists need, and no other
-    select rm_a, rm_b from rm_pairs
-    union
-    select rm_item, rm_before from rm_history
+    -- the item pairs whose similarity the lists need, and no other (distinct, not a bare union,
+    -- which BigQuery refuses)
+    select distinct rm_a, rm_b
+    from (
+        select rm_a, rm_b from rm_pairs
+        union all
+        select rm_item, rm_before from rm_history
+    ) as n
 ),
 {%- if similarity != 'features' %}
 rm_needed_train as (
     -- the (user, item) pairs of train, once each, of the items the needed pairs name
     select distinct rm_user, rm_item
     from rm_train
-    where rm_item in (select rm_a from rm_needed union select rm_b from rm_needed)
+    where rm_item in (select rm_a from rm_needed union all select rm_b from rm_needed)
 ),
 {%- endif %}
 rm_similar as (
