@@ -14,6 +14,7 @@ from .errors import RankMetricsError, mention
 if TYPE_CHECKING:
     import pandas as pd
 
+
 def beyond_accuracy(predictions, train, k, *, metrics=None, by=None, convention=None, similarity=None, truth=None,
                     item_features=None, user="user_id", item="item_id", rank=None, score=None, train_user=None,
                     train_item=None, truth_user=None, truth_item=None, features_item=None, predictions_shape=None,
