@@ -1,5 +1,6 @@
 -- The beyond-accuracy worked example (models/beyond_accuracy): each value within 1e-12, each
--- n_users, and no row more
+-- n_users, and no row more (unless refs read no rows, as under dbt build --empty, which reads
+-- every model empty)
 with expected as (
     select 'recommenders' as convention, 'catalog_coverage' as metric, 1.0 as value, 3 as n_users
     union all select 'recommenders', 'distributional_coverage', 1.584962500721156, 3
@@ -17,5 +18,6 @@ select e.convention, e.metric, g.value, e.value as expected_value
 from expected as e
 full outer join {{ ref('beyond_accuracy_example') }} as g
     on g.convention = e.convention and g.metric = e.metric and g.k = 2
-where g.metric is null or e.metric is null
-    or abs(g.value - e.value) > 1e-12 or g.n_users <> e.n_users
+where (g.metric is null or e.metric is null
+        or abs(g.value - e.value) > 1e-12 or g.n_users <> e.n_users)
+    and (select count(*) from {{ ref('family_predictions') }}) > 0
