@@ -15,7 +15,8 @@
     {%- do rank_metrics._beyond_accuracy_columns(resolved, columns, found) -%}
     {%- set problems = run_query(rank_metrics._beyond_accuracy_problems(predictions, train, resolved, resolved.ks | max, found.order, found.descending,
                                                                         history=resolved.history, feature_columns=found.features,
-                                                                        truth=inputs.truth, item_features=inputs.item_features, shapes=found.shapes)) -%}
+                                                                        truth=inputs.truth, item_features=inputs.item_features, shapes=found.shapes,
+                                                                        item_is_text=found.item_is_text)) -%}
     {%- if problems is not none and problems.rows | length -%}
         {%- do exceptions.raise_compiler_error("rank_metrics: " ~ problems.rows[0][0]) -%}
     {%- endif -%}

@@ -528,7 +528,7 @@ order by {{ by_list }}rm_metric_order, k
     what the query reads): train without rows, NULL ids or order values, and under
     similarity='features' a listed item (within the largest k) without a feature vector, or with
     a zero one. The item is shown as text; it is data, never SQL. -#}
-{% macro _beyond_accuracy_problems(predictions, train, arguments, largest_k, order, descending, history=false, feature_columns=[], truth=none, item_features=none, shapes={}) -%}
+{% macro _beyond_accuracy_problems(predictions, train, arguments, largest_k, order, descending, history=false, feature_columns=[], truth=none, item_features=none, shapes={}, item_is_text=false) -%}
 {%- set q = rank_metrics.quote_identifier -%}
 {%- set predictions = rank_metrics._beyond_accuracy_rows(predictions, shapes.get('predictions'), arguments.by + [arguments.user], arguments.item, 'rm_list_position') -%}
 {%- set text = rank_metrics.type_string() -%}
@@ -555,7 +555,7 @@ from (
         select {{ rank_metrics.string_literal('listed item ') }} as rm_kind, rm_item, rm_user
         from (
             select {{ q(a.item) }} as rm_item, {{ q(a.user) }} as rm_user,
-                row_number() over (partition by {% for name in a.by %}{{ q(name) }}, {% endfor %}{{ q(a.user) }} order by {{ q(order) }} {{ 'desc' if descending else 'asc' }}) as rm_position
+                row_number() over (partition by {% for name in a.by %}{{ q(name) }}, {% endfor %}{{ q(a.user) }} order by {{ q(order) }} {{ 'desc' if descending else 'asc' }}, {{ rank_metrics.text_in_byte_order(q(a.item)) if item_is_text else q(a.item) }} asc) as rm_position
             from {{ predictions }} as rm_p
         ) as n
         where rm_position <= {{ largest_k | int }}

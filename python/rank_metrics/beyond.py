@@ -125,7 +125,8 @@ def _check_rows(arguments: dict, tables: dict, columns: dict, engine) -> None:
     problem = engine.first_row(render("_beyond_accuracy_problems", engine.name, **tables, arguments=arguments,
                                       largest_k=max(arguments["ks"]), order=columns["order"],
                                       descending=columns["descending"], feature_columns=columns["features"],
-                                      history=arguments["history"], shapes=columns["shapes"]))
+                                      history=arguments["history"], shapes=columns["shapes"],
+                                      item_is_text=columns["item_is_text"]))
     if problem is not None and problem[0] is not None:
         raise RankMetricsError(f"rank_metrics: {problem[0]}")
 
