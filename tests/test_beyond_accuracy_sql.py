@@ -313,6 +313,73 @@ def test_compare_pairs_the_per_user_metrics():
         assert row.p_value == pytest.approx(scipy_stats.ttest_rel(mine, theirs).pvalue, rel=1e-6)
 
 
+def test_the_command_line_compares_with_a_baseline(tmp_path):
+    """rank-metrics beyond-accuracy --by model --baseline a: compare_beyond_accuracy's rows, with
+    every digit in CSV; --baseline needs --by and has no --per-user rows."""
+    from test_cli import run
+
+    draw = __import__("random").Random(5)
+    rows = [(model, user, f"i{item}", rank) for user in range(30) for model in ("a", "b")
+            for rank, item in enumerate(draw.sample(range(15), 4), 1)]
+    lists = pd.DataFrame(rows, columns=["model", "user_id", "item_id", "rank"])
+    train = pd.DataFrame(sorted({(draw.randrange(40), f"i{draw.randrange(15)}") for _ in range(120)}),
+                         columns=["user_id", "item_id"])
+    lists.to_csv(tmp_path / "lists.csv", index=False)
+    train.to_csv(tmp_path / "train.csv", index=False)
+    files = str(tmp_path / "lists.csv"), str(tmp_path / "train.csv")
+    code, out, _ = run("beyond-accuracy", *files, "-k", "4", "--by", "model", "--baseline", "a", "--metrics", "arp",
+                       "diversity", "--test", "permutation", "--seed", "2", "--format", "csv")
+    expected = rank_metrics.compare_beyond_accuracy(lists, train, 4, baseline="a", by="model", metrics=["arp", "diversity"],
+                                                    test="permutation", seed=2)
+    assert code == 0
+    got = pd.read_csv(__import__("io").StringIO(out))
+    assert got.metric.tolist() == ["arp", "diversity"]
+    assert got.p_value.tolist() == pytest.approx(expected.p_value.tolist(), rel=1e-12)
+    assert got.difference.tolist() == pytest.approx(expected.difference.tolist(), rel=1e-12)
+    code, _, err = run("beyond-accuracy", *files, "-k", "4", "--baseline", "a")
+    assert code == 2 and "--by must name the column whose values are the models" in err
+    code, _, err = run("beyond-accuracy", *files, "-k", "4", "--by", "model", "--baseline", "a", "--per-user")
+    assert code == 2 and "--baseline compares the models' per-user values; it has no --per-user rows" in err
+
+
+def test_lists_merged_and_ids_with_spaces_are_warned_of(tmp_path):
+    """Two models' lists read as one list per user (by= left out), lists of two days at one
+    rank, ids with a space at an end in train only: a plausible wrong number with no error, so
+    each is evaluate's warning, with train in truth's place; an error under strict=True
+    (--strict on the command line); no warning with by=."""
+    from test_cli import run
+
+    lists = pd.DataFrame([(model, user, item, rank) for model, items in (("x", "ab"), ("y", "ba"))
+                          for user in ("u1", "u2") for rank, item in enumerate(items, 1)],
+                         columns=["model", "user_id", "item_id", "rank"])
+    train = pd.DataFrame([("u1", "a"), ("u2", "b"), ("u3", "a")], columns=["user_id", "item_id"])
+    with pytest.warns(rank_metrics.RankMetricsWarning, match="predictions have a column 'model' that by= does not name"):
+        rank_metrics.beyond_accuracy(lists, train, 2, metrics=["arp"])
+    with pytest.raises(RankMetricsError, match=r"column 'model' that by= .*\(strict=True makes this warning an error\)"):
+        rank_metrics.beyond_accuracy_users(lists, train, 2, metrics=["arp"], strict=True)
+    by_day = lists.rename(columns={"model": "day"})
+    with pytest.warns(rank_metrics.RankMetricsWarning, match=r"lists merged: user 'u1' has two rows at rank 1, and "
+                      r"their column 'day', which by= does not name, differs between them: .* pass by='day' for a row "
+                      r"per day \(--by day on the command line\)"):
+        rank_metrics.beyond_accuracy(by_day, train, 2, metrics=["arp"])
+    one_list = lists[lists.model == "x"].drop(columns="model")
+    spaced = train.assign(item_id=train.item_id.replace("a", "a "))
+    with pytest.warns(rank_metrics.RankMetricsWarning, match=r"train's column 'item_id' holds ids with a space at the "
+                      r"start or end, such as 'a ', and predictions' have none"):
+        rank_metrics.beyond_accuracy(one_list, spaced, 2, metrics=["catalog_coverage"])
+    with __import__("warnings").catch_warnings():
+        __import__("warnings").simplefilter("error")
+        grouped = rank_metrics.beyond_accuracy(lists, train, 2, metrics=["arp"], by="model")
+    # per model, each user's list [a, b] or [b, a]: a has 2 train users, b 1
+    assert grouped.value.tolist() == [1.5, 1.5]
+    by_day.to_csv(tmp_path / "lists.csv", index=False)
+    train.to_csv(tmp_path / "train.csv", index=False)
+    code, out, err = run("beyond-accuracy", str(tmp_path / "lists.csv"), str(tmp_path / "train.csv"), "-k", "2",
+                         "--strict")
+    assert (code, out) == (2, "") and err.startswith("rank-metrics: error: lists merged: user 'u1'") and \
+        err.rstrip().endswith("(--strict makes this warning an error)")
+
+
 @pytest.mark.parametrize("engine", [pytest.param("postgres", marks=pytest.mark.postgres)])
 def test_random_cases_equal_the_reference_on_the_engine(engine, request):
     """Forty random cases in one query per call (a group each; train, truth and features shared),

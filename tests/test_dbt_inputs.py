@@ -229,9 +229,11 @@ def test_relevance_none_says_truth_has_no_grades_for_a_ref_as_for_a_cte(dbt_proj
 def test_merged_lists_repeated_rows_and_spaced_ids_are_logged(dbt_project):
     """Lists of several days read as one, the same row twice, ids with a space in one table and
     scores passed as rank= gave a plausible number with no word in dbt (issue 43): each is a
-    warning in dbt's log when the model runs, in the words Python warns with."""
+    warning in dbt's log when the model runs, in the words Python warns with; beyond_accuracy's
+    too, of predictions and train."""
     logged = []
     result = dbt_project.invoke("run", "-s", "+shape_map_merged", "+shape_map_by_day", "+shape_map_score_as_rank",
+                                "+shape_beyond_merged",
                                 "--vars", "{rank_metrics_shape_data: true}",
                                 callbacks=[lambda event: logged.append(event.data.msg) if event.info.name == "JinjaLogWarning" else None])
     assert result.success, messages(result)
@@ -248,6 +250,14 @@ def test_merged_lists_repeated_rows_and_spaced_ids_are_logged(dbt_project):
         "rank_metrics (shape_map_by_day): duplicate rows: user 1 has two rows at rank 1, item 'a' both times, the same row "
         "twice (a table appended to itself, or a join that repeats rows): every repeat takes a place in the list and moves "
         "the items after it down; drop the repeated rows") and len(by_day) == 2
+    # beyond_accuracy's, with train in truth's place
+    assert sorted(line for line in logged if "(shape_beyond_merged)" in line) == [
+        "rank_metrics (shape_beyond_merged): lists merged: user 1 has two rows at rank 1, and their column 'day', which "
+        "by= does not name, differs between them: lists of several day values are read as one list, and the number is "
+        "no day's; pass by='day' for a row per day",
+        "rank_metrics (shape_beyond_merged): train's column 'item_id' holds ids with a space at the start or end, such "
+        "as 'c ', and predictions' have none: ids are compared exactly, so such an id never meets the same id without "
+        "the space; strip the spaces"]
     assert [line for line in logged if "(shape_map_score_as_rank): rank column" in line] == [
         "rank_metrics (shape_map_score_as_rank): rank column 'pred' holds only values between 0 and 1 (0.2 to 0.9): it "
         "looks like a score, and read as ranks every list is taken lowest first; if higher is better, pass score='pred'"]

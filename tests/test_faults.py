@@ -114,6 +114,42 @@ def test_ctrl_c_cancels_the_postgres_query_and_closes_the_savepoint(postgres_por
     con.close()
 
 
+def test_a_ctrl_c_as_a_postgres_query_ends_is_not_lost(postgres_port):
+    """A Ctrl-C that reached psycopg2's wait as the server finished a query was lost: the cancel
+    came too late, the query returned its rows, and the call ran on to its end (the test above
+    failed so on a loaded machine, where its Ctrl-C fell on a short query). The wait now notes
+    it, and the query's end raises it."""
+    import psycopg2
+    import psycopg2.extensions
+
+    from rank_metrics._engines import _cancelled_on_interrupt
+
+    class Ending:
+        """A connection whose query ends in the poll after the one Ctrl-C interrupts."""
+        polls, cancelled = 0, False
+
+        def poll(self):
+            self.polls += 1
+            if self.polls == 1:
+                raise KeyboardInterrupt
+            return psycopg2.extensions.POLL_OK
+
+        def cancel(self):
+            self.cancelled = True
+
+    con = psycopg2.connect(host="127.0.0.1", port=postgres_port, user="postgres", dbname="postgres")
+    ending = Ending()
+    with pytest.raises(KeyboardInterrupt):
+        with _cancelled_on_interrupt(con):
+            psycopg2.extensions.get_wait_callback()(ending)
+    assert (ending.polls, ending.cancelled) == (2, True)
+    assert psycopg2.extensions.get_wait_callback() is None
+    with _cancelled_on_interrupt(con), con.cursor() as cursor:   # no Ctrl-C: the query's rows
+        cursor.execute("select 41 + 1")
+        assert cursor.fetchall() == [(42,)]
+    con.close()
+
+
 def test_a_fifo_is_refused_at_once(tmp_path):
     """Reading a FIFO waits for a writer forever."""
     fifo = tmp_path / "preds.csv"

@@ -179,8 +179,11 @@ limit 1
 {#- The warnings of the data's shape, appended to `messages` (a macro returns only text):
     `colliding` is _shape_collisions' row or none (no rows collide), `padded` the last four
     values of _shape_summary's row. -#}
-{% macro _shape_messages(messages, plan, colliding, padded, implied=[]) -%}
+{% macro _shape_messages(messages, plan, colliding, padded, implied=[], other='truth') -%}
     {%- set names = plan.names -%}
+    {#- `other`: what the plan calls truth, by its argument's name (beyond_accuracy's is train,
+        whose calls have no tie_break: tied items are read in item order) -#}
+    {%- set others = other ~ "'s" -%}
     {#- `implied`: grouping columns the caller adds, which by= must not name (evaluate_over_time's period) -#}
     {%- set by = (names.by or []) | reject('in', implied) | list -%}
     {%- if colliding is not none -%}
@@ -197,7 +200,8 @@ limit 1
             {%- do messages.append("tied at every rank: user " ~ rank_metrics._shown(user) ~ " has more than one row at each rank from 1 to " ~ at
                 ~ ", with different items at each and no other column that differs: the rows are read as one list whose items tie at every rank, "
                 ~ "which is what lists merged without the column of their model or day look like; if they are several lists, the number is none of theirs: "
-                ~ "pass by= the column that tells them apart, or add one; if they are true ties, tie_break= decides their order") -%}
+                ~ "pass by= the column that tells them apart, or add one; if they are true ties, "
+                ~ ("tie_break= decides their order" if other == 'truth' else "they are read in item order")) -%}
         {%- else -%}
             {%- do messages.append("duplicate rows: " ~ where ~ (", item " ~ rank_metrics._shown(item) ~ " both times" if names.rank is not none else " at one score")
                 ~ ", the same row twice (a table appended to itself, or a join that repeats rows): every repeat takes a place in the list and "
@@ -208,10 +212,9 @@ limit 1
         {%- for argument in ['user', 'item'] -%}
             {%- set in_predictions, in_truth = padded[loop.index0], padded[loop.index0 + 2] -%}
             {%- if (in_predictions is none) != (in_truth is none) -%}
-                {%- set table, other = ('predictions', 'truth') if in_truth is none else ('truth', 'predictions') -%}
-                {%- set column = names[argument] if table == 'predictions' else names['truth_' ~ argument] -%}
-                {%- do messages.append(("predictions'" if table == 'predictions' else "truth's") ~ " column " ~ rank_metrics._shown(column) ~ " holds ids with a space at the start or end, such as "
-                    ~ rank_metrics._shown(in_predictions if in_truth is none else in_truth) ~ ", and " ~ ("predictions'" if other == 'predictions' else "truth's") ~ " have none: ids are compared exactly, "
+                {%- set column = names[argument] if in_truth is none else names['truth_' ~ argument] -%}
+                {%- do messages.append(("predictions'" if in_truth is none else others) ~ " column " ~ rank_metrics._shown(column) ~ " holds ids with a space at the start or end, such as "
+                    ~ rank_metrics._shown(in_predictions if in_truth is none else in_truth) ~ ", and " ~ (others if in_truth is none else "predictions'") ~ " have none: ids are compared exactly, "
                     ~ "so such an id never meets the same id without the space; strip the spaces") -%}
             {%- endif -%}
         {%- endfor -%}

@@ -216,7 +216,6 @@
     space in one table only, and a score passed as rank= (the queries and texts of macros/building_blocks/_data_shape.sql,
     which Python warns of too), when the model runs and both inputs are relations. -#}
 {% macro _shape_warnings(arguments) %}
-    {%- set where = " (" ~ model.name ~ ")" if model is defined and model is mapping and model.get('name') else "" -%}
     {%- set plan = {} -%}
     {%- set accepted = ['predictions', 'truth', 'k', 'user', 'item', 'rank', 'score', 'relevance', 'by', 'truth_by', 'normalization',
                         'users', 'duplicates', 'tie_break', 'convention', 'predictions_columns', 'truth_columns', 'gain', 'gain_from',
@@ -230,15 +229,22 @@
         {%- do given.update({'by': [arguments.period] + ([] if by is none else [by] if by is string else by | list)}) -%}
     {%- endif -%}
     {%- do rank_metrics._plan(plan=plan, **given) -%}
+    {%- do rank_metrics._shape_warnings_of_plan(plan, arguments.predictions, arguments.predictions_columns, arguments.truth_columns,
+                                                [arguments.period] if arguments.get('period') is not none else []) -%}
+{% endmacro %}
+
+{#- _shape_warnings' queries and texts, of a plan made (`other`: the argument in truth's place,
+    beyond_accuracy's train; `implied`: the grouping columns the caller adds to by). -#}
+{% macro _shape_warnings_of_plan(plan, predictions, predictions_columns, truth_columns, implied=[], other='truth') %}
+    {%- set where = " (" ~ model.name ~ ")" if model is defined and model is mapping and model.get('name') else "" -%}
     {%- if plan.shapes.predictions.list or plan.shapes.truth.list -%}{{ return('') }}{%- endif -%}
-    {%- set summary = run_query(rank_metrics._shape_summary(plan, arguments.predictions_columns, arguments.truth_columns)).rows[0] -%}
-    {%- set colliding = run_query(rank_metrics._shape_collisions(plan, arguments.predictions_columns)).rows if summary[0] != 0 else [] -%}
+    {%- set summary = run_query(rank_metrics._shape_summary(plan, predictions_columns, truth_columns)).rows[0] -%}
+    {%- set colliding = run_query(rank_metrics._shape_collisions(plan, predictions_columns)).rows if summary[0] != 0 else [] -%}
     {%- set messages = [] -%}
-    {%- do rank_metrics._shape_messages(messages, plan, colliding[0] if colliding | length else none, summary[1:],
-                                        [arguments.period] if arguments.get('period') is not none else []) -%}
+    {%- do rank_metrics._shape_messages(messages, plan, colliding[0] if colliding | length else none, summary[1:], implied, other) -%}
     {%- set rank = plan.names.rank -%}
-    {%- if rank_metrics._rank_may_be_a_score(arguments.predictions_columns, rank, plan.names.score) | trim -%}
-        {%- set found = run_query(rank_metrics._value_range(arguments.predictions, rank_metrics.quote_identifier(rank))) -%}
+    {%- if rank_metrics._rank_may_be_a_score(predictions_columns, rank, plan.names.score) | trim -%}
+        {%- set found = run_query(rank_metrics._value_range(predictions, rank_metrics.quote_identifier(rank))) -%}
         {%- set said = rank_metrics._score_as_rank_message(rank, found.rows[0][0], found.rows[0][1]) | trim -%}
         {%- if said -%}{%- do messages.append(said) -%}{%- endif -%}
     {%- endif -%}

@@ -1,7 +1,9 @@
 {#- The dbt side of beyond_accuracy (macros/dbt/entry_points.sql): the arguments resolved and the
     columns looked up by the macros' own rules, the rows checked with one query when the model
     runs (train without rows, NULL ids, a listed or history item without a usable feature
-    vector: a compile error naming it, never a number computed without it), then the query. -#}
+    vector: a compile error naming it, never a number computed without it), the data's shape
+    warned of as evaluate's is (lists merged, a row twice, ids with a space at an end), then
+    the query. -#}
 {% macro _beyond_accuracy_dbt(predictions, train, k, options, per_user) %}
     {%- set given = dict(options, k=k) -%}
     {%- set resolved = {} -%}
@@ -19,6 +21,13 @@
                                                                         item_is_text=found.item_is_text)) -%}
     {%- if problems is not none and problems.rows | length -%}
         {%- do exceptions.raise_compiler_error("rank_metrics: " ~ problems.rows[0][0]) -%}
+    {%- endif -%}
+    {#- the accuracy metrics' warnings of lists merged, rows twice and ids with a space at an end -#}
+    {%- if not found.shapes.predictions.list and rank_metrics._data_checks_run() and rank_metrics._queryable(predictions)
+          and rank_metrics._queryable(train) -%}
+        {%- set plan = {} -%}
+        {%- do rank_metrics._beyond_accuracy_shape_plan(resolved, found, predictions, train, plan) -%}
+        {%- do rank_metrics._shape_warnings_of_plan(plan, predictions, columns.predictions, columns.train, other='train') -%}
     {%- endif -%}
     {{ return(rank_metrics._beyond_accuracy_query(predictions, train, resolved.ks, resolved.metrics, resolved.by, resolved.user, resolved.item,
                                                  found.order, found.descending, resolved.train_user, resolved.train_item,

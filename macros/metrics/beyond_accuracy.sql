@@ -579,3 +579,15 @@ where problem is not null
 order by rm_order
 limit 1
 {%- endmacro %}
+
+{#- The accuracy metrics' plan of a beyond-accuracy call, into `plan`, with train in truth's
+    place: evaluate's warnings of the data's shape (macros/building_blocks/_data_shape.sql) read
+    it to tell lists merged from several models or days, a row twice, and ids with a space at an
+    end in one of predictions and train, which give a plausible wrong number with no error. Long
+    lists only: list-shaped ones have no ranks to collide. -#}
+{% macro _beyond_accuracy_shape_plan(resolved, found, predictions, train, plan) %}
+    {%- set ordered_by = {('score' if found.descending else 'rank'): found.order} -%}
+    {%- do rank_metrics._plan(plan=plan, predictions=predictions, truth=train, k=resolved.ks, user=resolved.user,
+                              item=resolved.item, by=resolved.by or none, truth_user=resolved.train_user,
+                              truth_item=resolved.train_item, **ordered_by) -%}
+{% endmacro %}

@@ -25,7 +25,7 @@ from ._inputs import (_ANOTHER_NAME, _FILE_READERS, _file_reader, _folder_of_fil
                       _refuse_identical_files, _refuse_one_column, _refuse_special_file, _text_not_utf8, read_once,
                       _warn_of_spaced_values, _wide_integer_hint)
 from ._render import metric_registry, render
-from .errors import RankMetricsError, mention
+from .errors import CheckFailed, RankMetricsError, mention
 
 if TYPE_CHECKING:   # imported where a result is made, so `import rank_metrics` stays fast
     import pandas as pd
@@ -116,6 +116,24 @@ class Engine(abc.ABC):
         with _LOCKS_LOCK:
             self._lock = _CONNECTION_LOCKS.setdefault(id(con), threading.RLock())
         self._lock.acquire()
+
+    @contextlib.contextmanager
+    def in_use(self):
+        """One call's use of the engine: held (hold) and closed at the end, and a query's failure
+        on an input that cannot be read to its end said as that input's (unreadable_input)."""
+        try:
+            self.hold()   # released by close(), in the finally below
+            yield self
+        except (RankMetricsError, CheckFailed):
+            raise
+        except Exception as error:
+            # a file with a bad line deep inside fails only when a query reaches it: say which
+            unreadable = self.unreadable_input(error)
+            if unreadable is None:
+                raise
+            raise unreadable from None
+        finally:
+            self.close()
 
     @abc.abstractmethod
     def registered(self, value, argument: str, text_columns=(), id_columns=()):
@@ -690,27 +708,54 @@ def _interrupts_as_keyboard_interrupt():
 def _cancelled_on_interrupt(con):
     """A query of psycopg2's that Ctrl-C cancels on the server at once: psycopg2 waits for the
     server in C, where Python sees the interrupt only when the query ends (about 10 s later on
-    the issue's data). Its select() wait, set for the query, cancels it and gets the server's
-    "canceling statement due to user request", raised here as the KeyboardInterrupt it was.
-    (psycopg 3 cancels by itself.)"""
+    the issue's data). A select() wait, set for the query, cancels it and gets the server's
+    "canceling statement due to user request", raised here as the KeyboardInterrupt it was; and
+    a Ctrl-C that came as a query was ending, too late to cancel it, is raised when it ends
+    (psycopg2's own wait_select let it be lost, and the call ran on). (psycopg 3 cancels by itself.)"""
     if not _module(con).startswith("psycopg2"):
         yield
         return
     import psycopg2.extensions
-    import psycopg2.extras
 
     earlier = psycopg2.extensions.get_wait_callback()
-    if earlier is None and threading.current_thread() is threading.main_thread():
-        psycopg2.extensions.set_wait_callback(psycopg2.extras.wait_select)
+    ours = earlier is None and threading.current_thread() is threading.main_thread()
+    interrupted: list[bool] = []
+    if ours:
+        psycopg2.extensions.set_wait_callback(lambda connection: _wait_for_the_server(connection, interrupted))
     try:
         yield
     except psycopg2.extensions.QueryCanceledError as error:
-        if "user request" in str(error) and earlier is None:
+        if "user request" in str(error) and interrupted:
             raise KeyboardInterrupt from None
         raise
     finally:
-        if earlier is None:
+        if ours:
             psycopg2.extensions.set_wait_callback(None)
+    if interrupted:
+        raise KeyboardInterrupt
+
+
+def _wait_for_the_server(connection, interrupted: list) -> None:
+    """psycopg2's wait callback: select() on the connection until its query ends; a Ctrl-C
+    asks the server to cancel the query and is noted in `interrupted`."""
+    import select
+
+    import psycopg2.extensions
+
+    while True:
+        try:
+            state = connection.poll()
+            if state == psycopg2.extensions.POLL_OK:
+                return
+            if state == psycopg2.extensions.POLL_READ:
+                select.select([connection.fileno()], [], [])
+            elif state == psycopg2.extensions.POLL_WRITE:
+                select.select([], [connection.fileno()], [])
+            else:
+                raise psycopg2.OperationalError(f"unexpected state from poll(): {state}")
+        except KeyboardInterrupt:
+            connection.cancel()
+            interrupted.append(True)
 
 
 def _same_session(one, other) -> bool:

@@ -19,7 +19,7 @@ from ._render import render
 from ._warnings import (_warn_about_columns, _warn_if_nothing_met, _warn_of_a_model_column_left_out,
                         _warn_of_colliding_rows_and_padded_ids, _warn_of_a_score_read_as_rank,
                         _warn_of_groups_without_users)
-from .errors import CheckFailed, RankMetricsError, _restored, mention
+from .errors import RankMetricsError, _restored, mention
 
 
 if TYPE_CHECKING:   # pandas is imported where a result is made, so `import rank_metrics` stays fast
@@ -55,58 +55,48 @@ def _prepared(predictions, truth, con, arguments):
     if arguments.get("convention") == "trec_eval" and arguments.get("tie_break") is None and files:
         text_predictions = [arguments["user"], arguments["item"]]
         text_truth = [arguments.get("truth_user") or arguments["user"], arguments.get("truth_item") or arguments["item"]]
-    try:
-        engine.hold()   # released by engine.close(), in the finally below
-        with contextlib.ExitStack() as stack:
-            predictions_ids = [arguments["user"], arguments["item"]]
-            truth_ids = [arguments.get("truth_user") or arguments["user"], arguments.get("truth_item") or arguments["item"]]
-            predictions_view = stack.enter_context(engine.registered(predictions, "predictions", text_predictions,
-                                                                     predictions_ids))
-            # and a CSV file's ids are read as text when predictions' ids are text (a Parquet
-            # submission of article ids against H&M's transactions, whose ids look like numbers)
-            items_as_text = not text_truth and _text_items(predictions_view.columns, arguments["item"], engine.name)
-            if items_as_text:
-                text_truth = [arguments.get("truth_item") or arguments["item"]]
-            truth_view = stack.enter_context(engine.registered(truth, "truth", text_truth, truth_ids))
-            if items_as_text and text_truth[0] in getattr(engine, "read_as_text", {}).get("truth", ()):
-                _require_one_spelling(arguments, engine, predictions_view, truth_view)
-            # a CSV file's types are its reader's guess from the values: ids that are text in the
-            # other table (guest, 7; not 007) make the file's all-digit ids text too, read again
-            for argument, value, columns in _ids_to_read_as_text(arguments, predictions, truth, predictions_view,
-                                                                 truth_view, engine):
-                earlier = text_predictions if argument == "predictions" else text_truth
-                view = stack.enter_context(engine.registered(value, argument, [*earlier, *columns],
-                                                             predictions_ids if argument == "predictions" else truth_ids))
-                predictions_view, truth_view = (view, truth_view) if argument == "predictions" else (predictions_view, view)
-            tables = dict(predictions=predictions_view.quoted, truth=truth_view.quoted,
-                          predictions_columns=predictions_view.columns,
-                          truth_columns=truth_view.columns)
-            # the texts of the checks that name arguments, with their mentions, which the SQL
-            # returns as plain text (no marker goes into SQL)
-            fragments: list[str] = []
-            first_problem = engine.first_row(render("input_problems", engine.name, **tables, **arguments,
-                                                    problem_mentions=fragments))
-            if first_problem is not None:
-                argument, problem = first_problem
-                # a pandas NaN in a float column reaches the engine as NULL
-                table = {"predictions": predictions, "truth": truth}.get(problem.split(" ")[0])
-                pandas = _module(table).startswith("pandas") and " with NULL in column " in problem
-                hint = " (missing: pandas shows NULL as NaN or None)" if pandas else ""
-                raise RankMetricsError(f"rank_metrics: {mention(argument, arguments.get(argument))}: "
-                                       f"{_restored(problem, fragments)}{hint}")
-            yield engine, tables, predictions_view, truth_view
-    except RankMetricsError as error:
-        raise _of_an_empty_frame(_with_text_found_in_a_number_column(error, engine), predictions, truth) from None
-    except CheckFailed:
-        raise
-    except Exception as error:
-        # a file with a bad line deep inside fails only when a query reaches it: say which
-        unreadable = engine.unreadable_input(error)
-        if unreadable is None:
-            raise
-        raise unreadable from None
-    finally:
-        engine.close()
+    with engine.in_use():   # held, and closed after the handler below (which may read the inputs)
+        try:
+            with contextlib.ExitStack() as stack:
+                predictions_ids = [arguments["user"], arguments["item"]]
+                truth_ids = [arguments.get("truth_user") or arguments["user"], arguments.get("truth_item") or arguments["item"]]
+                predictions_view = stack.enter_context(engine.registered(predictions, "predictions", text_predictions,
+                                                                         predictions_ids))
+                # and a CSV file's ids are read as text when predictions' ids are text (a Parquet
+                # submission of article ids against H&M's transactions, whose ids look like numbers)
+                items_as_text = not text_truth and _text_items(predictions_view.columns, arguments["item"], engine.name)
+                if items_as_text:
+                    text_truth = [arguments.get("truth_item") or arguments["item"]]
+                truth_view = stack.enter_context(engine.registered(truth, "truth", text_truth, truth_ids))
+                if items_as_text and text_truth[0] in getattr(engine, "read_as_text", {}).get("truth", ()):
+                    _require_one_spelling(arguments, engine, predictions_view, truth_view)
+                # a CSV file's types are its reader's guess from the values: ids that are text in the
+                # other table (guest, 7; not 007) make the file's all-digit ids text too, read again
+                for argument, value, columns in _ids_to_read_as_text(arguments, predictions, truth, predictions_view,
+                                                                     truth_view, engine):
+                    earlier = text_predictions if argument == "predictions" else text_truth
+                    view = stack.enter_context(engine.registered(value, argument, [*earlier, *columns],
+                                                                 predictions_ids if argument == "predictions" else truth_ids))
+                    predictions_view, truth_view = (view, truth_view) if argument == "predictions" else (predictions_view, view)
+                tables = dict(predictions=predictions_view.quoted, truth=truth_view.quoted,
+                              predictions_columns=predictions_view.columns,
+                              truth_columns=truth_view.columns)
+                # the texts of the checks that name arguments, with their mentions, which the SQL
+                # returns as plain text (no marker goes into SQL)
+                fragments: list[str] = []
+                first_problem = engine.first_row(render("input_problems", engine.name, **tables, **arguments,
+                                                        problem_mentions=fragments))
+                if first_problem is not None:
+                    argument, problem = first_problem
+                    # a pandas NaN in a float column reaches the engine as NULL
+                    table = {"predictions": predictions, "truth": truth}.get(problem.split(" ")[0])
+                    pandas = _module(table).startswith("pandas") and " with NULL in column " in problem
+                    hint = " (missing: pandas shows NULL as NaN or None)" if pandas else ""
+                    raise RankMetricsError(f"rank_metrics: {mention(argument, arguments.get(argument))}: "
+                                           f"{_restored(problem, fragments)}{hint}")
+                yield engine, tables, predictions_view, truth_view
+        except RankMetricsError as error:
+            raise _of_an_empty_frame(_with_text_found_in_a_number_column(error, engine), predictions, truth) from None
 
 
 def _ids_to_read_as_text(arguments, predictions, truth, predictions_view, truth_view, engine) -> list:

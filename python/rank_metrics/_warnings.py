@@ -83,7 +83,8 @@ def _warn_of_a_model_column_left_out(arguments: dict, engine, tables: dict, pred
 
 
 def _warn_of_colliding_rows_and_padded_ids(engine, plan: dict, predictions_columns: list[dict], truth_columns: list[dict],
-                                           model_column_named: bool, implied: Sequence[str] = ()) -> None:
+                                           model_column_named: bool, implied: Sequence[str] = (),
+                                           other: str = "truth") -> None:
     """RankMetricsWarnings for shapes of the data that give a plausible wrong number with no
     error: lists merged from several days or models (two rows of one list at one rank that
     differ in a column by= does not name), one row twice (which takes a place and moves the
@@ -92,7 +93,8 @@ def _warn_of_colliding_rows_and_padded_ids(engine, plan: dict, predictions_colum
     predictions once, a row per list, and only when some list's first ranks are not proven to be
     1, 2, 3, … does _shape_collisions read it again. The texts are the macros', which dbt logs too.
     `model_column_named`: the model-column warning has said a merge already; `implied`: the
-    grouping columns the caller adds to by, which the advice leaves out (evaluate_over_time's period)."""
+    grouping columns the caller adds to by, which the advice leaves out (evaluate_over_time's period);
+    `other`: the argument in truth's place of the plan (beyond_accuracy's train)."""
     if _COUNTING_FOR_A_REPORT.get() or plan["shapes"]["predictions"]["list"] or plan["shapes"]["truth"]["list"]:
         return
     names = _render_namespace(engine.name)
@@ -103,13 +105,13 @@ def _warn_of_colliding_rows_and_padded_ids(engine, plan: dict, predictions_colum
     if colliding is not None and colliding[4] is not None and model_column_named:
         colliding = None
     messages = []
-    names._shape_messages(messages, plan, colliding, padded, list(implied))
+    names._shape_messages(messages, plan, colliding, padded, list(implied), other)
     for message in messages:
         if message.startswith("lists merged:"):
             by = [*(name for name in plan["names"]["by"] if name not in implied), colliding[4]]
             message += f" (--by {' '.join(map(shlex.quote, by))} on the command line)"
         elif message.startswith("tied at every rank:"):
-            message += " (--by and --tie-break on the command line)"
+            message += " (--by and --tie-break on the command line)" if other == "truth" else " (--by on the command line)"
         _shape_warning(message)
 
 

@@ -9,12 +9,15 @@ from typing import TYPE_CHECKING
 
 from ._engines import engine_for
 from ._render import beyond_accuracy_registry, namespace, render
+from ._warnings import (_warn_of_a_model_column_left_out, _warn_of_a_score_read_as_rank,
+                        _warn_of_colliding_rows_and_padded_ids, takes_strict)
 from .errors import RankMetricsError, mention
 
 if TYPE_CHECKING:
     import pandas as pd
 
 
+@takes_strict
 def beyond_accuracy(predictions, train, k, *, metrics=None, by=None, convention=None, similarity=None, truth=None,
                     item_features=None, user="user_id", item="item_id", rank=None, score=None, train_user=None,
                     train_item=None, truth_user=None, truth_item=None, features_item=None, predictions_shape=None,
@@ -37,6 +40,7 @@ def beyond_accuracy(predictions, train, k, *, metrics=None, by=None, convention=
     return _beyond_accuracy(locals(), per_user=False)
 
 
+@takes_strict
 def beyond_accuracy_users(predictions, train, k, *, metrics=None, by=None, convention=None, similarity=None, truth=None,
                           item_features=None, user="user_id", item="item_id", rank=None, score=None, train_user=None,
                           train_item=None, truth_user=None, truth_item=None, features_item=None,
@@ -56,32 +60,21 @@ def _beyond_accuracy(given: dict, per_user: bool) -> pd.DataFrame:
     arguments = _arguments(given)
     engine = engine_for(given["con"], given["predictions"], given["train"], given["truth"], given["item_features"])
     inputs = {name: given[name] for name in ("predictions", "train", "truth", "item_features") if given[name] is not None}
-    try:
-        engine.hold()
-        with contextlib.ExitStack() as stack:
-            views = {name: stack.enter_context(engine.registered(value, name)) for name, value in inputs.items()}
-            columns = _check_columns(arguments, {name: view.columns for name, view in views.items()}, engine.name)
-            tables = {name: view.quoted for name, view in views.items()}
-            _check_rows(arguments, tables, columns, engine)
-            sql = render("_beyond_accuracy_query", engine.name, **tables, ks=arguments["ks"],
-                         metrics=arguments["metrics"],
-                         by=arguments["by"], user=arguments["user"], item=arguments["item"], order=columns["order"],
-                         descending=columns["descending"], train_user=arguments["train_user"],
-                         train_item=arguments["train_item"], truth_user=arguments["truth_user"],
-                         truth_item=arguments["truth_item"], features_item=arguments["features_item"],
-                         feature_columns=columns["features"], similarity=arguments["similarity"],
-                         item_is_text=columns["item_is_text"], per_user=per_user, shapes=columns["shapes"])
-            result = engine.result(sql) if not per_user else engine.run(sql)
-    except RankMetricsError:
-        raise
-    except Exception as error:
-        # a file with a bad line deep inside fails only when a query reaches it: say which
-        unreadable = engine.unreadable_input(error)
-        if unreadable is None:
-            raise
-        raise unreadable from None
-    finally:
-        engine.close()
+    with engine.in_use(), contextlib.ExitStack() as stack:
+        views = {name: stack.enter_context(engine.registered(value, name)) for name, value in inputs.items()}
+        columns = _check_columns(arguments, {name: view.columns for name, view in views.items()}, engine.name)
+        tables = {name: view.quoted for name, view in views.items()}
+        _check_rows(arguments, tables, columns, engine)
+        _warn_of_the_data_shape(arguments, columns, engine, tables, views)
+        sql = render("_beyond_accuracy_query", engine.name, **tables, ks=arguments["ks"],
+                     metrics=arguments["metrics"],
+                     by=arguments["by"], user=arguments["user"], item=arguments["item"], order=columns["order"],
+                     descending=columns["descending"], train_user=arguments["train_user"],
+                     train_item=arguments["train_item"], truth_user=arguments["truth_user"],
+                     truth_item=arguments["truth_item"], features_item=arguments["features_item"],
+                     feature_columns=columns["features"], similarity=arguments["similarity"],
+                     item_is_text=columns["item_is_text"], per_user=per_user, shapes=columns["shapes"])
+        result = engine.result(sql) if not per_user else engine.run(sql)
     if per_user:
         for metric in (entry["metric"] for entry in arguments["metrics"]):
             if metric in result.columns:
@@ -129,6 +122,21 @@ def _check_rows(arguments: dict, tables: dict, columns: dict, engine) -> None:
                                       item_is_text=columns["item_is_text"]))
     if problem is not None and problem[0] is not None:
         raise RankMetricsError(f"rank_metrics: {problem[0]}")
+
+
+def _warn_of_the_data_shape(arguments: dict, columns: dict, engine, tables: dict, views: dict) -> None:
+    """evaluate's warnings of a plausible wrong number (errors under strict=True): a model column
+    left out of by, lists merged from several models or days, a row twice, ids with a space at an
+    end in one of predictions and train, a score passed as rank."""
+    named = {**arguments, "rank": None, "score": None, ("score" if columns["descending"] else "rank"): columns["order"]}
+    said = _warn_of_a_model_column_left_out(named, engine, tables, views["predictions"].columns)
+    if columns["shapes"]["predictions"]["list"]:   # a list has no ranks to collide, and its ids are the list's
+        return
+    plan: dict = {}
+    namespace(engine.name)._beyond_accuracy_shape_plan(arguments, columns, tables["predictions"], tables["train"], plan)
+    _warn_of_colliding_rows_and_padded_ids(engine, plan, views["predictions"].columns, views["train"].columns, said,
+                                           other="train")
+    _warn_of_a_score_read_as_rank(named, engine, tables, views["predictions"].columns)
 
 
 def compare_beyond_accuracy(predictions, train, k, *, baseline, by, metrics=None, test="t", correction="holm",

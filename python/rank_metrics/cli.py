@@ -371,15 +371,31 @@ def _add_beyond_accuracy_command(commands) -> None:
                                                                    "list-shaped table (' ' in a Kaggle submission)")
     command.add_argument("--per-user", action="store_true", help="a row per user and k with each per-user metric "
                                                                  "(beyond_accuracy_users)")
+    _add_comparison_options(command, baseline_required=False)
+    command.add_argument("--strict", action="store_true",
+                         help="fail (status 2) on what is otherwise a warning of the data's shape: lists merged, rows "
+                              "repeated, ids with a space in one of predictions and train, a model column left out of "
+                              "--by, a score passed as --rank")
     command.set_defaults(database=None)   # (the inputs are files: no --database)
     command.add_argument("--format", choices=("table", "csv", "json"), default="table",
                          help="table (default: rounded for reading), or csv or json with every digit")
 
 
 def _beyond_accuracy(arguments: argparse.Namespace) -> int:
-    """beyond-accuracy: beyond_accuracy's rows (or, with --per-user, beyond_accuracy_users')."""
+    """beyond-accuracy: beyond_accuracy's rows (or, with --per-user, beyond_accuracy_users'; with
+    --baseline, compare_beyond_accuracy's)."""
     function = beyond.beyond_accuracy_users if arguments.per_user else beyond.beyond_accuracy
+    compared = {}
+    if arguments.baseline is not None:
+        if arguments.per_user:
+            raise RankMetricsError("rank_metrics: --baseline compares the models' per-user values; it has no "
+                                   "--per-user rows (leave one out)")
+        _require_a_by(arguments.command, arguments.by)
+        function = beyond.compare_beyond_accuracy
+        compared = {name: getattr(arguments, name) for name in ("baseline", "test", "correction", "family", "alpha",
+                                                                "seed")}
     result = function(arguments.predictions, arguments.train, arguments.k if len(arguments.k) > 1 else arguments.k[0],
+                      **compared, strict=arguments.strict,
                       metrics=arguments.metrics, by=arguments.by, convention=arguments.convention,
                       similarity=arguments.similarity, truth=arguments.truth, item_features=arguments.item_features,
                       user=arguments.user, item=arguments.item, rank=arguments.rank, score=arguments.score,
