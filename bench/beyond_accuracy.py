@@ -7,7 +7,7 @@ against recommenders' own functions (the same numbers asserted):
 The lists are bench/generate.py's r12 files (12 ranked items per user); train is written here
 once, deterministically: one row per (user, item) pair, users drawn over a million ids (so most
 listed users have a history), items from the 100,000-item catalogue with a skew towards the
-popular ones. Each line is the median of --runs runs, each on a fresh DuckDB connection
+popular ones. Each line is the median of --runs runs in a row, each on a fresh DuckDB connection
 (memory_limit 3GB), reading the Parquet files."""
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ def write_train(size: str) -> None:
     path = train_path(size)
     if path.exists():
         return
+    path.parent.mkdir(parents=True, exist_ok=True)   # (a fresh clone has no bench/data yet)
     con = duckdb.connect()
     rows = TRAIN_SIZES[size]
     # hash-drawn, so the same file every time: a user over 1M ids, an item skewed to low ids (popular)
@@ -126,11 +127,9 @@ def main() -> None:
     results = json.loads(options.results.read_text()) if options.results.exists() else {}
     for size in options.rows:
         subprocess.run([sys.executable, str(Path(generate.__file__)), "--rows", size, "--variants", "r12"], check=True)
-        times = {line: [] for line in LINES}
-        for _ in range(options.runs):
-            for line in LINES:
-                seconds, _ = measure(size, options.train_rows, line)
-                times[line].append(seconds)
+        # a line's runs one after another, the light lines first: measured after diversity's and
+        # serendipity's gigabytes in the same process, ARP took 1.55 s against 0.94 s before them
+        times = {line: [measure(size, options.train_rows, line)[0] for _ in range(options.runs)] for line in LINES}
         entry = {line: {"median_s": statistics.median(seconds), "runs": len(seconds)} for line, seconds in times.items()}
         base = entry["MAP@12 alone"]["median_s"]
         for line, seconds in entry.items():
@@ -140,7 +139,8 @@ def main() -> None:
             for name, (seconds, _) in peers(size, options.train_rows).items():
                 entry[name] = {"median_s": seconds, "runs": 1}
                 print(f"{size} lists without their train items: {name}: {seconds:.2f} s", flush=True)
-        results[f"{size}/{options.train_rows}"] = entry
+        # (a run without --peers keeps the peers' lines of an earlier run)
+        results[f"{size}/{options.train_rows}"] = {**results.get(f"{size}/{options.train_rows}", {}), **entry}
     options.results.parent.mkdir(parents=True, exist_ok=True)
     options.results.write_text(json.dumps(results, indent=2) + "\n")
 
