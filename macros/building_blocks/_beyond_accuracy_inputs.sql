@@ -1,0 +1,230 @@
+{#- The beyond-accuracy call's inputs (macros/metrics/beyond_accuracy.sql is its query): the
+    arguments checked and resolved, the columns looked up and checked, the rows' problems as one
+    query, and the accuracy metrics' plan for the warnings of the data's shape. Python's API and
+    the dbt macro both call these: there is no second copy of a rule. -#}
+
+{#- The call's arguments checked and resolved into `resolved` (Python's API and the dbt macro
+    both call this): ks (the k values, sorted, each a whole number 1 or more), metrics
+    ([{metric, definition}]: the convention's definition, or without one recommenders' where that
+    library has the metric, else Evidently's), similarity (default 'features' under
+    convention='evidently', else 'cooccurrence'), and the column names with their defaults
+    (train_*, truth_* and features_item those of predictions). -#}
+{% macro _beyond_accuracy_arguments(given, resolved) %}
+    {%- set registry = {} -%}{%- do rank_metrics._beyond_accuracy_registry(registry) -%}
+    {%- set k = given.get('k') -%}
+    {%- set ks = [k] if k is number else (k if k is iterable and k is not string and k is not mapping else []) -%}
+    {%- set bad = [] -%}
+    {%- for value in ks if value is not number or value is boolean or value != value | int or value < 1 %}{% do bad.append(value) %}{% endfor -%}
+    {%- if not ks or bad -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('k', k) ~ " must be a whole number 1 or more, or a list of them; got " ~ rank_metrics._shown(k)) }}
+    {%- endif -%}
+    {%- set convention = given.get('convention') -%}
+    {%- if convention is not none and convention not in ['recommenders', 'evidently'] -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('convention', convention) ~ " of the beyond-accuracy metrics must be one of 'recommenders', 'evidently' (or none); got " ~ rank_metrics._shown(convention)) }}
+    {%- endif -%}
+    {%- set given_metrics = given.get('metrics') -%}
+    {%- set asked = [] -%}
+    {%- if given_metrics is none -%}
+        {%- for metric, entry in registry.items() if convention is none or convention in entry.per_user %}{% do asked.append(metric) %}{% endfor -%}
+    {%- else -%}
+        {%- for metric in ([given_metrics] if given_metrics is string else given_metrics) %}{% do asked.append(metric) %}{% endfor -%}
+    {%- endif -%}
+    {%- set metrics = [] -%}
+    {%- for metric in asked -%}
+        {%- if metric not in registry -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('metrics', given_metrics) ~ ": unknown beyond-accuracy metric " ~ rank_metrics._shown(metric) ~ "; expected some of " ~ registry.keys() | join(', ')) }}
+        {%- endif -%}
+        {%- set defined_by = registry[metric].per_user.keys() | list -%}
+        {%- if convention is not none and convention not in defined_by -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('metrics', given_metrics) ~ ": " ~ convention ~ " has no " ~ metric ~ " (it is " ~ defined_by | join(' and ') ~ "'s); leave convention out to use that definition") }}
+        {%- endif -%}
+        {%- set entry = {'metric': metric, 'definition': convention or ('recommenders' if 'recommenders' in defined_by else 'evidently')} -%}
+        {%- if entry not in metrics %}{% do metrics.append(entry) %}{% endif -%}
+    {%- endfor -%}
+    {%- set similarity = given.get('similarity') -%}
+    {%- if similarity is none %}{% set similarity = 'features' if convention == 'evidently' else 'cooccurrence' %}{% endif -%}
+    {%- if similarity not in ['cooccurrence', 'features'] -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('similarity', similarity) ~ " must be one of 'cooccurrence', 'features'; got " ~ rank_metrics._shown(similarity)) }}
+    {%- endif -%}
+    {%- set similar = metrics | selectattr('metric', 'in', ['diversity', 'serendipity']) | list | length > 0 -%}
+    {%- if similar and similarity == 'features' and given.get('item_features') is none -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('similarity', similarity) ~ ": 'features' (the default under convention='evidently') compares items by their feature vectors: give " ~ rank_metrics._mention('item_features') ~ " (an item column and numeric feature columns), or similarity='cooccurrence'") }}
+    {%- endif -%}
+    {%- set names = {} -%}
+    {%- for name, default in [('user', 'user_id'), ('item', 'item_id'), ('rank', none), ('score', none), ('train_user', none), ('train_item', none),
+                              ('truth_user', none), ('truth_item', none), ('features_item', none)] -%}
+        {%- set value = given.get(name, default) -%}
+        {%- if value is not none and (value is not string or value | trim == '') -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention(name, value) ~ " must name a column; got " ~ rank_metrics._shown(value)) }}
+        {%- endif -%}
+        {%- do names.update({name: value}) -%}
+    {%- endfor -%}
+    {%- for name in ['predictions_shape', 'truth_shape'] if given.get(name) is not none and given.get(name) not in ['long', 'list'] -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention(name, given.get(name)) ~ " must be one of 'long', 'list'; got " ~ rank_metrics._shown(given.get(name))) }}
+    {%- endfor -%}
+    {%- set separator = given.get('item_separator') -%}
+    {%- if separator is not none and (separator is not string or separator == '') -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('item_separator', separator) ~ " must be a non-empty text; got " ~ rank_metrics._shown(separator)) }}
+    {%- endif -%}
+    {%- do names.update({'predictions_shape': given.get('predictions_shape'), 'truth_shape': given.get('truth_shape'), 'item_separator': separator}) -%}
+    {%- if names.rank is not none and names.score is not none -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: give rank or score, not both") }}
+    {%- endif -%}
+    {%- set by = given.get('by') -%}
+    {%- set by = [] if by is none else ([by] if by is string else by | list) -%}
+    {%- for name in by if name is not string or name | trim == '' -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('by', given.get('by')) ~ " must name columns; got " ~ rank_metrics._shown(given.get('by'))) }}
+    {%- endfor -%}
+    {%- do resolved.update(names) -%}
+    {%- do resolved.update({'ks': ks | map('int') | unique | sort, 'metrics': metrics, 'by': by,
+                            'similarity': similarity if similar else 'cooccurrence',
+                            'train_user': names.train_user or names.user, 'train_item': names.train_item or names.item,
+                            'truth_user': names.truth_user or names.user, 'truth_item': names.truth_item or names.item,
+                            'features_item': names.features_item or names.item, 'uses_features': similar and similarity == 'features',
+                            'uses_truth': given.get('truth') is not none,
+                            'history': metrics | selectattr('metric', 'equalto', 'serendipity') | list | length > 0}) -%}
+{% endmacro %}
+
+{#- What the query needs to know of the inputs' columns, into `found` (order, descending,
+    features, item_is_text), from `columns` ({input: [{name, data_type}]}; an input whose columns
+    are unknown is not checked): every column the call names is in its input, the order column
+    is found by name when neither rank nor score is given, ids alike in type across inputs, and
+    every item_features column besides the item a numeric feature. -#}
+{% macro _beyond_accuracy_columns(resolved, columns, found) %}
+    {%- set a = resolved -%}
+    {%- set types = {} -%}
+    {%- for table, listed in columns.items() if listed is not none -%}
+        {%- set named = {} -%}{%- for column in listed %}{% do named.update({column.name: column.data_type | string}) %}{% endfor -%}
+        {%- do types.update({table: named}) -%}
+    {%- endfor -%}
+    {#- list-shaped predictions or truth (a row per user, its items in a list column, or in a text
+        column split by item_separator): read through their rows, the list's order its positions -#}
+    {%- set shapes = {} -%}
+    {%- for table, item_column in [('predictions', a.item), ('truth', a.truth_item)] -%}
+        {%- set item_type = (types.get(table) or {}).get(item_column) -%}
+        {%- set typed_list = item_type is not none and rank_metrics._element_type(item_type) | trim != item_type -%}
+        {%- set shape = a[table ~ '_shape'] or ('list' if typed_list else 'long') -%}
+        {%- set separated = shape == 'list' and not typed_list -%}
+        {%- if separated and a.item_separator is none -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention(table ~ '_shape', 'list', 'value') ~ " but item column " ~ rank_metrics._shown(item_column) ~ " of " ~ table ~ " is " ~ (item_type or 'not known to be a list') ~ ", not a list; for items in text, name their separator with " ~ rank_metrics._mention('item_separator', none, 'equals') ~ " (' ' in a Kaggle submission)") }}
+        {%- endif -%}
+        {%- do shapes.update({table: {'list': shape == 'list', 'separator': a.item_separator if separated else none,
+                                      'element_type': rank_metrics._element_type(item_type) | trim if typed_list else ('varchar' if separated else item_type)}}) -%}
+    {%- endfor -%}
+    {%- set order = a.rank if a.rank is not none else a.score -%}
+    {%- set descending = a.rank is none and a.score is not none -%}
+    {%- if shapes.predictions.list -%}
+        {%- set order, descending = 'rm_list_position', false -%}
+    {%- endif -%}
+    {%- if order is none -%}
+        {%- set named = [] -%}
+        {%- for name in ['rank', 'score'] if 'predictions' not in types or name in types.predictions %}{% do named.append(name) %}{% endfor -%}
+        {%- if not named -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: predictions has no column rank or score: name the column that orders each list with rank= (1 first) or score= (highest first)") }}
+        {%- endif -%}
+        {%- set order, descending = named[0], named[0] == 'score' -%}
+    {%- endif -%}
+    {%- set needed = [] if shapes.predictions.list else [('predictions', 'score' if descending else 'rank', order)] -%}
+    {%- for name in a.by %}{% do needed.append(('predictions', 'by', name)) %}{% endfor -%}
+    {%- set pairs = [('user', 'train', 'train_user'), ('item', 'train', 'train_item')]
+                    + ([('user', 'truth', 'truth_user'), ('item', 'truth', 'truth_item')] if a.uses_truth else [])
+                    + ([('item', 'item_features', 'features_item')] if a.uses_features else []) -%}
+    {%- for own, table, argument in pairs %}{% do needed.append(('predictions', own, a[own])) %}{% do needed.append((table, argument, a[argument])) %}{% endfor -%}
+    {%- for table, argument, column in needed if table in types and column not in types[table] -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: column " ~ rank_metrics._shown(column) ~ " " ~ rank_metrics._mention(argument, column, 'argument') ~ " is not in " ~ table ~ " (its columns: " ~ types[table].keys() | join(', ') ~ ")") }}
+    {%- endfor -%}
+    {%- if 'predictions' in types and not shapes.predictions.list and rank_metrics._type_family(types.predictions[order]) | trim not in ['number', 'floating point'] -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: column " ~ rank_metrics._shown(order) ~ " " ~ rank_metrics._mention('score' if descending else 'rank', order, 'argument') ~ " of predictions is " ~ types.predictions[order] ~ "; it must be numeric") }}
+    {%- endif -%}
+    {%- for own, table, argument in pairs if 'predictions' in types and table in types -%}
+        {%- set mine = shapes.predictions.element_type if own == 'item' else types.predictions[a[own]] -%}
+        {%- set theirs = shapes.truth.element_type if table == 'truth' and own == 'item' else types[table][a[argument]] -%}
+        {%- set families = [rank_metrics._type_family(mine) | trim, rank_metrics._type_family(theirs) | trim] -%}
+        {%- if families[0] != families[1] and 'no type' not in families -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: column " ~ rank_metrics._shown(a[argument]) ~ " " ~ rank_metrics._mention(argument, a[argument], 'argument') ~ " of " ~ table ~ " is " ~ theirs ~ " but predictions' " ~ rank_metrics._shown(a[own]) ~ " is " ~ mine ~ "; cast one so that ids compare") }}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- set features = [] -%}
+    {%- if a.uses_features -%}
+        {%- for column, data_type in (types.get('item_features') or {}).items() if column != a.features_item -%}
+            {%- if rank_metrics._type_family(data_type) | trim not in ['number', 'floating point'] -%}
+                {{ exceptions.raise_compiler_error("rank_metrics: column " ~ rank_metrics._shown(column) ~ " of item_features is " ~ data_type ~ "; every column besides the item column (" ~ rank_metrics._shown(a.features_item) ~ ") is a feature and must be numeric") }}
+            {%- endif -%}
+            {%- do features.append(column) -%}
+        {%- endfor -%}
+        {%- if not features -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: item_features has no feature column besides the item column " ~ rank_metrics._shown(a.features_item) ~ " (or its columns cannot be looked up)") }}
+        {%- endif -%}
+    {%- endif -%}
+    {%- set item_type = shapes.predictions.element_type -%}
+    {%- do found.update({'order': order, 'descending': descending, 'features': features, 'shapes': shapes,
+                         'item_is_text': item_type is not none and rank_metrics._type_family(item_type) | trim == 'string'}) -%}
+{% endmacro %}
+
+{#- The first problem of the rows, as one row of text, or no row (the Python API's checks of
+    what the query reads): train without rows, NULL ids or order values, and under
+    similarity='features' a listed item (within the largest k) without a feature vector, or with
+    a zero one. The item is shown as text; it is data, never SQL. -#}
+{% macro _beyond_accuracy_problems(predictions, train, arguments, largest_k, order, descending, history=false, feature_columns=[], truth=none, item_features=none, shapes={}, item_is_text=false) -%}
+{%- set q = rank_metrics.quote_identifier -%}
+{%- set predictions = rank_metrics._beyond_accuracy_rows(predictions, shapes.get('predictions'), arguments.by + [arguments.user], arguments.item, 'rm_list_position') -%}
+{%- set text = rank_metrics.type_string() -%}
+{%- set a = arguments -%}
+select problem
+from (
+    select 1 as rm_order, case when count(*) = 0 then {{ rank_metrics.string_literal('train has no rows: the metrics read the catalog, popularity and history from it') }} end as problem
+    from {{ train }} as rm_t
+    union all
+    select 2, case when count(*) > 0 then {{ rank_metrics.string_literal('train has NULL in column ' ~ a.train_user ~ ' or ' ~ a.train_item ~ ' (user and item ids must be given)') }} end
+    from {{ train }} as rm_t
+    where {{ q(a.train_user) }} is null or {{ q(a.train_item) }} is null
+    union all
+    select 3, case when count(*) > 0 then {{ rank_metrics.string_literal('predictions has NULL in column ' ~ a.user ~ ' or ' ~ a.item ~ ' (user and item ids must be given)') }} end
+    from {{ predictions }} as rm_p
+    where {{ q(a.user) }} is null or {{ q(a.item) }} is null
+    {%- if a.uses_features %}
+    union all
+    select 4, min(case when f.rm_item is null then {{ rank_metrics.string_literal('item_features has no row for the ') }} || l.rm_kind || cast(l.rm_item as {{ text }})
+                                                   || {{ rank_metrics.string_literal(" (similarity='features' compares items by their feature vectors)") }}
+                       when f.rm_norm = 0 or f.rm_norm is null then {{ rank_metrics.string_literal('item_features gives the ') }} || l.rm_kind || cast(l.rm_item as {{ text }})
+                                                   || {{ rank_metrics.string_literal(" a zero (or NULL) feature vector, whose cosine with any other is undefined") }} end)
+    from (
+        select {{ rank_metrics.string_literal('listed item ') }} as rm_kind, rm_item, rm_user
+        from (
+            select {{ q(a.item) }} as rm_item, {{ q(a.user) }} as rm_user,
+                row_number() over (partition by {% for name in a.by %}{{ q(name) }}, {% endfor %}{{ q(a.user) }} order by {{ q(order) }} {{ 'desc' if descending else 'asc' }}, {{ rank_metrics.text_in_byte_order(q(a.item)) if item_is_text else q(a.item) }} asc) as rm_position
+            from {{ predictions }} as rm_p
+        ) as n
+        where rm_position <= {{ largest_k | int }}
+        {%- if history %}
+        union all
+        -- serendipity compares each listed item with its user's train items
+        select {{ rank_metrics.string_literal('train item ') }}, t.{{ q(a.train_item) }}, t.{{ q(a.train_user) }}
+        from {{ train }} as t
+        where t.{{ q(a.train_user) }} in (select {{ q(a.user) }} from {{ predictions }} as rm_p)
+        {%- endif %}
+    ) as l
+    left join (
+        select {{ q(a.features_item) }} as rm_item,
+            {% for column in feature_columns %}{{ ' + ' if not loop.first }}abs(cast({{ q(column) }} as {{ rank_metrics.type_double() }})){% endfor %} as rm_norm
+        from {{ item_features }} as rm_f
+    ) as f
+        on f.rm_item = l.rm_item
+    {%- endif %}
+) as rm_problems
+where problem is not null
+order by rm_order
+limit 1
+{%- endmacro %}
+
+{#- The accuracy metrics' plan of a beyond-accuracy call, into `plan`, with train in truth's
+    place: evaluate's warnings of the data's shape (macros/building_blocks/_data_shape.sql) read
+    it to tell lists merged from several models or days, a row twice, and ids with a space at an
+    end in one of predictions and train, which give a plausible wrong number with no error. Long
+    lists only: list-shaped ones have no ranks to collide. -#}
+{% macro _beyond_accuracy_shape_plan(resolved, found, predictions, train, plan) %}
+    {%- set ordered_by = {('score' if found.descending else 'rank'): found.order} -%}
+    {%- do rank_metrics._plan(plan=plan, predictions=predictions, truth=train, k=resolved.ks, user=resolved.user,
+                              item=resolved.item, by=resolved.by or none, truth_user=resolved.train_user,
+                              truth_item=resolved.train_item, **ordered_by) -%}
+{% endmacro %}
