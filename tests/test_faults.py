@@ -79,6 +79,32 @@ def test_an_interrupted_duckdb_query_is_a_keyboard_interrupt_and_leaves_nothing(
     assert con.execute("select count(*) from truth").fetchone() == (3000000,)   # usable
 
 
+def interrupt_once_the_server_runs(main: int, postgres_port: int, header: str) -> threading.Thread:
+    """A thread that sends Ctrl-C to the `main` thread once the server runs a query whose text
+    starts with `header`, and then 0.3 s into it: a Ctrl-C after a fixed time fell on whatever
+    the call was doing then, on a loaded machine not the query this is about."""
+    import psycopg2
+
+    def watch():
+        watcher = psycopg2.connect(host="127.0.0.1", port=postgres_port, user="postgres", dbname="postgres")
+        watcher.autocommit = True   # (pg_stat_activity is read once per transaction)
+        with watcher.cursor() as cursor:
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                cursor.execute("select count(*) from pg_stat_activity where state = 'active' and query like %s "
+                               "and pid <> pg_backend_pid()", (header + "%",))
+                if cursor.fetchone()[0]:
+                    break
+                time.sleep(0.05)
+        watcher.close()
+        time.sleep(0.3)
+        signal.pthread_kill(main, signal.SIGINT)
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    return thread
+
+
 def test_ctrl_c_cancels_the_postgres_query_and_closes_the_savepoint(postgres_port):
     """The server query ran on for ~10 s after Ctrl-C, and savepoint rank_metrics_query stayed open in
     the caller's transaction."""
@@ -92,13 +118,11 @@ def test_ctrl_c_cancels_the_postgres_query_and_closes_the_savepoint(postgres_por
         cursor.execute("create table big_truth as select i as user_id, i * 7 as item_id from generate_series(0, 399999) as i")
         con.commit()
         cursor.execute("create temporary table callers_work (x int); insert into callers_work values (1)")   # uncommitted
-    main = threading.get_ident()
-    timer = threading.Timer(1.5, lambda: signal.pthread_kill(main, signal.SIGINT))
-    timer.start()
+    watcher = interrupt_once_the_server_runs(threading.get_ident(), postgres_port, "-- rank_metrics %: evaluate")
     with pytest.raises(KeyboardInterrupt):
         rank_metrics.evaluate("big_preds", "big_truth", k=[5, 10], con=con)
     interrupted = time.monotonic()
-    timer.cancel()
+    watcher.join()
     with psycopg2.connect(host="127.0.0.1", port=postgres_port, user="postgres", dbname="postgres") as other:
         with other.cursor() as cursor:
             cursor.execute("select count(*) from pg_stat_activity where state = 'active' and query like '%rm_%' "
@@ -112,6 +136,51 @@ def test_ctrl_c_cancels_the_postgres_query_and_closes_the_savepoint(postgres_por
             cursor.execute("release savepoint rank_metrics_query")
     con.rollback()
     con.close()
+
+
+CTRL_C_AT = """
+import signal, sys, threading, time
+import psycopg2
+import rank_metrics
+
+con = psycopg2.connect(host="127.0.0.1", port=int(sys.argv[1]), user="postgres", dbname="postgres")
+with con.cursor() as cursor:
+    cursor.execute("create temporary table callers_work (x int); insert into callers_work values (1)")
+main = threading.get_ident()
+threading.Timer(float(sys.argv[2]), lambda: signal.pthread_kill(main, signal.SIGINT)).start()
+try:
+    rank_metrics.evaluate("some_preds", "some_truth", k=[5, 10], con=con)
+    time.sleep(5)
+    print("no KeyboardInterrupt")
+except KeyboardInterrupt:
+    with con.cursor() as cursor:
+        cursor.execute("select x from callers_work")
+        print("ok" if cursor.fetchall() == [(1,)] else "callers_work lost")
+except Exception as error:
+    print(type(error).__name__, error)
+"""
+
+
+def test_a_ctrl_c_at_any_moment_of_a_postgres_call_keeps_the_callers_transaction(postgres_port):
+    """A Ctrl-C that fell after a query's savepoint was released (in a new process, while the
+    first query imported pandas) rolled back to a savepoint that no longer existed: psycopg2's
+    InvalidSavepointSpecification in place of the KeyboardInterrupt, and the caller's transaction
+    aborted. At each moment of a new process's call: a KeyboardInterrupt, and the caller's
+    transaction goes on."""
+    import psycopg2
+
+    con = psycopg2.connect(host="127.0.0.1", port=postgres_port, user="postgres", dbname="postgres")
+    with con.cursor() as cursor:
+        cursor.execute("create table if not exists some_preds as select i % 100000 as user_id, i as item_id, "
+                       "i / 100000 + 1 as rank from generate_series(0, 999999) as i")
+        cursor.execute("create table if not exists some_truth as select i as user_id, i * 7 as item_id "
+                       "from generate_series(0, 99999) as i")
+    con.commit()
+    con.close()
+    outcomes = {delay: subprocess.run([sys.executable, "-c", CTRL_C_AT, str(postgres_port), str(delay)],
+                                      capture_output=True, text=True, timeout=120).stdout.strip()
+                for delay in (0.05, 0.1, 0.15, 0.2, 0.3, 0.5)}
+    assert outcomes == dict.fromkeys(outcomes, "ok")
 
 
 def test_a_ctrl_c_as_a_postgres_query_ends_is_not_lost(postgres_port):

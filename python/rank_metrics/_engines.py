@@ -14,6 +14,7 @@ import decimal
 import glob
 import os
 import re
+import signal
 import threading
 import uuid
 import weakref
@@ -511,21 +512,27 @@ class PostgresEngine(Engine):
         # rows and temporary tables (a user's trial), so each query runs within a savepoint
         # (outside a transaction, under autocommit, a failed query leaves nothing to undo)
         savepoint = not getattr(self.con, "autocommit", False)
+        import pandas as pd
+
+        placed = False   # whether the savepoint is open: a Ctrl-C after its release rolled back to none
         try:
             if savepoint:
-                cursor.execute("savepoint rank_metrics_query")
+                with _interrupts_held():
+                    cursor.execute("savepoint rank_metrics_query")
+                    placed = True
             with _cancelled_on_interrupt(self.con):
                 cursor.execute(sql)
             names = [column[0] for column in cursor.description]
             rows = cursor.fetchall()
             if savepoint:
-                cursor.execute("release savepoint rank_metrics_query")
-            import pandas as pd
-
+                with _interrupts_held():
+                    cursor.execute("release savepoint rank_metrics_query")
+                    placed = False
             return pd.DataFrame(rows, columns=names)
         except BaseException as error:
-            # Ctrl-C too: the savepoint stayed open in the caller's transaction
-            if savepoint and not getattr(self.con, "closed", False):
+            # Ctrl-C too: the savepoint stayed open in the caller's transaction; and a rollback
+            # to a savepoint released already failed, and aborted the caller's transaction
+            if placed and not getattr(self.con, "closed", False):
                 cursor.execute("rollback to savepoint rank_metrics_query")
                 cursor.execute("release savepoint rank_metrics_query")
             if not isinstance(error, Exception):
@@ -720,9 +727,9 @@ def _cancelled_on_interrupt(con):
     earlier = psycopg2.extensions.get_wait_callback()
     ours = earlier is None and threading.current_thread() is threading.main_thread()
     interrupted: list[bool] = []
-    if ours:
-        psycopg2.extensions.set_wait_callback(lambda connection: _wait_for_the_server(connection, interrupted))
     try:
+        if ours:   # (set within the try, so that a Ctrl-C just after it cannot leave it set)
+            psycopg2.extensions.set_wait_callback(lambda connection: _wait_for_the_server(connection, interrupted))
         yield
     except psycopg2.extensions.QueryCanceledError as error:
         if "user request" in str(error) and interrupted:
@@ -733,6 +740,26 @@ def _cancelled_on_interrupt(con):
             psycopg2.extensions.set_wait_callback(None)
     if interrupted:
         raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def _interrupts_held():
+    """Ctrl-C held back for the block and raised after it, in the main thread under a handler of
+    Python's or the caller's: a statement and the note of what it did (a savepoint made or
+    released) happen together, or neither. Python raises a pending Ctrl-C as a call returns, which
+    fell between the two."""
+    handler = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or not callable(handler):
+        yield
+        return
+    caught: list[int] = []
+    signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, handler)
+    if caught:
+        handler(signal.SIGINT, None)
 
 
 def _wait_for_the_server(connection, interrupted: list) -> None:
