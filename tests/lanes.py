@@ -1,16 +1,17 @@
-"""The suite in two pytest processes at once, one a core, each with the servers its tests use:
+"""The suite in pytest processes at once, each with the servers its tests use:
 
-    python tests/lanes.py          (make test) the Spark tests and those of Snowflake's emulator
-                                   beside the rest
+    python tests/lanes.py          (make test) four processes: the tests off Spark in two halves
+                                   by file, Spark's in two (its dbt project's files, the rest)
     python tests/lanes.py --fast   (make test-fast) the tests that need no server or outside
                                    program (markers, tests/conftest.py), in two halves by file
 
-Other arguments go to both lanes' pytest. `python -m pytest` runs the same tests one after
-another. The first lane's output is printed live, the second's after it; the exit status is
-nonzero when either lane fails."""
+Other arguments go to every lane's pytest. `python -m pytest` runs the same tests one after
+another. The first lane's output is printed live, the others' after it; the exit status is
+nonzero when any lane fails."""
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 import tempfile
@@ -19,7 +20,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 FAST = "not (postgres or spark or snowflake or dbt or browser or peers or wheel or process)"
-SECOND_LANE = "spark or snowflake"
+# the files of the second half of the tests off Spark: the dbt projects on DuckDB, PostgreSQL and
+# Snowflake's emulator, the peers and the property tests (about 750 s of a lane's 1,600 s)
+SECOND_HALF = ["test_comparisons_honest.py", "test_dbt.py", "test_dbt_execution_checks.py", "test_dbt_inputs.py",
+               "test_dbt_over_time.py", "test_dbt_warehouses.py", "test_engines.py", "test_gates.py", "test_peers.py",
+               "test_peers_beyond_accuracy.py", "test_properties.py"]
+# the files whose Spark tests share the session's dbt project on Spark (built once per process)
+SPARK_PROJECT_FILES = ["test_dbt_over_time.py", "test_engines.py", "test_gates.py"]
 # the fast tests' second lane: files that take about half their time
 FAST_SECOND_LANE = ["test_compare.py", "test_exactness.py", "test_family_examples.py", "test_inputs.py",
                     "test_list_inputs.py", "test_properties.py", "test_repeatable.py", "test_report.py"]
@@ -27,12 +34,16 @@ NO_TESTS = 5   # pytest's exit status when a lane selects no test
 
 
 def lanes(fast: bool) -> dict[str, list[str]]:
-    if not fast:
-        # the second lane: Spark, and the tests on Snowflake's emulator, which balance the two
-        # (on 2026-12-06: Spark 800 s, the emulator 85 s, the rest 900 s with the peers' venv, the
-        # wheel's build and Chromium, 40 s, which were in the second lane before)
-        return {"all but the second lane's": ["-m", f"not ({SECOND_LANE})"], "Spark and Snowflake's emulator": ["-m", SECOND_LANE]}
     files = sorted(path.name for path in (ROOT / "tests").glob("test_*.py"))
+    if not fast:
+        # Four processes on two cores: two lanes used under one core between them (on 2026-12-07,
+        # 19 min of CPU in 22 min of lanes), waiting on servers, JVMs and child processes. Spark's
+        # tests in two JVMs, its dbt project in one; the others in two halves by file
+        return {"all but the other lanes'": ["-m", "not spark", *(f"tests/{name}" for name in files
+                                                                  if name not in SECOND_HALF)],
+                "dbt, the peers and the property tests": ["-m", "not spark", *(f"tests/{name}" for name in SECOND_HALF)],
+                "Spark: the dbt project": ["-m", "spark", *(f"tests/{name}" for name in SPARK_PROJECT_FILES)],
+                "Spark: the rest": ["-m", "spark", *(f"tests/{name}" for name in files if name not in SPARK_PROJECT_FILES)]}
     return {"fast, most files": ["-m", FAST, *(f"tests/{name}" for name in files if name not in FAST_SECOND_LANE)],
             "fast, " + ", ".join(FAST_SECOND_LANE): ["-m", FAST, *(f"tests/{name}" for name in files
                                                                  if name in FAST_SECOND_LANE)]}
@@ -44,21 +55,22 @@ def main(arguments: list[str]) -> int:
     if any(argument == "-m" or argument.startswith(("-m", "--markexpr")) for argument in arguments):
         print("lanes.py: the lanes choose tests by marker (-m); run pytest itself for a -m of your own", file=sys.stderr)
         return 2
-    (live_name, live), (kept_name, kept) = lanes(fast).items()
+    (live_name, live), *kept = lanes(fast).items()
     started = time.monotonic()
-    with tempfile.TemporaryFile("w+") as output:
-        second = subprocess.Popen([sys.executable, "-m", "pytest", *kept, *arguments], cwd=ROOT, stdout=output,
-                                  stderr=subprocess.STDOUT)
-        first = subprocess.run([sys.executable, "-m", "pytest", *live, *arguments], cwd=ROOT)
-        first_time = time.monotonic() - started
-        second.wait()
-        second_time = time.monotonic() - started
-        output.seek(0)
-        print(f"\n{f' {kept_name} ':=^100}")
-        sys.stdout.write(output.read())
-    codes = {live_name: first.returncode, kept_name: second.returncode}
-    print(f"\nlanes: {live_name} exited {first.returncode} after {first_time:.0f} s, {kept_name} {second.returncode} "
-          f"after {second_time:.0f} s")
+    codes, times = {}, {}
+    with contextlib.ExitStack() as stack:
+        outputs = [stack.enter_context(tempfile.TemporaryFile("w+")) for _ in kept]
+        others = [subprocess.Popen([sys.executable, "-m", "pytest", *options, *arguments], cwd=ROOT, stdout=output,
+                                   stderr=subprocess.STDOUT) for (_, options), output in zip(kept, outputs)]
+        codes[live_name] = subprocess.run([sys.executable, "-m", "pytest", *live, *arguments], cwd=ROOT).returncode
+        times[live_name] = time.monotonic() - started
+        for (name, _), process, output in zip(kept, others, outputs):
+            codes[name] = process.wait()
+            times[name] = time.monotonic() - started
+            output.seek(0)
+            print(f"\n{f' {name} ':=^100}")
+            sys.stdout.write(output.read())
+    print("\nlanes: " + ", ".join(f"{name} exited {codes[name]} after {times[name]:.0f} s" for name in codes))
     if all(code == NO_TESTS for code in codes.values()):
         return NO_TESTS
     return max((code for code in codes.values() if code != NO_TESTS), default=0)
