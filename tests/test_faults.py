@@ -2,7 +2,6 @@
 Each leaves the caller's connection as it was, with nothing of rank_metrics' behind."""
 
 import os
-import signal
 import subprocess
 import sys
 import threading
@@ -79,35 +78,59 @@ def test_an_interrupted_duckdb_query_is_a_keyboard_interrupt_and_leaves_nothing(
     assert con.execute("select count(*) from truth").fetchone() == (3000000,)   # usable
 
 
-def interrupt_once_the_server_runs(main: int, postgres_port: int, header: str) -> threading.Thread:
-    """A thread that sends Ctrl-C to the `main` thread once the server runs a query whose text
-    starts with `header`, and then 0.3 s into it: a Ctrl-C after a fixed time fell on whatever
-    the call was doing then, on a loaded machine not the query this is about."""
-    import psycopg2
+CTRL_C_IN_THE_QUERY = """
+import json, signal, sys, threading, time
+import psycopg2
+import rank_metrics
 
-    def watch():
-        watcher = psycopg2.connect(host="127.0.0.1", port=postgres_port, user="postgres", dbname="postgres")
-        watcher.autocommit = True   # (pg_stat_activity is read once per transaction)
-        with watcher.cursor() as cursor:
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline:
-                cursor.execute("select count(*) from pg_stat_activity where state = 'active' and query like %s "
-                               "and pid <> pg_backend_pid()", (header + "%",))
-                if cursor.fetchone()[0]:
-                    break
-                time.sleep(0.05)
-        watcher.close()
-        time.sleep(0.3)
-        signal.pthread_kill(main, signal.SIGINT)
+port = int(sys.argv[1])
 
-    thread = threading.Thread(target=watch, daemon=True)
-    thread.start()
-    return thread
+
+def connect(autocommit=False):
+    con = psycopg2.connect(host="127.0.0.1", port=port, user="postgres", dbname="postgres")
+    con.autocommit = autocommit   # (pg_stat_activity is read once per transaction)
+    return con
+
+
+con = connect()
+with con.cursor() as cursor:
+    cursor.execute("create temporary table callers_work (x int); insert into callers_work values (1)")   # uncommitted
+main = threading.get_ident()
+timer = threading.Timer(float(sys.argv[2]), lambda: signal.pthread_kill(main, signal.SIGINT))
+timer.start()
+found = {}
+try:
+    rank_metrics.evaluate("big_preds", "big_truth", k=[5, 10], con=con)
+    found["outcome"] = "no KeyboardInterrupt"
+except KeyboardInterrupt:
+    found["outcome"] = "KeyboardInterrupt"
+interrupted = time.monotonic()
+timer.cancel()
+with connect(autocommit=True) as other, other.cursor() as cursor:
+    cursor.execute("select count(*) from pg_stat_activity where state = 'active' and query like '%rm_%' "
+                   "and pid <> pg_backend_pid()")
+    found["active"] = cursor.fetchone()[0]
+found["seconds_after"] = time.monotonic() - interrupted
+with con.cursor() as cursor:
+    cursor.execute("select x from callers_work")   # the caller's transaction goes on
+    found["callers_work"] = cursor.fetchall()
+    try:
+        cursor.execute("release savepoint rank_metrics_query")
+        found["savepoint"] = "left open"
+    except psycopg2.Error as error:
+        found["savepoint"] = str(error).splitlines()[0]
+print(json.dumps(found))
+"""
 
 
 def test_ctrl_c_cancels_the_postgres_query_and_closes_the_savepoint(postgres_port):
     """The server query ran on for ~10 s after Ctrl-C, and savepoint rank_metrics_query stayed open in
-    the caller's transaction."""
+    the caller's transaction. In a process of its own, as a user's, with Ctrl-C 1.5 s and 3 s
+    into the call: in the suite's process, on a loaded machine, the same Ctrl-C raised nothing
+    and the query ran to its end (three full runs; not explained: alone it passed every time,
+    and a thread watching the server from within that process was starved as well)."""
+    import json
+
     import psycopg2
 
     con = psycopg2.connect(host="127.0.0.1", port=postgres_port, user="postgres", dbname="postgres")
@@ -116,26 +139,16 @@ def test_ctrl_c_cancels_the_postgres_query_and_closes_the_savepoint(postgres_por
         cursor.execute("create table big_preds as select i % 400000 as user_id, i as item_id, i / 400000 + 1 as rank "
                        "from generate_series(0, 3999999) as i")
         cursor.execute("create table big_truth as select i as user_id, i * 7 as item_id from generate_series(0, 399999) as i")
-        con.commit()
-        cursor.execute("create temporary table callers_work (x int); insert into callers_work values (1)")   # uncommitted
-    watcher = interrupt_once_the_server_runs(threading.get_ident(), postgres_port, "-- rank_metrics %: evaluate")
-    with pytest.raises(KeyboardInterrupt):
-        rank_metrics.evaluate("big_preds", "big_truth", k=[5, 10], con=con)
-    interrupted = time.monotonic()
-    watcher.join()
-    with psycopg2.connect(host="127.0.0.1", port=postgres_port, user="postgres", dbname="postgres") as other:
-        with other.cursor() as cursor:
-            cursor.execute("select count(*) from pg_stat_activity where state = 'active' and query like '%rm_%' "
-                           "and pid <> pg_backend_pid()")
-            assert cursor.fetchone() == (0,)
-    assert time.monotonic() - interrupted < 5
-    with con.cursor() as cursor:
-        cursor.execute("select x from callers_work")   # the caller's transaction goes on
-        assert cursor.fetchall() == [(1,)]
-        with pytest.raises(psycopg2.Error, match="savepoint .*rank_metrics_query.* does not exist"):
-            cursor.execute("release savepoint rank_metrics_query")
-    con.rollback()
+    con.commit()
     con.close()
+    for delay in (1.5, 3.0):   # within the call's 10 s (and its evaluate query's 8)
+        run = subprocess.run([sys.executable, "-c", CTRL_C_IN_THE_QUERY, str(postgres_port), str(delay)],
+                             capture_output=True, text=True, timeout=300)
+        found = json.loads(run.stdout.strip().splitlines()[-1]) if run.stdout.strip() else run.stderr
+        assert isinstance(found, dict), found
+        assert found["outcome"] == "KeyboardInterrupt" and found["active"] == 0 and found["callers_work"] == [[1]], found
+        assert found["seconds_after"] < 5, found
+        assert "rank_metrics_query" in found["savepoint"] and "does not exist" in found["savepoint"], found
 
 
 CTRL_C_AT = """
