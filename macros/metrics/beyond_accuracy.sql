@@ -138,7 +138,8 @@ rm_catalog as (
                  then s.rm_count * (ln(cast(tt.rm_rows as {{ double }})) - ln(cast(ti.rm_rows as {{ double }}))) else 0 end) as rm_surprisal
     from (
         select {{ by_list }}k, rm_item, rm_count,
-            row_number() over (partition by {{ by_list }}k order by rm_count) as rm_order
+            -- (items tied in count give the same sum in either order; the item makes it one order)
+            row_number() over (partition by {{ by_list }}k order by rm_count, rm_item) as rm_order
         from (
             select {{ by_list }}k, rm_item, count(*) as rm_count
             from rm_slots
