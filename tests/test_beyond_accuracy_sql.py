@@ -313,6 +313,77 @@ def test_compare_pairs_the_per_user_metrics():
         assert row.p_value == pytest.approx(scipy_stats.ttest_rel(mine, theirs).pvalue, rel=1e-6)
 
 
+def _two_segments_of_three_models(seed):
+    """Three models' lists over two segments of users, some users listed by one model only, some
+    without train rows (no serendipity) or with one distinct item (no diversity pair)."""
+    import random
+
+    draw = random.Random(seed)
+    rows = []
+    for user in range(36):
+        for model in ("a", "b", "c"):
+            if (user + ord(model)) % 7 == 0:   # this model has no list for this user
+                continue
+            count = 1 if user % 11 == 0 else draw.randint(2, 5)
+            rows += [(model, "north" if user % 2 else "south", user, f"i{item}", rank)
+                     for rank, item in enumerate(draw.sample(range(18), count), 1)]
+    train = sorted({(draw.randrange(30), f"i{draw.randrange(18)}") for _ in range(160)})
+    return (pd.DataFrame(rows, columns=["model", "segment", "user_id", "item_id", "rank"]),
+            pd.DataFrame(train, columns=["user_id", "item_id"]))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_compare_in_sql_equals_pairing_the_users_values(engine, request):
+    """compare_beyond_accuracy's t test is one query (the dbt macro's SQL), its p-value then
+    Student's: every column equal to pairing beyond_accuracy_users' values in Python (stats.paired),
+    per segment, with the users a side has no value for counted apart, under each correction
+    and family."""
+    from rank_metrics import beyond
+    from rank_metrics.comparison import _finished
+
+    lists, train = _two_segments_of_three_models(4)
+    tables = on_engine(engine, request, "beyond_compare", predictions=lists, train=train)
+    arguments = dict(k=[2, 4], by=["model", "segment"], convention="evidently", similarity="cooccurrence",
+                     metrics=["novelty", "arp", "arp_normalized", "diversity", "serendipity", "gini"])
+    users = rank_metrics.beyond_accuracy_users(**tables, **arguments)
+    for correction, family in (("holm", "metric_and_k"), ("bonferroni", "all")):
+        got = rank_metrics.compare_beyond_accuracy(**tables, **arguments, baseline="b", correction=correction,
+                                                   family=family)
+        unfinished = beyond._resampled_beyond(users, "model", ["segment"], "b", "t", 0, 10, {})
+        want = _finished(unfinished.astype({"k": "int64"}), "model", ["segment"], correction, family, 0.05)
+        want = want.set_index(["model", "segment", "k", "metric"]).loc[
+            list(got.set_index(["model", "segment", "k", "metric"]).index)].reset_index()
+        assert len(got) == 2 * 2 * 2 * 5 == len(unfinished)   # a, c x two segments x two k x five metrics
+        assert got.metric.tolist()[:5] == arguments["metrics"][:5]
+        assert (got.n_only_model + got.n_only_baseline).sum() > 0 and got.p_value.notna().all()
+        for column in got.columns:
+            if got[column].dtype.kind == "f":
+                assert got[column].tolist() == pytest.approx(want[column].tolist(), rel=1e-9, abs=1e-12), column
+            else:
+                assert got[column].tolist() == want[column].tolist(), column
+
+
+def test_compare_names_what_is_wrong():
+    lists, train = _two_segments_of_three_models(5)
+    arguments = dict(predictions=lists, train=train, k=3, by="model", metrics=["arp"])
+    with pytest.raises(RankMetricsError, match=r"compare_beyond_accuracy: baseline 'z' is not a value of column model "
+                                               r"among the users evaluated; its values are: 'a', 'b', 'c'"):
+        rank_metrics.compare_beyond_accuracy(**arguments, baseline="z")
+    with pytest.raises(RankMetricsError, match=r"compare_beyond_accuracy pairs the users' values of the per-user metrics .*"
+                                               r"asks only for metrics of a whole group's lists: gini \(evidently\)"):
+        rank_metrics.compare_beyond_accuracy(**dict(arguments, metrics=["gini"]), baseline="a")
+    with pytest.raises(RankMetricsError, match=r"compare_beyond_accuracy: alpha must be a number between 0 and 1; got 2"):
+        rank_metrics.compare_beyond_accuracy(**arguments, baseline="a", alpha=2)
+    with pytest.raises(RankMetricsError, match=r"compare_beyond_accuracy: by must name the column"):
+        rank_metrics.compare_beyond_accuracy(**dict(arguments, by=None), baseline="a")
+    # a number column's baseline spelt as text, as the command line gives it
+    numbered = lists.assign(model=lists.model.map({"a": 1, "b": 2, "c": 3}))
+    by_number = rank_metrics.compare_beyond_accuracy(**dict(arguments, predictions=numbered), baseline="2")
+    assert by_number.model.tolist() == [1, 3]
+    assert by_number.difference.tolist() == pytest.approx(
+        rank_metrics.compare_beyond_accuracy(**arguments, baseline="b").difference.tolist(), rel=1e-12)
+
+
 def test_the_command_line_compares_with_a_baseline(tmp_path):
     """rank-metrics beyond-accuracy --by model --baseline a: compare_beyond_accuracy's rows, with
     every digit in CSV; --baseline needs --by and has no --per-user rows."""
@@ -452,3 +523,39 @@ def test_every_warehouse_dialect_transpiled_to_duckdb_gives_the_worked_example(c
         got = con.execute(sqlglot.transpile(text, read=dialect, write="duckdb")[0]).df()
         assert got.metric.tolist() == want.metric.tolist(), dialect
         assert got.value.tolist() == pytest.approx(want.value.tolist(), rel=1e-12, nan_ok=True), dialect
+
+
+def test_every_warehouse_dialect_transpiled_to_duckdb_compares_as_duckdb_does():
+    """compare_beyond_accuracy's query as each warehouse's adapter renders it, parsed in its own
+    dialect and transpiled back to DuckDB by sqlglot: DuckDB's own rows."""
+    import duckdb
+    import sqlglot
+
+    from rank_metrics._render import render
+
+    lists, train = _two_segments_of_three_models(6)
+    con = duckdb.connect()
+    con.register("lists", lists)
+    con.register("train", train)
+    metrics = [{"metric": metric, "definition": "evidently"} for metric in ("novelty", "arp", "diversity", "serendipity")]
+    comparison = {"baseline": "b", "test": "t", "correction": "holm", "family": "metric_and_k", "alpha": 0.05}
+
+    def rows(dialect):
+        text = render("_beyond_accuracy_query", dialect, predictions="lists", train="train", ks=[2, 3], metrics=metrics,
+                      by=["model", "segment"], user="user_id", item="item_id", order="rank", descending=False,
+                      train_user="user_id", train_item="item_id", item_is_text=True, per_user=True,
+                      comparison=dict(comparison, literal="'b'"))
+        if dialect != "duckdb":
+            sqlglot.parse(text, read=dialect, error_level=sqlglot.ErrorLevel.RAISE)
+            text = sqlglot.transpile(text, read=dialect, write="duckdb")[0]
+        return con.execute(text).df().sort_values(["model", "segment", "k", "metric"]).reset_index(drop=True)
+
+    want = rows("duckdb")
+    assert len(want) == 2 * 2 * 2 * 4 and want.p_value.notna().all()
+    for dialect in ("bigquery", "databricks", "redshift", "snowflake", "trino"):
+        got = rows(dialect)
+        for column in want.columns:
+            if want[column].dtype.kind == "f":
+                assert got[column].tolist() == pytest.approx(want[column].tolist(), rel=1e-12, abs=1e-15), (dialect, column)
+            else:
+                assert got[column].tolist() == want[column].tolist(), (dialect, column)

@@ -23,7 +23,8 @@ def test_build_passes_every_assertion(dbt_project):
     statuses = {result.node.name: str(result.status) for result in build.result.results}
     assertions = ("assert_spec_average_precision", "assert_spec_map", "assert_options_average_precision",
                   "assert_family_examples", "assert_map_from_other_inputs", "map_of_two_users", "assert_over_time_example",
-                  "assert_ir_family_examples", "assert_beyond_accuracy_example")
+                  "assert_ir_family_examples", "assert_beyond_accuracy_example",
+                  "assert_compare_beyond_accuracy_example")
     assert {name: statuses.get(name) for name in assertions} == dict.fromkeys(assertions, "pass")
     assert all(status in ("pass", "success") for status in statuses.values()), statuses
 
@@ -70,6 +71,20 @@ def test_missing_column_is_named_in_dbt(dbt_project):
                                            "truth=ref('spec_truth'), k=3, item='article') }}")
     assert not ok
     assert "column article (argument item) is not in predictions; its columns are: case_id, user_id, item_id, rank" in text
+
+
+def test_compare_beyond_accuracy_names_what_sql_cannot_do(dbt_project):
+    """The permutation test, and a comparison of only the metrics of a whole group's lists, are
+    our messages at compile time (the example model compares in SQL on every target)."""
+    call = ("{{{{ rank_metrics.compare_beyond_accuracy(predictions=ref('compare_predictions'), train=ref('compare_truth'), "
+            "k=3, by='model', baseline='a', {}) }}}}")
+    ok, text = compile_inline(dbt_project, call.format("test='permutation'"))
+    assert not ok and ("compare_beyond_accuracy: SQL has only the t test (test='t', its p-value the normal approximation); "
+                       "got test='permutation': the permutation and bootstrap tests run in Python "
+                       "(rank_metrics.compare_beyond_accuracy, rank-metrics beyond-accuracy --baseline)") in text, text
+    ok, text = compile_inline(dbt_project, call.format("metrics=['gini', 'personalization']"))
+    assert not ok and ("asks only for metrics of a whole group's lists: gini (evidently), personalization (evidently)"
+                       in text), text
 
 
 def test_examples_stay_out_of_a_users_project(dbt_project, tmp_path):

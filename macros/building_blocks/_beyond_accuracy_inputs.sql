@@ -157,8 +157,28 @@
         {%- endif -%}
     {%- endif -%}
     {%- set item_type = shapes.predictions.element_type -%}
-    {%- do found.update({'order': order, 'descending': descending, 'features': features, 'shapes': shapes,
+    {%- set by_types = {} -%}
+    {%- for name in a.by if (types.get('predictions') or {}).get(name) is not none %}{% do by_types.update({name: types.predictions[name]}) %}{% endfor -%}
+    {%- do found.update({'order': order, 'descending': descending, 'features': features, 'shapes': shapes, 'by_types': by_types,
                          'item_is_text': item_type is not none and rank_metrics._type_family(item_type) | trim == 'string'}) -%}
+{% endmacro %}
+
+{#- compare_beyond_accuracy's own rules, into `comparison` (after _comparison_options): by names
+    the models' column (then any segments'), some metric asked has per-user values to pair, and
+    the baseline as an SQL literal of the models' column's type (`literal`). -#}
+{% macro _beyond_accuracy_comparison(resolved, found, comparison) %}
+    {%- if not resolved.by -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: compare_beyond_accuracy: " ~ rank_metrics._mention('by') ~ " must name the column whose values are the models (baseline is one of them), then any segment columns; got none") }}
+    {%- endif -%}
+    {%- set registry = {} -%}{%- do rank_metrics._beyond_accuracy_registry(registry) -%}
+    {%- set paired = [] -%}
+    {%- for entry in resolved.metrics if registry[entry.metric].per_user[entry.definition] %}{% do paired.append(entry.metric) %}{% endfor -%}
+    {%- if not paired -%}
+        {%- set asked = [] -%}{%- for entry in resolved.metrics %}{% do asked.append(entry.metric ~ ' (' ~ entry.definition ~ ')') %}{% endfor -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: compare_beyond_accuracy pairs the users' values of the per-user metrics (novelty under evidently, arp, arp_normalized, diversity, serendipity); "
+            ~ rank_metrics._mention('metrics') ~ " asks only for metrics of a whole group's lists: " ~ asked | join(', ')) }}
+    {%- endif -%}
+    {%- do comparison.update({'literal': rank_metrics._baseline_literal({'names': {'by': resolved.by}, 'by_types': found.by_types}, comparison.baseline)}) -%}
 {% endmacro %}
 
 {#- The first problem of the rows, as one row of text, or no row (the Python API's checks of

@@ -21,6 +21,22 @@
 {%- set model = plan.by[0] -%}
 {#- the segments: the other by columns, within whose values models are compared -#}
 {%- set segments = plan.by[1:] -%}
+{%- set baseline = rank_metrics._baseline_literal(plan, comparison.baseline) -%}
+{{ rank_metrics._query_header('compare', plan, {'baseline': comparison.baseline, 'test': comparison.test,
+                                               'correction': comparison.correction, 'family': comparison.family,
+                                               'alpha': comparison.alpha}) }}
+{{- rank_metrics._one_pass(plan) }},
+{{ rank_metrics._user_metrics(plan) }},
+{{ rank_metrics._paired_comparison(plan, model, segments, baseline, comparison) }}
+{%- endmacro %}
+
+
+{#- The comparison from rm_user_metrics (a row per model, segment, user (rm_user) and k, a column
+    per metric: plan.metric_columns), to the result's rows: the CTEs after it and the final
+    select. plan: metrics, metric_columns, partial (the metrics whose users may have no value:
+    a pair is the users with a value on both sides), cutoff_free; model and segments quoted
+    column names; baseline an SQL literal. -#}
+{% macro _paired_comparison(plan, model, segments, baseline, comparison) %}
 {%- set each = {'m': [], 'b': [], 'p': [], 'plain': []} -%}
 {%- for column in segments -%}
     {%- for alias in ['m', 'b', 'p'] -%}{%- do each[alias].append(alias ~ '.' ~ column) -%}{%- endfor -%}
@@ -28,12 +44,6 @@
 {%- endfor -%}
 {%- set segment_list = (', ' ~ each.plain | join(', ')) if segments else '' -%}
 {%- set double = rank_metrics.type_double() -%}
-{%- set baseline = rank_metrics._baseline_literal(plan, comparison.baseline) -%}
-{{ rank_metrics._query_header('compare', plan, {'baseline': comparison.baseline, 'test': comparison.test,
-                                               'correction': comparison.correction, 'family': comparison.family,
-                                               'alpha': comparison.alpha}) }}
-{{- rank_metrics._one_pass(plan) }},
-{{ rank_metrics._user_metrics(plan) }},
 rm_paired_users as (
     -- each user's pair, with the mean difference of the pair's model and k beside it: the spread
     -- is summed around it, not taken by stddev_samp, whose sums in DuckDB's threads gave standard
@@ -164,8 +174,8 @@ from rm_adjusted
 
 
 {#- The comparison's own arguments, checked, written into `comparison`: baseline, test,
-    correction, alpha, and the rest of the options (for _plan). -#}
-{% macro _comparison_options(comparison, options) %}
+    correction, alpha, and the rest of the options (for _plan). name: the macro's, for the messages. -#}
+{% macro _comparison_options(comparison, options, name='compare') %}
     {%- set rest = dict(options) -%}
     {%- set baseline = rest.pop('baseline', none) -%}
     {%- set test = rest.pop('test', none) or 't' -%}
@@ -174,20 +184,20 @@ from rm_adjusted
     {%- set alpha = rest.pop('alpha', none) -%}
     {%- set alpha = 0.05 if alpha is none else alpha -%}
     {%- if baseline is none -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: compare: " ~ rank_metrics._mention('baseline') ~ " is required: the value of the by column that names the model to compare against") }}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ name ~ ": " ~ rank_metrics._mention('baseline') ~ " is required: the value of the by column that names the model to compare against") }}
     {%- endif -%}
     {%- if test != 't' -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: compare: SQL has only the t test (" ~ rank_metrics._mention('test', 't', 'value') ~ ", its p-value the normal approximation); got "
-            ~ rank_metrics._mention('test', test, 'value', "test=" ~ rank_metrics._shown(test)) ~ ": the permutation and bootstrap tests run in Python (rank_metrics.compare, rank-metrics compare)") }}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ name ~ ": SQL has only the t test (" ~ rank_metrics._mention('test', 't', 'value') ~ ", its p-value the normal approximation); got "
+            ~ rank_metrics._mention('test', test, 'value', "test=" ~ rank_metrics._shown(test)) ~ ": the permutation and bootstrap tests run in Python (rank_metrics." ~ name ~ ", rank-metrics " ~ ('compare' if name == 'compare' else 'beyond-accuracy --baseline') ~ ")") }}
     {%- endif -%}
     {%- if correction not in ['holm', 'bonferroni', 'none'] -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: compare: " ~ rank_metrics._mention('correction', correction) ~ " must be one of 'holm', 'bonferroni', 'none'; got " ~ rank_metrics._shown(correction)) }}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ name ~ ": " ~ rank_metrics._mention('correction', correction) ~ " must be one of 'holm', 'bonferroni', 'none'; got " ~ rank_metrics._shown(correction)) }}
     {%- endif -%}
     {%- if alpha is not number or alpha is boolean or not rank_metrics._spells_a_number(alpha) | trim or not (alpha > 0 and alpha < 1) -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: compare: " ~ rank_metrics._mention('alpha', alpha) ~ " must be a number between 0 and 1; got " ~ rank_metrics._shown(alpha)) }}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ name ~ ": " ~ rank_metrics._mention('alpha', alpha) ~ " must be a number between 0 and 1; got " ~ rank_metrics._shown(alpha)) }}
     {%- endif -%}
     {%- if family not in ['metric_and_k', 'all'] -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: compare: " ~ rank_metrics._mention('family', family) ~ " must be one of 'metric_and_k', 'all'; got " ~ rank_metrics._shown(family)) }}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ name ~ ": " ~ rank_metrics._mention('family', family) ~ " must be one of 'metric_and_k', 'all'; got " ~ rank_metrics._shown(family)) }}
     {%- endif -%}
     {%- do comparison.update({'baseline': baseline, 'test': test, 'correction': correction, 'family': family, 'alpha': alpha, 'rest': rest}) -%}
 {% endmacro %}

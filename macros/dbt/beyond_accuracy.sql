@@ -3,8 +3,13 @@
     runs (train without rows, NULL ids, a listed or history item without a usable feature
     vector: a compile error naming it, never a number computed without it), the data's shape
     warned of as evaluate's is (lists merged, a row twice, ids with a space at an end), then
-    the query. -#}
-{% macro _beyond_accuracy_dbt(predictions, train, k, options, per_user) %}
+    the query; with `compare`, compare_beyond_accuracy's (its own arguments taken first). -#}
+{% macro _beyond_accuracy_dbt(predictions, train, k, options, per_user, compare=false) %}
+    {%- set comparison = {} -%}
+    {%- if compare -%}
+        {%- do rank_metrics._comparison_options(comparison, options, 'compare_beyond_accuracy') -%}
+        {%- set options = comparison.rest -%}
+    {%- endif -%}
     {%- set given = dict(options, k=k) -%}
     {%- set resolved = {} -%}
     {%- do rank_metrics._beyond_accuracy_arguments(given, resolved) -%}
@@ -15,6 +20,7 @@
     {%- endfor -%}
     {%- set found = {} -%}
     {%- do rank_metrics._beyond_accuracy_columns(resolved, columns, found) -%}
+    {%- if compare %}{% do rank_metrics._beyond_accuracy_comparison(resolved, found, comparison) %}{% endif -%}
     {%- set problems = run_query(rank_metrics._beyond_accuracy_problems(predictions, train, resolved, resolved.ks | max, found.order, found.descending,
                                                                         history=resolved.history, feature_columns=found.features,
                                                                         truth=inputs.truth, item_features=inputs.item_features, shapes=found.shapes,
@@ -34,5 +40,6 @@
                                                  truth=inputs.truth, truth_user=resolved.truth_user, truth_item=resolved.truth_item,
                                                  item_features=inputs.item_features, features_item=resolved.features_item,
                                                  feature_columns=found.features, similarity=resolved.similarity,
-                                                 item_is_text=found.item_is_text, per_user=per_user, shapes=found.shapes)) }}
+                                                 item_is_text=found.item_is_text, per_user=per_user, shapes=found.shapes,
+                                                 comparison=comparison if compare else none)) }}
 {% endmacro %}

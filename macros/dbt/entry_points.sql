@@ -64,3 +64,11 @@
     {%- if not execute %}{{ return(rank_metrics._while_parsing()) }}{% endif %}
     {{ return(rank_metrics._fits_its_view(rank_metrics._beyond_accuracy_dbt(predictions, train, k, kwargs, true))) }}
 {% endmacro %}
+
+{#- The models (by's first column) against `baseline` on the per-user beyond-accuracy metrics,
+    with compare's columns, test and corrections (keyword arguments: beyond_accuracy's, and
+    baseline, test, correction, family, alpha). -#}
+{% macro compare_beyond_accuracy(predictions, train, k) %}
+    {%- if not execute %}{{ return(rank_metrics._while_parsing()) }}{% endif %}
+    {{ return(rank_metrics._fits_its_view(rank_metrics._beyond_accuracy_dbt(predictions, train, k, kwargs, true, compare=true))) }}
+{% endmacro %}

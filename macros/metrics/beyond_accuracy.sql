@@ -39,10 +39,14 @@
     `user`, `item`, `order`, `train_user`, `train_item`, `truth_user`, `truth_item`,
     `features_item` and `feature_columns` are column names (quoted here); `descending`: the
     order column is a score; `ks` whole numbers 1 or more. With `per_user`, a row per group,
-    user and k with each per-user metric's column instead of the group rows. -#}
+    user and k with each per-user metric's column instead of the group rows. With `comparison`
+    (_comparison_options' and _beyond_accuracy_comparison's), compare's rows instead: the models
+    (by's first column) against the baseline on the per-user metrics, users paired within a
+    segment (by's other columns) when both sides have a value. -#}
 {% macro _beyond_accuracy_query(predictions, train, ks, metrics, by, user, item, order, descending, train_user, train_item,
                                truth=none, truth_user=none, truth_item=none, item_features=none, features_item=none,
-                               feature_columns=[], similarity='cooccurrence', item_is_text=false, per_user=false, shapes={}) -%}
+                               feature_columns=[], similarity='cooccurrence', item_is_text=false, per_user=false, shapes={},
+                               comparison=none) -%}
 {%- set q = rank_metrics.quote_identifier -%}
 {%- set predictions = rank_metrics._beyond_accuracy_rows(predictions, shapes.get('predictions'), by + [user], item, 'rm_list_position') -%}
 {%- set truth = rank_metrics._beyond_accuracy_rows(truth, shapes.get('truth'), [truth_user], truth_item, none) if truth is not none else none -%}
@@ -60,7 +64,10 @@
                         ('train_item', train_item), ('similarity', similarity if similar else none)] if value -%}
     {%- do shown.append(name ~ '=' ~ rank_metrics._shown_as_given(value)) -%}
 {%- endfor -%}
--- rank_metrics {{ rank_metrics._package_version() }}: beyond_accuracy{{ '_users' if per_user }}
+{%- if comparison %}
+{%- for name in ['baseline', 'test', 'correction', 'family', 'alpha'] %}{% do shown.append(name ~ '=' ~ rank_metrics._shown_as_given(comparison[name])) %}{% endfor %}
+{%- endif %}
+-- rank_metrics {{ rank_metrics._package_version() }}: {{ 'compare_beyond_accuracy' if comparison else 'beyond_accuracy' ~ ('_users' if per_user else '') }}
 -- options: {{ rank_metrics._printable(shown | join(', ')) }}
 with rm_ks as (
     {%- for k in ks %}
@@ -168,7 +175,7 @@ rm_user_popularity as (
 ),
 {%- endif %}
 {%- if similar %}
-rm_pairs as (
+rm_item_pairs as (
     -- diversity's pairs: two entries of one list holding different items, with the later position
     select {{ rank_metrics._column_prefix(quoted_by, 'a') }}a.rm_user, a.rm_item as rm_a, b.rm_item as rm_b, b.rm_position as rm_last
     from rm_listed as a
@@ -187,7 +194,7 @@ rm_needed as (
     -- which BigQuery refuses)
     select distinct rm_a, rm_b
     from (
-        select rm_a, rm_b from rm_pairs
+        select rm_a, rm_b from rm_item_pairs
         union all
         select rm_item, rm_before from rm_history
     ) as n
@@ -252,7 +259,7 @@ rm_user_diversity as (
     from rm_user_lists as u
     {{ 'inner' if recommenders else 'left' }} join (
         select {{ rank_metrics._column_prefix(quoted_by, 'p') }}ks.k, p.rm_user, count(*) as rm_pairs, sum(coalesce(s.rm_similarity, 0)) as rm_similarity
-        from rm_pairs as p
+        from rm_item_pairs as p
         cross join rm_ks as ks
         left join rm_similar as s
             on s.rm_a = p.rm_a and s.rm_b = p.rm_b
@@ -307,11 +314,12 @@ rm_user_serendipity as (
 {%- for entry in metrics if entry.metric in per_user_sources and (entry.metric != 'novelty' or entry.definition == 'evidently') %}
 {%- do user_metrics.append(entry.metric) %}
 {%- endfor %}
-{%- if per_user %}
-rm_result as (
+{%- if per_user or comparison %}
+rm_user_metrics as (
+    -- a row per user with a list: its value of each per-user metric, NULL where it has none
     select {{ rank_metrics._column_prefix(quoted_by, 'u') }}u.rm_user, u.k
         {%- for metric in user_metrics %},
-        {{ 'c_' ~ metric }}.rm_{{ metric }} as {{ q(metric) }}
+        {{ 'c_' ~ metric }}.rm_{{ metric }}
         {%- endfor %}
     from rm_user_lists as u
     {%- for metric in user_metrics %}
@@ -319,9 +327,16 @@ rm_result as (
         on {{ rank_metrics._equal_prefix(quoted_by, 'u', 'c_' ~ metric) }}u.k = {{ 'c_' ~ metric }}.k and u.rm_user = {{ 'c_' ~ metric }}.rm_user
     {%- endfor %}
 )
-select {{ by_list }}rm_user as {{ q(user) }}, k{% for metric in user_metrics %}, {{ q(metric) }}{% endfor %}
-from rm_result
+{%- if comparison %},
+{#- every per-user metric is partial: a user without a value is left out of its pairs -#}
+{%- set metric_columns = {} %}{% for metric in user_metrics %}{% do metric_columns.update({metric: 'rm_' ~ metric}) %}{% endfor %}
+{{ rank_metrics._paired_comparison({'metrics': user_metrics, 'metric_columns': metric_columns, 'partial': user_metrics, 'cutoff_free': []},
+                                   quoted_by[0], quoted_by[1:], comparison.literal, comparison) }}
+{%- else %}
+select {{ by_list }}rm_user as {{ q(user) }}, k{% for metric in user_metrics %}, rm_{{ metric }} as {{ q(metric) }}{% endfor %}
+from rm_user_metrics
 order by {{ by_list }}rm_user, k
+{%- endif %}
 {%- else %}
 rm_rows as (
     {%- for entry in metrics %}

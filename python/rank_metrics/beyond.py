@@ -56,13 +56,17 @@ def metric_names() -> list[str]:
     return list(beyond_accuracy_registry())
 
 
-def _beyond_accuracy(given: dict, per_user: bool) -> pd.DataFrame:
+def _beyond_accuracy(given: dict, per_user: bool, comparison: dict | None = None) -> pd.DataFrame:
+    """The query's result; with `comparison` (compare_beyond_accuracy's own arguments, resolved by
+    _comparison_options), compare's rows of the t test."""
     arguments = _arguments(given)
     engine = engine_for(given["con"], given["predictions"], given["train"], given["truth"], given["item_features"])
     inputs = {name: given[name] for name in ("predictions", "train", "truth", "item_features") if given[name] is not None}
     with engine.in_use(), contextlib.ExitStack() as stack:
         views = {name: stack.enter_context(engine.registered(value, name)) for name, value in inputs.items()}
         columns = _check_columns(arguments, {name: view.columns for name, view in views.items()}, engine.name)
+        if comparison is not None:
+            _rules("_beyond_accuracy_comparison", engine.name, arguments, columns, comparison)
         tables = {name: view.quoted for name, view in views.items()}
         _check_rows(arguments, tables, columns, engine)
         _warn_of_the_data_shape(arguments, columns, engine, tables, views)
@@ -73,9 +77,10 @@ def _beyond_accuracy(given: dict, per_user: bool) -> pd.DataFrame:
                      train_item=arguments["train_item"], truth_user=arguments["truth_user"],
                      truth_item=arguments["truth_item"], features_item=arguments["features_item"],
                      feature_columns=columns["features"], similarity=arguments["similarity"],
-                     item_is_text=columns["item_is_text"], per_user=per_user, shapes=columns["shapes"])
+                     item_is_text=columns["item_is_text"], per_user=per_user, shapes=columns["shapes"],
+                     comparison=comparison)
         result = engine.result(sql) if not per_user else engine.run(sql)
-    if per_user:
+    if per_user and comparison is None:
         for metric in (entry["metric"] for entry in arguments["metrics"]):
             if metric in result.columns:
                 result[metric] = result[metric].astype("float64")
@@ -146,11 +151,12 @@ def compare_beyond_accuracy(predictions, train, k, *, baseline, by, metrics=None
     beyond-accuracy metrics (novelty under evidently, arp, arp_normalized, diversity,
     serendipity), within each segment (by's other columns): compare's columns and tests, users
     paired when both models have a value for them. The catalog-level metrics have no per-user
-    value to pair and are not compared. The other keyword arguments are beyond_accuracy's."""
-    import pandas as pd
-
+    value to pair and are not compared. The other keyword arguments are beyond_accuracy's.
+    The t test runs as the SQL of the dbt macro compare_beyond_accuracy, its p-value then the
+    exact Student t one (as compare's); the permutation and bootstrap tests pair the users'
+    values of beyond_accuracy_users here."""
     from . import stats
-    from .comparison import COLUMNS, _as_group_value, _finished, _mean, _require_baseline
+    from .comparison import _as_group_value, _finished, _require_baseline
 
     for name, value, allowed in (("test", test, stats.TESTS), ("correction", correction, stats.CORRECTIONS),
                                  ("family", family, stats.FAMILIES)):
@@ -163,12 +169,42 @@ def compare_beyond_accuracy(predictions, train, k, *, baseline, by, metrics=None
         raise RankMetricsError(f"rank_metrics: compare_beyond_accuracy: {mention('by')} must name the column whose "
                                "values are the models (and any segment columns after it)")
     model, segments = by[0], by[1:]
-    users = beyond_accuracy_users(predictions, train, k, metrics=metrics, by=by, con=con, **options)
+    given = dict(options, predictions=predictions, train=train, k=k, metrics=metrics, by=by, con=con)
+    comparison = {}
+    _rules("_comparison_options", "duckdb", comparison, {"baseline": baseline, "test": "t", "correction": correction,
+                                                         "family": family, "alpha": alpha}, "compare_beyond_accuracy")
+    if test == "t":
+        result = _beyond_accuracy(_with_defaults(given), per_user=True, comparison=comparison)
+        if not len(result) or not (result["n_users"] + result["n_only_baseline"]).any():
+            # no row, or a baseline no user has a list for: say why, naming the groups
+            groups = sorted(set(beyond_accuracy_users(**given)[model]))
+            _require_baseline(model, _as_group_value(baseline, groups), groups, "compare_beyond_accuracy")
+        result["p_value"] = [stats.student_p_value(t, df) if not stats.missing(t) else p
+                             for t, df, p in zip(result["t"], result["df"], result["p_value"])]
+    else:
+        result = _resampled_beyond(beyond_accuracy_users(**given), model, segments, baseline, test, seed, resamples, options)
+    # in the order asked (beyond_accuracy's columns), else the registry's
+    asked = [metrics] if isinstance(metrics, str) else list(metrics or metric_names())
+    order = {metric: index for index, metric in enumerate(asked)}
+    finished = _finished(result.astype({"k": "int64"}), model, segments, correction, family, alpha)
+    # _finished orders the accuracy metrics; these keep beyond_accuracy's order
+    finished = finished.assign(rm_order=finished["metric"].map(order))
+    return finished.sort_values([model, *segments, "k", "rm_order"], kind="stable").drop(columns="rm_order") \
+        .reset_index(drop=True)
+
+
+def _resampled_beyond(users, model, segments, baseline, test, seed, resamples, options) -> pd.DataFrame:
+    """The permutation or bootstrap comparison from each user's values, paired here."""
+    import pandas as pd
+
+    from . import stats
+    from .comparison import COLUMNS, _as_group_value, _mean, _require_baseline
+
     user = options.get("user", "user_id")
-    asked = [column for column in users.columns if column not in (*by, user, "k")]
+    asked = [column for column in users.columns if column not in (model, *segments, user, "k")]
     groups = sorted(set(users[model]))
     baseline = _as_group_value(baseline, groups)
-    _require_baseline(model, baseline, groups)
+    _require_baseline(model, baseline, groups, "compare_beyond_accuracy")
     rows = []
     for segment, in_segment in (users.groupby(segments, sort=True, dropna=False) if segments else [((), users)]):
         segment = segment if isinstance(segment, tuple) else (segment,)
@@ -190,10 +226,13 @@ def compare_beyond_accuracy(predictions, train, k, *, baseline, by, metrics=None
                                                                      "t", "df", "p_value")},
                                  "n_users": len(both), "n_only_model": len(mine) - len(both),
                                  "n_only_baseline": len(theirs) - len(both)})
-    frame = pd.DataFrame(rows, columns=[model, *segments, *COLUMNS[:10], *COLUMNS[12:]])
-    order = {metric: index for index, metric in enumerate(asked)}
-    finished = _finished(frame.astype({"k": "int64"}), model, segments, correction, family, alpha)
-    # _finished orders the accuracy metrics; these keep beyond_accuracy's order
-    finished = finished.assign(rm_order=finished["metric"].map(order))
-    return finished.sort_values([model, *segments, "k", "rm_order"], kind="stable").drop(columns="rm_order") \
-        .reset_index(drop=True)
+    return pd.DataFrame(rows, columns=[model, *segments, *COLUMNS[:10], *COLUMNS[12:]])
+
+
+def _with_defaults(given: dict) -> dict:
+    """beyond_accuracy_users' arguments as its body sees them: given, then each default."""
+    import inspect
+
+    bound = inspect.signature(beyond_accuracy_users).bind(**{name: value for name, value in given.items()})
+    bound.apply_defaults()
+    return {name: value for name, value in bound.arguments.items() if name != "strict"}

@@ -190,18 +190,19 @@ def _kind(value, many: bool = False) -> str:
     return kind if kind == "text" else kind + "s" if many else ("an " if kind[0] in "aeiou" else "a ") + kind
 
 
-def _require_baseline(model, baseline, groups) -> None:
-    """Raise unless the baseline is one group and there is another to compare with it."""
+def _require_baseline(model, baseline, groups, name: str = "compare") -> None:
+    """Raise unless the baseline is one group and there is another to compare with it (name: the
+    function's, for the messages)."""
     if not groups:   # the one pass has warned why
-        raise RankMetricsError(f"rank_metrics: compare: no user is evaluated for any value of column {model}, so "
+        raise RankMetricsError(f"rank_metrics: {name}: no user is evaluated for any value of column {model}, so "
                                "nothing can be compared (the warning before this says why)")
     if baseline not in set(groups):
         kind = "" if _kind(baseline) == _kind(groups[0]) else \
             f" ({_kind(baseline)}, where the column's values are {_kind(groups[0], many=True)})"
-        raise RankMetricsError(f"rank_metrics: compare: {mention('baseline', baseline, 'word')} {baseline!r}{kind} is not a "
+        raise RankMetricsError(f"rank_metrics: {name}: {mention('baseline', baseline, 'word')} {baseline!r}{kind} is not a "
                                f"value of column {model} among the users evaluated; its values are: {shown_values(groups)}")
     if len(groups) < 2:
-        raise RankMetricsError(f"rank_metrics: compare: only the baseline {baseline!r} has evaluated users; no other "
+        raise RankMetricsError(f"rank_metrics: {name}: only the baseline {baseline!r} has evaluated users; no other "
                                f"value of column {model} has any, so nothing is compared with it")
 
 
