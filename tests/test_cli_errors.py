@@ -383,7 +383,7 @@ def test_a_model_column_left_out_of_by_warns_on_the_example_data():
     assert code == 0 and out.startswith("k,map_at_k,n_users\n12,0.2733")
     assert err == ("rank-metrics: warning: predictions have a column 'model' that by= does not name, and it holds more "
                    "than one value for a user (customer_id 1): each user's rows of every model are read as one list, "
-                   "whose ties and repeated items the tie-break and duplicates rules settle, so the number is no "
+                   "its ties and repeated items settled as one list's are, so the number is no "
                    "model's; pass by='model' for a row per model (--by model on the command line)\n")
     code, out, err = run("map-at-k", RECOMMENDATIONS, PURCHASES, "-k", "12", *COLUMNS, "--by", "model")
     assert (code, err) == (0, "") and "two_tower" in out

@@ -77,7 +77,7 @@ def _warn_of_a_model_column_left_out(arguments: dict, engine, tables: dict, pred
         return False
     _shape_warning(f"predictions have a column {name!r} that by= does not name, and it holds more than one value for a user "
          f"({arguments['user']} {shown_values([user])}): each user's rows of every {name} are read as one "
-         f"list, whose ties and repeated items the tie-break and duplicates rules settle, so the number is no "
+         f"list, its ties and repeated items settled as one list's are, so the number is no "
          f"{name}'s; pass by={name!r} for a row per {name} (--by {shlex.quote(name)} on the command line)")
     return True
 
