@@ -346,7 +346,8 @@ def test_compare_in_sql_equals_pairing_the_users_values(engine, request):
     arguments = dict(k=[2, 4], by=["model", "segment"], convention="evidently", similarity="cooccurrence",
                      metrics=["novelty", "arp", "arp_normalized", "diversity", "serendipity", "gini"])
     users = rank_metrics.beyond_accuracy_users(**tables, **arguments)
-    for correction, family in (("holm", "metric_and_k"), ("bonferroni", "all")):
+    # (on Spark, where a query takes seconds to plan, one correction)
+    for correction, family in (("holm", "metric_and_k"), ("bonferroni", "all"))[:1 if engine == "spark" else 2]:
         got = rank_metrics.compare_beyond_accuracy(**tables, **arguments, baseline="b", correction=correction,
                                                    family=family)
         unfinished = beyond._resampled_beyond(users, "model", ["segment"], "b", "t", 0, 10, {})
