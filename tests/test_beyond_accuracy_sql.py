@@ -377,6 +377,11 @@ def test_compare_names_what_is_wrong():
         rank_metrics.compare_beyond_accuracy(**arguments, baseline="a", alpha=2)
     with pytest.raises(RankMetricsError, match=r"compare_beyond_accuracy: by must name the column"):
         rank_metrics.compare_beyond_accuracy(**dict(arguments, by=None), baseline="a")
+    # strict=True makes the warnings of the data's shape errors, for the t test as for the others
+    twice = pd.concat([lists, lists.head(1)], ignore_index=True)
+    for test in ("t", "permutation"):
+        with pytest.raises(RankMetricsError, match=r"\(strict=True makes this warning an error\)"):
+            rank_metrics.compare_beyond_accuracy(**dict(arguments, predictions=twice), baseline="a", test=test, strict=True)
     # a number column's baseline spelt as text, as the command line gives it
     numbered = lists.assign(model=lists.model.map({"a": 1, "b": 2, "c": 3}))
     by_number = rank_metrics.compare_beyond_accuracy(**dict(arguments, predictions=numbered), baseline="2")

@@ -144,6 +144,7 @@ def _warn_of_the_data_shape(arguments: dict, columns: dict, engine, tables: dict
     _warn_of_a_score_read_as_rank(named, engine, tables, views["predictions"].columns)
 
 
+@takes_strict
 def compare_beyond_accuracy(predictions, train, k, *, baseline, by, metrics=None, test="t", correction="holm",
                             family="metric_and_k", alpha=0.05, seed=0, resamples=10_000, con=None,
                             **options) -> pd.DataFrame:
