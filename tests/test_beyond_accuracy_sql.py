@@ -367,9 +367,13 @@ def test_compare_in_sql_equals_pairing_the_users_values(engine, request):
 def test_compare_names_what_is_wrong():
     lists, train = _two_segments_of_three_models(5)
     arguments = dict(predictions=lists, train=train, k=3, by="model", metrics=["arp"])
+    # the t test's check query (the dbt macro's too) and the resampled tests' own check
+    with pytest.raises(RankMetricsError, match=r"predictions has no rows with model = 'z'; baseline must be one of the "
+                                               r"values of by \(model\): 'a', 'b', 'c'"):
+        rank_metrics.compare_beyond_accuracy(**arguments, baseline="z")
     with pytest.raises(RankMetricsError, match=r"compare_beyond_accuracy: baseline 'z' is not a value of column model "
                                                r"among the users evaluated; its values are: 'a', 'b', 'c'"):
-        rank_metrics.compare_beyond_accuracy(**arguments, baseline="z")
+        rank_metrics.compare_beyond_accuracy(**arguments, baseline="z", test="bootstrap", resamples=100)
     with pytest.raises(RankMetricsError, match=r"compare_beyond_accuracy pairs the users' values of the per-user metrics .*"
                                                r"asks only for metrics of a whole group's lists: gini \(evidently\)"):
         rank_metrics.compare_beyond_accuracy(**dict(arguments, metrics=["gini"]), baseline="a")

@@ -24,7 +24,7 @@ def test_build_passes_every_assertion(dbt_project):
     assertions = ("assert_spec_average_precision", "assert_spec_map", "assert_options_average_precision",
                   "assert_family_examples", "assert_map_from_other_inputs", "map_of_two_users", "assert_over_time_example",
                   "assert_ir_family_examples", "assert_beyond_accuracy_example",
-                  "assert_compare_beyond_accuracy_example")
+                  "assert_compare_beyond_accuracy_example", "assert_beyond_accuracy_of_seeds")
     assert {name: statuses.get(name) for name in assertions} == dict.fromkeys(assertions, "pass")
     assert all(status in ("pass", "success") for status in statuses.values()), statuses
 

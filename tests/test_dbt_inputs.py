@@ -66,6 +66,16 @@ def test_the_data_checks_fail_the_run(dbt_project):
             in messages(result))
 
 
+def test_a_baseline_no_model_has_fails_the_run_of_compare_beyond_accuracy(dbt_project):
+    """compare_beyond_accuracy's rows' check, when the model runs (compile passes: it reads no
+    rows), names the models' values."""
+    assert dbt_project.invoke("compile", "-s", "bad_data_compare_beyond_baseline", "--vars", BAD_DATA).success
+    result = dbt_project.invoke("run", "-s", "bad_data_compare_beyond_baseline", "--vars", BAD_DATA)
+    assert not result.success
+    assert ("rank_metrics: predictions has no rows with model = 'zz'; baseline must be one of the values of by (model): "
+            "'a', 'b'") in messages(result)
+
+
 def test_a_relation_beside_an_ephemeral_input_is_checked(dbt_project):
     """The data checks were skipped for both inputs when one was ephemeral: a NULL item in the
     other, a table, built a number without a word (a user's trial)."""

@@ -20,7 +20,7 @@ SEEDS = INTEGRATION / "seeds"
 ASSERTIONS = ("assert_spec_average_precision", "assert_spec_map", "assert_options_average_precision",
               "assert_family_examples", "assert_map_from_other_inputs", "map_of_two_users",
               "assert_compare_example", "assert_over_time_example", "assert_ir_family_examples",
-              "assert_beyond_accuracy_example", "assert_compare_beyond_accuracy_example")
+              "assert_beyond_accuracy_example", "assert_compare_beyond_accuracy_example", "assert_beyond_accuracy_of_seeds")
 
 
 def seed(name):

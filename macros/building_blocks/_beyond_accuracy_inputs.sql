@@ -165,7 +165,8 @@
 
 {#- compare_beyond_accuracy's own rules, into `comparison` (after _comparison_options): by names
     the models' column (then any segments'), some metric asked has per-user values to pair, and
-    the baseline as an SQL literal of the models' column's type (`literal`). -#}
+    the baseline as an SQL literal of the models' column's type (`literal`), and that type
+    (`by_type`, none when unknown). -#}
 {% macro _beyond_accuracy_comparison(resolved, found, comparison) %}
     {%- if not resolved.by -%}
         {{ exceptions.raise_compiler_error("rank_metrics: compare_beyond_accuracy: " ~ rank_metrics._mention('by') ~ " must name the column whose values are the models (baseline is one of them), then any segment columns; got none") }}
@@ -178,14 +179,17 @@
         {{ exceptions.raise_compiler_error("rank_metrics: compare_beyond_accuracy pairs the users' values of the per-user metrics (novelty under evidently, arp, arp_normalized, diversity, serendipity); "
             ~ rank_metrics._mention('metrics') ~ " asks only for metrics of a whole group's lists: " ~ asked | join(', ')) }}
     {%- endif -%}
-    {%- do comparison.update({'literal': rank_metrics._baseline_literal({'names': {'by': resolved.by}, 'by_types': found.by_types}, comparison.baseline)}) -%}
+    {%- do comparison.update({'literal': rank_metrics._baseline_literal({'names': {'by': resolved.by}, 'by_types': found.by_types}, comparison.baseline),
+                              'by_type': found.by_types.get(resolved.by[0])}) -%}
 {% endmacro %}
 
 {#- The first problem of the rows, as one row of text, or no row (the Python API's checks of
     what the query reads): train without rows, NULL ids or order values, and under
     similarity='features' a listed item (within the largest k) without a feature vector, or with
-    a zero one. The item is shown as text; it is data, never SQL. -#}
-{% macro _beyond_accuracy_problems(predictions, train, arguments, largest_k, order, descending, history=false, feature_columns=[], truth=none, item_features=none, shapes={}, item_is_text=false) -%}
+    a zero one; with `comparison` (compare_beyond_accuracy's), a baseline that is no value of the
+    models' column. The item is shown as text; it is data, never SQL. -#}
+{% macro _beyond_accuracy_problems(predictions, train, arguments, largest_k, order, descending, history=false, feature_columns=[], truth=none, item_features=none, shapes={}, item_is_text=false,
+                                   comparison=none) -%}
 {%- set q = rank_metrics.quote_identifier -%}
 {%- set predictions = rank_metrics._beyond_accuracy_rows(predictions, shapes.get('predictions'), arguments.by + [arguments.user], arguments.item, 'rm_list_position') -%}
 {%- set text = rank_metrics.type_string() -%}
@@ -230,6 +234,10 @@ from (
         from {{ item_features }} as rm_f
     ) as f
         on f.rm_item = l.rm_item
+    {%- endif %}
+    {%- if comparison %}
+    union all
+    select 5, {{ rank_metrics._baseline_problem(q(a.by[0]), a.by[0], comparison.by_type, comparison.baseline, comparison.literal, predictions) }}
     {%- endif %}
 ) as rm_problems
 where problem is not null

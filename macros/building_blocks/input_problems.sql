@@ -322,38 +322,10 @@ cross join (
 where {% for candidate in usual_separators %}(t.rm_holding_{{ loop.index }} > 0 and p.rm_holding_{{ loop.index }} = 0){{ ' or ' if not loop.last }}{% endfor %}
 {%- endif %}
 {%- if baseline is not none and plan.by | length == 1 and 'predictions' in checked %}
-{#- the by column's first ten values, in order, then … when there are more; quoted when they are
-    text: when the column is, or, its type unknown, when the baseline is (text that spells a
-    number names a number of a numeric column: the command line's --baseline 7) -#}
-{%- set family = rank_metrics._type_family(plan.by_types.get(plan.names.by[0])) if plan.by_types.get(plan.names.by[0]) is not none else none %}
-{%- set text_values = family == 'string' if family is not none else baseline is string %}
-{%- set quote = rank_metrics.string_literal("'") if text_values else "''" %}
 union all
 select 400 as rm_check, 'baseline' as argument,
-    case when rm_values = 0 then {{ rank_metrics.string_literal('predictions has no rows, so none with ' ~ plan.names.by[0] ~ ' = ' ~ rank_metrics._shown(baseline) ~ ' to compare with') }}
-    else {{ rank_metrics._problem_literal('predictions has no rows with ' ~ plan.names.by[0] ~ ' = ' ~ rank_metrics._shown(baseline) ~ '; ' ~ rank_metrics._mention('baseline', baseline) ~ ' must be one of the values of by (' ~ plan.names.by[0] ~ '): ', fragments) }}
-        {%- for place in range(1, 11) %}
-        || coalesce({{ rank_metrics.string_literal(', ') ~ ' || ' if place > 1 }}rm_value_{{ place }}, '')
-        {%- endfor %}
-        || case when rm_values > 10 then {{ rank_metrics.string_literal(', …') }} else '' end end as problem
-from (
-    select sum(case when rm_by = {{ rank_metrics._baseline_literal(plan, baseline) }} then 1 else 0 end) as rm_rows,
-        {%- for place in range(1, 11) %}
-        max(case when rm_place = {{ place }} then {{ quote }} || cast(rm_by as {{ text }}) || {{ quote }} end) as rm_value_{{ place }},
-        {%- endfor %}
-        count(*) as rm_values
-    from (
-        select rm_by, row_number() over ({{ rank_metrics._one_partition('rm_by_rows') }} order by rm_by) as rm_place
-        from (
-            select {{ plan.by[0] }} as rm_by, count(*) as rm_by_rows
-            from {{ plan.predictions_table }} as rm_p
-            where {{ plan.by[0] }} is not null
-            group by {{ plan.by[0] }}
-        ) as rm_distinct
-    ) as rm_ordered
-) as rm_baseline
-{#- over no rows at all (predictions empty) sum is NULL #}
-where coalesce(rm_rows, 0) = 0
+    {{ rank_metrics._baseline_problem(plan.by[0], plan.names.by[0], plan.by_types.get(plan.names.by[0]), baseline,
+                                      rank_metrics._baseline_literal(plan, baseline), plan.predictions_table, fragments) }}
 {%- endif %}
 )
 -- the first problem found is the one reported: NULLs, then NaN, then empty input, then duplicates,
@@ -401,3 +373,40 @@ order by rm_check
     length(replace({{ column }}, {{ rank_metrics.string_literal(part) }}, '')) < length({{ column }})
 {%- endmacro %}
 
+{#- A check query's problem of a baseline that is no value of the by column (compare's and
+    compare_beyond_accuracy's): its expression and the rest of its select, a row only when no row
+    of `predictions` has `by_column` (quoted; `by_name` as the user named it, `by_type` its type
+    or none) equal to `baseline_literal`, naming the column's first ten values. -#}
+{% macro _baseline_problem(by_column, by_name, by_type, baseline, baseline_literal, predictions, fragments=none) -%}
+{%- set text = rank_metrics.type_string() -%}
+{#- the by column's first ten values, in order, then … when there are more; quoted when they are
+    text: when the column is, or, its type unknown, when the baseline is (text that spells a
+    number names a number of a numeric column: the command line's --baseline 7) -#}
+{%- set family = rank_metrics._type_family(by_type) if by_type is not none else none %}
+{%- set text_values = family == 'string' if family is not none else baseline is string %}
+{%- set quote = rank_metrics.string_literal("'") if text_values else "''" %}
+    case when rm_values = 0 then {{ rank_metrics.string_literal('predictions has no rows, so none with ' ~ by_name ~ ' = ' ~ rank_metrics._shown(baseline) ~ ' to compare with') }}
+    else {{ rank_metrics._problem_literal('predictions has no rows with ' ~ by_name ~ ' = ' ~ rank_metrics._shown(baseline) ~ '; ' ~ rank_metrics._mention('baseline', baseline) ~ ' must be one of the values of by (' ~ by_name ~ '): ', fragments) }}
+        {%- for place in range(1, 11) %}
+        || coalesce({{ rank_metrics.string_literal(', ') ~ ' || ' if place > 1 }}rm_value_{{ place }}, '')
+        {%- endfor %}
+        || case when rm_values > 10 then {{ rank_metrics.string_literal(', …') }} else '' end end as problem
+from (
+    select sum(case when rm_by = {{ baseline_literal }} then 1 else 0 end) as rm_rows,
+        {%- for place in range(1, 11) %}
+        max(case when rm_place = {{ place }} then {{ quote }} || cast(rm_by as {{ text }}) || {{ quote }} end) as rm_value_{{ place }},
+        {%- endfor %}
+        count(*) as rm_values
+    from (
+        select rm_by, row_number() over ({{ rank_metrics._one_partition('rm_by_rows') }} order by rm_by) as rm_place
+        from (
+            select {{ by_column }} as rm_by, count(*) as rm_by_rows
+            from {{ predictions }} as rm_p
+            where {{ by_column }} is not null
+            group by {{ by_column }}
+        ) as rm_distinct
+    ) as rm_ordered
+) as rm_baseline
+{#- over no rows at all (predictions empty) sum is NULL #}
+where coalesce(rm_rows, 0) = 0
+{%- endmacro %}

@@ -21,12 +21,21 @@
     {%- set found = {} -%}
     {%- do rank_metrics._beyond_accuracy_columns(resolved, columns, found) -%}
     {%- if compare %}{% do rank_metrics._beyond_accuracy_comparison(resolved, found, comparison) %}{% endif -%}
-    {%- set problems = run_query(rank_metrics._beyond_accuracy_problems(predictions, train, resolved, resolved.ks | max, found.order, found.descending,
-                                                                        history=resolved.history, feature_columns=found.features,
-                                                                        truth=inputs.truth, item_features=inputs.item_features, shapes=found.shapes,
-                                                                        item_is_text=found.item_is_text)) -%}
-    {%- if problems is not none and problems.rows | length -%}
-        {%- do exceptions.raise_compiler_error("rank_metrics: " ~ problems.rows[0][0]) -%}
+    {#- the rows' checks read the inputs, so they run only when the model runs (never at parse,
+        compile, docs or under --empty, whose refs read no rows: "train has no rows"), and only
+        when every input can be queried on its own (a ref or source, not a CTE's name), as
+        _dbt_arguments' do -#}
+    {%- set unqueryable = [] -%}
+    {%- for relation in inputs.values() if relation is not none and not rank_metrics._queryable(relation) %}{% do unqueryable.append(relation) %}{% endfor -%}
+    {%- if rank_metrics._data_checks_run() and not unqueryable -%}
+        {%- set problems = run_query(rank_metrics._beyond_accuracy_problems(predictions, train, resolved, resolved.ks | max, found.order, found.descending,
+                                                                            history=resolved.history, feature_columns=found.features,
+                                                                            truth=inputs.truth, item_features=inputs.item_features, shapes=found.shapes,
+                                                                            item_is_text=found.item_is_text,
+                                                                            comparison=comparison if compare else none)) -%}
+        {%- if problems is not none and problems.rows | length -%}
+            {%- do exceptions.raise_compiler_error("rank_metrics: " ~ problems.rows[0][0]) -%}
+        {%- endif -%}
     {%- endif -%}
     {#- the accuracy metrics' warnings of lists merged, rows twice and ids with a space at an end -#}
     {%- if not found.shapes.predictions.list and rank_metrics._data_checks_run() and rank_metrics._queryable(predictions)

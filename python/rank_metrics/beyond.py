@@ -68,7 +68,7 @@ def _beyond_accuracy(given: dict, per_user: bool, comparison: dict | None = None
         if comparison is not None:
             _rules("_beyond_accuracy_comparison", engine.name, arguments, columns, comparison)
         tables = {name: view.quoted for name, view in views.items()}
-        _check_rows(arguments, tables, columns, engine)
+        _check_rows(arguments, tables, columns, engine, comparison)
         _warn_of_the_data_shape(arguments, columns, engine, tables, views)
         sql = render("_beyond_accuracy_query", engine.name, **tables, ks=arguments["ks"],
                      metrics=arguments["metrics"],
@@ -117,14 +117,15 @@ def _rules(macro: str, engine: str, *arguments) -> None:
         raise error.with_traceback(None) from None
 
 
-def _check_rows(arguments: dict, tables: dict, columns: dict, engine) -> None:
-    """What the rows must hold (docs/definitions.md): a train with rows, no NULL id, and under
-    similarity='features' a nonzero feature vector for every listed item within the largest k."""
+def _check_rows(arguments: dict, tables: dict, columns: dict, engine, comparison: dict | None = None) -> None:
+    """What the rows must hold (docs/definitions.md): a train with rows, no NULL id, under
+    similarity='features' a nonzero feature vector for every listed item within the largest k,
+    and with `comparison` a baseline among the models' values."""
     problem = engine.first_row(render("_beyond_accuracy_problems", engine.name, **tables, arguments=arguments,
                                       largest_k=max(arguments["ks"]), order=columns["order"],
                                       descending=columns["descending"], feature_columns=columns["features"],
                                       history=arguments["history"], shapes=columns["shapes"],
-                                      item_is_text=columns["item_is_text"]))
+                                      item_is_text=columns["item_is_text"], comparison=comparison))
     if problem is not None and problem[0] is not None:
         raise RankMetricsError(f"rank_metrics: {problem[0]}")
 
