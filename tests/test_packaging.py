@@ -109,6 +109,9 @@ def test_dbt_docs_document_every_public_macro_and_argument():
         if name in ("beyond_accuracy", "beyond_accuracy_users"):
             assert set(arguments) == beyond, name
             continue
+        if name == "compare_beyond_accuracy":
+            assert set(arguments) == beyond | {"baseline", "test", "correction", "family", "alpha"}, name
+            continue
         if name == "test_no_significant_drop":   # it reads a built metric table: no inputs, no options
             assert set(arguments) == {"model", "periods", "alpha", "min_drop", "period"}
             continue

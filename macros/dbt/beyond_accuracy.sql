@@ -27,10 +27,14 @@
         _dbt_arguments' do -#}
     {%- set unqueryable = [] -%}
     {%- for relation in inputs.values() if relation is not none and not rank_metrics._queryable(relation) %}{% do unqueryable.append(relation) %}{% endfor -%}
+    {#- under --empty a ref renders as a subquery with dbt's own alias, which takes no second one
+        on PostgreSQL (`… limit 0) _dbt_limit_subq_x as rm_p`): read through one more subquery -#}
+    {%- set aliased = {} -%}
+    {%- for name, relation in inputs.items() %}{% do aliased.update({name: rank_metrics._aliasable(relation) if relation is not none else none}) %}{% endfor -%}
     {%- if rank_metrics._data_checks_run() and not unqueryable -%}
-        {%- set problems = run_query(rank_metrics._beyond_accuracy_problems(predictions, train, resolved, resolved.ks | max, found.order, found.descending,
+        {%- set problems = run_query(rank_metrics._beyond_accuracy_problems(aliased.predictions, aliased.train, resolved, resolved.ks | max, found.order, found.descending,
                                                                             history=resolved.history, feature_columns=found.features,
-                                                                            truth=inputs.truth, item_features=inputs.item_features, shapes=found.shapes,
+                                                                            truth=aliased.truth, item_features=aliased.item_features, shapes=found.shapes,
                                                                             item_is_text=found.item_is_text,
                                                                             comparison=comparison if compare else none)) -%}
         {%- if problems is not none and problems.rows | length -%}
@@ -41,13 +45,13 @@
     {%- if not found.shapes.predictions.list and rank_metrics._data_checks_run() and rank_metrics._queryable(predictions)
           and rank_metrics._queryable(train) -%}
         {%- set plan = {} -%}
-        {%- do rank_metrics._beyond_accuracy_shape_plan(resolved, found, predictions, train, plan) -%}
-        {%- do rank_metrics._shape_warnings_of_plan(plan, predictions, columns.predictions, columns.train, other='train') -%}
+        {%- do rank_metrics._beyond_accuracy_shape_plan(resolved, found, aliased.predictions, aliased.train, plan) -%}
+        {%- do rank_metrics._shape_warnings_of_plan(plan, aliased.predictions, columns.predictions, columns.train, other='train') -%}
     {%- endif -%}
-    {{ return(rank_metrics._beyond_accuracy_query(predictions, train, resolved.ks, resolved.metrics, resolved.by, resolved.user, resolved.item,
+    {{ return(rank_metrics._beyond_accuracy_query(aliased.predictions, aliased.train, resolved.ks, resolved.metrics, resolved.by, resolved.user, resolved.item,
                                                  found.order, found.descending, resolved.train_user, resolved.train_item,
-                                                 truth=inputs.truth, truth_user=resolved.truth_user, truth_item=resolved.truth_item,
-                                                 item_features=inputs.item_features, features_item=resolved.features_item,
+                                                 truth=aliased.truth, truth_user=resolved.truth_user, truth_item=resolved.truth_item,
+                                                 item_features=aliased.item_features, features_item=resolved.features_item,
                                                  feature_columns=found.features, similarity=resolved.similarity,
                                                  item_is_text=found.item_is_text, per_user=per_user, shapes=found.shapes,
                                                  comparison=comparison if compare else none)) }}
