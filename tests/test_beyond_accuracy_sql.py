@@ -374,8 +374,9 @@ def test_compare_names_what_is_wrong():
     with pytest.raises(RankMetricsError, match=r"compare_beyond_accuracy: baseline 'z' is not a value of column model "
                                                r"among the users evaluated; its values are: 'a', 'b', 'c'"):
         rank_metrics.compare_beyond_accuracy(**arguments, baseline="z", test="bootstrap", resamples=100)
-    with pytest.raises(RankMetricsError, match=r"compare_beyond_accuracy pairs the users' values of the per-user metrics .*"
-                                               r"asks only for metrics of a whole group's lists: gini \(evidently\)"):
+    with pytest.raises(RankMetricsError, match=r"compare_beyond_accuracy pairs the users' values of the per-user metrics \(novelty under "
+                                               r"evidently, arp, arp_normalized, diversity, serendipity\); metrics asks only for metrics "
+                                               r"of a whole group's lists: gini \(evidently\)"):
         rank_metrics.compare_beyond_accuracy(**dict(arguments, metrics=["gini"]), baseline="a")
     with pytest.raises(RankMetricsError, match=r"compare_beyond_accuracy: alpha must be a number between 0 and 1; got 2"):
         rank_metrics.compare_beyond_accuracy(**arguments, baseline="a", alpha=2)

@@ -176,7 +176,14 @@
     {%- for entry in resolved.metrics if registry[entry.metric].per_user[entry.definition] %}{% do paired.append(entry.metric) %}{% endfor -%}
     {%- if not paired -%}
         {%- set asked = [] -%}{%- for entry in resolved.metrics %}{% do asked.append(entry.metric ~ ' (' ~ entry.definition ~ ')') %}{% endfor -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: compare_beyond_accuracy pairs the users' values of the per-user metrics (novelty under evidently, arp, arp_normalized, diversity, serendipity); "
+        {#- the per-user metrics as the registry has them: "novelty under evidently" where only one convention's is per user -#}
+        {%- set per_user = [] -%}
+        {%- for metric, entry in registry.items() -%}
+            {%- set by_convention = entry.per_user.items() | selectattr(1) | map(attribute=0) | list -%}
+            {%- if by_convention | length == entry.per_user | length %}{% do per_user.append(metric) %}
+            {%- elif by_convention %}{% do per_user.append(metric ~ ' under ' ~ by_convention | join(' or ')) %}{% endif -%}
+        {%- endfor -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: compare_beyond_accuracy pairs the users' values of the per-user metrics (" ~ per_user | join(', ') ~ "); "
             ~ rank_metrics._mention('metrics') ~ " asks only for metrics of a whole group's lists: " ~ asked | join(', ')) }}
     {%- endif -%}
     {%- do comparison.update({'literal': rank_metrics._baseline_literal({'names': {'by': resolved.by}, 'by_types': found.by_types}, comparison.baseline),
