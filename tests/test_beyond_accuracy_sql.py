@@ -199,6 +199,10 @@ def test_random_inputs_equal_the_reference(drawn, convention, similarity, ks, wi
     (dict(train=pd.DataFrame({"user_id": ["u1"], "item_id": [1]})),
      "column 'item_id' (argument train_item) of train is BIGINT but predictions' 'item_id' is VARCHAR"),
     (dict(predictions=PREDICTIONS.rename(columns={"rank": "position"})), "predictions has no column rank or score"),
+    (dict(predictions=PREDICTIONS.assign(rank=[1, 2, 1, None, 1, 2])),
+     "predictions has NULL in column rank (rank values must not be NULL)"),
+    (dict(predictions=PREDICTIONS.assign(rank=[1, 2, 1, -math.inf, 1, 2.0])),
+     "predictions has NaN or an infinite value in column rank (rank values must be finite numbers)"),
 ])
 def test_bad_inputs_get_a_message_naming_what_is_wrong(arguments, message):
     call = dict(predictions=PREDICTIONS, train=TRAIN, k=2)
@@ -206,6 +210,24 @@ def test_bad_inputs_get_a_message_naming_what_is_wrong(arguments, message):
     with pytest.raises(RankMetricsError) as error:
         rank_metrics.beyond_accuracy(**call)
     assert message in str(error.value)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_null_or_infinite_order_values_and_null_by_values_are_named(engine, request):
+    """SPEC §4: a NULL or infinite score (rank), or a NULL by value, is an error before any
+    metric, as in evaluate: the engines sort NULL and NaN apart, so each would list other items."""
+    lists = PREDICTIONS.assign(model="m", score=1.0 / PREDICTIONS["rank"]).drop(columns="rank")
+    last = len(lists) - 1
+    cases = [(lists.assign(model=["m"] * last + [None]), "predictions has NULL in column model (by values must not be NULL)"),
+             (lists.assign(score=[*lists.score[:last], None]),
+              "predictions has NULL in column score (score values must not be NULL)"),
+             (lists.assign(score=[*lists.score[:last], math.inf]),
+              "predictions has NaN or an infinite value in column score (score values must be finite numbers)")]
+    for number, (predictions, message) in enumerate(cases):
+        tables = on_engine(engine, request, f"beyond_bad_order_{number}", predictions=predictions, train=TRAIN)
+        with pytest.raises(RankMetricsError) as error:
+            rank_metrics.beyond_accuracy(**tables, k=2, by="model", metrics=["catalog_coverage", "diversity"])
+        assert str(error.value) == f"rank_metrics: {message}"
 
 
 def test_the_command_line(tmp_path):

@@ -159,7 +159,8 @@
     {%- set item_type = shapes.predictions.element_type -%}
     {%- set by_types = {} -%}
     {%- for name in a.by if (types.get('predictions') or {}).get(name) is not none %}{% do by_types.update({name: types.predictions[name]}) %}{% endfor -%}
-    {%- do found.update({'order': order, 'descending': descending, 'features': features, 'shapes': shapes, 'by_types': by_types,
+    {%- set order_type = none if shapes.predictions.list else (types.get('predictions') or {}).get(order) -%}
+    {%- do found.update({'order': order, 'order_type': order_type, 'descending': descending, 'features': features, 'shapes': shapes, 'by_types': by_types,
                          'item_is_text': item_type is not none and rank_metrics._type_family(item_type) | trim == 'string'}) -%}
 {% endmacro %}
 
@@ -191,12 +192,14 @@
 {% endmacro %}
 
 {#- The first problem of the rows, as one row of text, or no row (the Python API's checks of
-    what the query reads): train without rows, NULL ids or order values, and under
+    what the query reads): train without rows, NULL ids, by values or order values, NaN or an
+    infinite order value (`order_type`: the order column's type, where known; SPEC §4: the
+    engines sort NULL and NaN differently, so each would list other items), and under
     similarity='features' a listed item (within the largest k) without a feature vector, or with
     a zero one; with `comparison` (compare_beyond_accuracy's), a baseline that is no value of the
     models' column. The item is shown as text; it is data, never SQL. -#}
 {% macro _beyond_accuracy_problems(predictions, train, arguments, largest_k, order, descending, history=false, feature_columns=[], truth=none, item_features=none, shapes={}, item_is_text=false,
-                                   comparison=none) -%}
+                                   comparison=none, order_type=none) -%}
 {%- set q = rank_metrics.quote_identifier -%}
 {%- set predictions = rank_metrics._beyond_accuracy_rows(predictions, shapes.get('predictions'), arguments.by + [arguments.user], arguments.item, 'rm_list_position') -%}
 {%- set text = rank_metrics.type_string() -%}
@@ -213,9 +216,30 @@ from (
     select 3, case when count(*) > 0 then {{ rank_metrics.string_literal('predictions has NULL in column ' ~ a.user ~ ' or ' ~ a.item ~ ' (user and item ids must be given)') }} end
     from {{ predictions }} as rm_p
     where {{ q(a.user) }} is null or {{ q(a.item) }} is null
+    {%- for column in a.by %}
+    union all
+    select 4, case when count(*) > 0 then {{ rank_metrics.string_literal('predictions has NULL in column ' ~ column ~ ' (by values must not be NULL)') }} end
+    from {{ predictions }} as rm_p
+    where {{ q(column) }} is null
+    {%- endfor %}
+    {%- if not shapes.get('predictions', {}).get('list') %}
+    {%- set order_argument = 'score' if descending else 'rank' %}
+    {%- set order_family = rank_metrics._type_family(order_type) | trim if order_type is not none else none %}
+    {%- set can_be_nan = order_family == 'floating point' or (order_type | string | lower).split('(') | first | trim in ['numeric', 'decimal'] %}
+    union all
+    select 5, case when count(*) > 0 then {{ rank_metrics.string_literal('predictions has NULL in column ' ~ order ~ ' (' ~ order_argument ~ ' values must not be NULL)') }} end
+    from {{ predictions }} as rm_p
+    where {{ q(order) }} is null
+    {%- if can_be_nan %}
+    union all
+    select 5, case when count(*) > 0 then {{ rank_metrics.string_literal('predictions has NaN or an infinite value in column ' ~ order ~ ' (' ~ order_argument ~ ' values must be finite numbers)') }} end
+    from {{ predictions }} as rm_p
+    where {{ rank_metrics.not_a_finite_number(q(order), order_type) }}
+    {%- endif %}
+    {%- endif %}
     {%- if a.uses_features %}
     union all
-    select 4, min(case when f.rm_item is null then {{ rank_metrics.string_literal('item_features has no row for the ') }} || l.rm_kind || cast(l.rm_item as {{ text }})
+    select 6, min(case when f.rm_item is null then {{ rank_metrics.string_literal('item_features has no row for the ') }} || l.rm_kind || cast(l.rm_item as {{ text }})
                                                    || {{ rank_metrics.string_literal(" (similarity='features' compares items by their feature vectors)") }}
                        when f.rm_norm = 0 or f.rm_norm is null then {{ rank_metrics.string_literal('item_features gives the ') }} || l.rm_kind || cast(l.rm_item as {{ text }})
                                                    || {{ rank_metrics.string_literal(" a zero (or NULL) feature vector, whose cosine with any other is undefined") }} end)
@@ -244,7 +268,7 @@ from (
     {%- endif %}
     {%- if comparison %}
     union all
-    select 5, {{ rank_metrics._baseline_problem(q(a.by[0]), a.by[0], comparison.by_type, comparison.baseline, comparison.literal, predictions) }}
+    select 7, {{ rank_metrics._baseline_problem(q(a.by[0]), a.by[0], comparison.by_type, comparison.baseline, comparison.literal, predictions) }}
     {%- endif %}
 ) as rm_problems
 where problem is not null

@@ -36,7 +36,7 @@
                                                                             history=resolved.history, feature_columns=found.features,
                                                                             truth=aliased.truth, item_features=aliased.item_features, shapes=found.shapes,
                                                                             item_is_text=found.item_is_text,
-                                                                            comparison=comparison if compare else none)) -%}
+                                                                            comparison=comparison if compare else none, order_type=found.order_type)) -%}
         {%- if problems is not none and problems.rows | length -%}
             {%- do exceptions.raise_compiler_error("rank_metrics: " ~ problems.rows[0][0]) -%}
         {%- endif -%}
