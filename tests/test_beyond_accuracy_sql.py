@@ -114,9 +114,11 @@ def inputs(draw):
     for model in ("a", "b"):
         for user in users:
             if draw(st.booleans()) or user == 1:
-                # repeated items and tied ranks: lists as given
+                # repeated items and tied ranks: lists as given; or ranks 1..n in any row order,
+                # which are positions (the query takes those lists' ranks without numbering them)
                 listed = draw(st.lists(st.sampled_from(items), min_size=1, max_size=6))
-                ranks = draw(st.lists(st.integers(1, 4), min_size=len(listed), max_size=len(listed)))
+                ranks = draw(st.lists(st.integers(1, 4), min_size=len(listed), max_size=len(listed))
+                             | st.permutations(range(1, len(listed) + 1)))
                 predictions += [(model, user, item, rank) for item, rank in zip(listed, ranks)]
     # train: some of the users (and users with no list), some items never in train
     train = sorted(set(draw(st.lists(st.tuples(st.sampled_from(users + [90, 91]), st.sampled_from(items[:-1])),

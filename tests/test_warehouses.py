@@ -152,6 +152,7 @@ def test_each_engines_profile_says_what_its_variants_do(engine):
     assert names._prefixes == [engine, *([profile("parent")] if profile("parent") else []), "default"]
     assert profile("parent") == {"redshift": "postgres", "databricks": "spark"}.get(engine, "")
     assert profile("identifier_case") in ("", "lower", "upper")
+    assert profile("ctes_once") == ("true" if engine in ("duckdb", "postgres") else "")
     assert str(names.column_as_named("CUSTOMER_ID")).strip() == ("customer_id" if engine == "snowflake" else "CUSTOMER_ID")
     with pytest.raises(rank_metrics.RankMetricsError, match="engine_profile has no key colour"):
         names.engine_profile("colour")

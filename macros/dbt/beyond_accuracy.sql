@@ -54,5 +54,5 @@
                                                  item_features=aliased.item_features, features_item=resolved.features_item,
                                                  feature_columns=found.features, similarity=resolved.similarity,
                                                  item_is_text=found.item_is_text, per_user=per_user, shapes=found.shapes,
-                                                 comparison=comparison if compare else none)) }}
+                                                 comparison=comparison if compare else none, order_type=found.order_type)) }}
 {% endmacro %}

@@ -10,10 +10,13 @@
     - view_text_limit: the longest view text the engine keeps (Spark's Hive metastore: 32,700
       characters), or '' for no limit;
     - identifier_case: the case an unquoted name is stored in: upper (Snowflake), lower, or ''
-      (as written: DuckDB's and Spark's names match in any case, PostgreSQL's quoted as spelt).
+      (as written: DuckDB's and Spark's names match in any case, PostgreSQL's quoted as spelt);
+    - ctes_once: a CTE read in several places is computed once (DuckDB, PostgreSQL), where
+      other engines inline it at every reference (Spark, BigQuery, Trino), so that a plan of
+      several steps through one CTE is cheap there only (beyond accuracy's list positions).
     Adding an engine: its profile here, the variants its SQL needs, one test target. -#}
 {% macro _profile(key, overrides) -%}
-    {%- set defaults = {'parent': '', 'bit_count': '', 'catalog_columns': '', 'view_text_limit': '', 'identifier_case': ''} -%}
+    {%- set defaults = {'parent': '', 'bit_count': '', 'catalog_columns': '', 'view_text_limit': '', 'identifier_case': '', 'ctes_once': ''} -%}
     {%- if key not in defaults -%}
         {{ exceptions.raise_compiler_error("rank_metrics: engine_profile has no key " ~ key ~ "; its keys: " ~ defaults.keys() | join(', ')) }}
     {%- endif -%}
@@ -22,10 +25,10 @@
 
 {% macro default__engine_profile(key) -%}{{ rank_metrics._profile(key, {}) }}{%- endmacro %}
 
-{% macro duckdb__engine_profile(key) -%}{{ rank_metrics._profile(key, {'bit_count': 'true'}) }}{%- endmacro %}
+{% macro duckdb__engine_profile(key) -%}{{ rank_metrics._profile(key, {'bit_count': 'true', 'ctes_once': 'true'}) }}{%- endmacro %}
 
 {% macro postgres__engine_profile(key) -%}
-    {{- rank_metrics._profile(key, {'bit_count': 'true', 'catalog_columns': 'true', 'identifier_case': 'lower'}) -}}
+    {{- rank_metrics._profile(key, {'bit_count': 'true', 'catalog_columns': 'true', 'identifier_case': 'lower', 'ctes_once': 'true'}) -}}
 {%- endmacro %}
 
 {#- Redshift has neither bit_count nor bit strings. -#}

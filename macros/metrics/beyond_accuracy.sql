@@ -46,7 +46,7 @@
 {% macro _beyond_accuracy_query(predictions, train, ks, metrics, by, user, item, order, descending, train_user, train_item,
                                truth=none, truth_user=none, truth_item=none, item_features=none, features_item=none,
                                feature_columns=[], similarity='cooccurrence', item_is_text=false, per_user=false, shapes={},
-                               comparison=none) -%}
+                               comparison=none, order_type=none) -%}
 {%- set q = rank_metrics.quote_identifier -%}
 {%- set predictions = rank_metrics._beyond_accuracy_rows(predictions, shapes.get('predictions'), by + [user], item, 'rm_list_position') -%}
 {%- set truth = rank_metrics._beyond_accuracy_rows(truth, shapes.get('truth'), [truth_user], truth_item, none) if truth is not none else none -%}
@@ -56,7 +56,6 @@
 {%- set asked = {} -%}{%- for entry in metrics %}{% do asked.update({entry.metric: entry.definition}) %}{% endfor -%}
 {%- set similar = 'diversity' in asked or 'serendipity' in asked -%}
 {%- set ln2 = 'ln(cast(2 as ' ~ double ~ '))' -%}
-{%- set item_key = rank_metrics.text_in_byte_order(q(item)) if item_is_text else q(item) -%}
 {%- set shown = ['k=' ~ rank_metrics._shown_as_given(ks | list)] -%}
 {%- for entry in metrics %}{% do shown.append(entry.metric ~ '=' ~ entry.definition) %}{% endfor -%}
 {%- set listed = (shapes.get('predictions') or {}).get('list') -%}
@@ -74,17 +73,41 @@ with rm_ks as (
     select cast({{ k | int }} as bigint) as k{{ ' union all' if not loop.last }}
     {%- endfor %}
 ),
+{%- set cut = ks | max | int %}
+{%- if listed %}
 rm_listed as (
-    -- each list's entries within the largest k, numbered in list order (ties by item)
-    select {{ by_list }}rm_user, rm_item, rm_position
-    from (
-        select {{ by_list }}{{ q(user) }} as rm_user, {{ q(item) }} as rm_item,
-            row_number() over (partition by {{ by_list }}{{ q(user) }}
-                               order by {{ q(order) }} {{ 'desc' if descending else 'asc' }}, {{ item_key }} asc) as rm_position
-        from {{ predictions }} as rm_p
-    ) as n
-    where rm_position <= {{ ks | max | int }}
+    -- each list's entries within the largest k: a list's order is its positions
+    select {{ by_list }}{{ q(user) }} as rm_user, {{ q(item) }} as rm_item, {{ q(order) }} as rm_position
+    from {{ predictions }} as rm_p
+    where {{ q(order) }} <= {{ cut }}
 ),
+{#- (where CTEs are inlined, as on Spark, the check's aggregate would run at each of
+    rm_listed's readers, and a compare's plan of them filled Spark's heap) -#}
+{%- elif not descending and rank_metrics._is_integer_type(order_type) | trim == 'True' and rank_metrics.engine_profile('ctes_once') %}
+rm_lists as (
+    -- one row per list: 1 when the ranks within the largest k are its positions 1..min(n, k)
+    -- (ranks_are_positions), as most rank columns hold, so that those lists need no sort
+    select {{ by_list }}{{ q(user) }} as rm_user,
+        {{ rank_metrics._ranks_are_positions(q(order), q(order), cut) }} as rm_rank_is_position
+    from {{ predictions }} as rm_p
+    group by {{ by_list }}{{ q(user) }}
+),
+rm_listed as (
+    -- each list's entries within the largest k at their positions: the ranks, where they are
+    -- positions; the other lists numbered in list order (ties by item)
+    select {{ rank_metrics._column_prefix(quoted_by, 'p') }}p.{{ q(user) }} as rm_user, p.{{ q(item) }} as rm_item, p.{{ q(order) }} as rm_position
+    from {{ predictions }} as p
+    inner join rm_lists as l
+        on {{ rank_metrics._equal_prefix(quoted_by, 'p', 'l') }}p.{{ q(user) }} = l.rm_user and l.rm_rank_is_position = 1
+    where p.{{ q(order) }} <= {{ cut }}
+    union all
+    {{ rank_metrics._beyond_accuracy_numbered(predictions, quoted_by, user, item, order, descending, item_is_text, cut, 'rm_lists') | indent(4) }}
+),
+{%- else %}
+rm_listed as (
+    {{ rank_metrics._beyond_accuracy_numbered(predictions, quoted_by, user, item, order, descending, item_is_text, cut) | indent(4) }}
+),
+{%- endif %}
 rm_slots as (
     -- the entries within each k: the recommendation slots
     select {{ rank_metrics._column_prefix(quoted_by, 'l') }}ks.k, l.rm_user, l.rm_item, l.rm_position
@@ -98,14 +121,17 @@ rm_user_lists as (
     group by {{ by_list }}k, rm_user
 ),
 rm_groups as (
-    select {{ by_list }}k, count(*) as rm_n
-    from rm_user_lists
-    group by {{ by_list }}k
+    -- per group and k, its lists: each list has one entry at position 1, within every k (a count
+    -- of these few rows, not of every slot by user)
+    select {{ rank_metrics._column_prefix(quoted_by, 'l') }}ks.k, count(*) as rm_n
+    from rm_listed as l
+    cross join rm_ks as ks
+    where l.rm_position = 1
+    group by {{ rank_metrics._column_prefix(quoted_by, 'l') }}ks.k
 ),
-rm_train as (
-    select {{ q(train_user) }} as rm_user, {{ q(train_item) }} as rm_item
-    from {{ train }} as rm_t
-),
+{#- train's rows, read where each use needs them: as a CTE read twice DuckDB stored all of
+    them first (10M rows: a third of ARP's query) -#}
+{%- set train_rows = '(select ' ~ q(train_user) ~ ' as rm_user, ' ~ q(train_item) ~ ' as rm_item from ' ~ train ~ ' as rm_t)' %}
 {#- the distinct users of each train item (u_i) and of train (U) are counted only for the
     metrics that read them: over 10M train rows those counts are most of the query's time -#}
 {%- set popularity = 'arp' in asked or 'arp_normalized' in asked or asked.get('novelty') == 'evidently' %}
@@ -115,21 +141,21 @@ rm_train_pairs as (
     -- each (item, user) of train once, with its rows: u_i is then a count of rows, which DuckDB
     -- makes in 0.94 s over 10M train rows against count(distinct)'s 1.27 s
     select rm_item, rm_user, count(*) as rm_rows
-    from rm_train
+    from {{ train_rows }} as t
     group by rm_item, rm_user
 ),
 {%- endif %}
 rm_train_items as (
     -- each train item's rows (t_i){{ ' and distinct users (u_i)' if popularity }}
     select rm_item, {{ 'sum(rm_rows) as rm_rows, count(*) as rm_users' if popularity else 'count(*) as rm_rows' }}
-    from {{ 'rm_train_pairs' if popularity else 'rm_train' }}
+    from {{ 'rm_train_pairs' if popularity else train_rows ~ ' as t' }}
     group by rm_item
 ),
 rm_train_totals as (
     select i.rm_rows, i.rm_items{{ ', i.rm_most_users' if popularity }}{{ ', u.rm_users' if train_users }}
     from (select sum(rm_rows) as rm_rows, count(*) as rm_items{{ ', max(rm_users) as rm_most_users' if popularity }} from rm_train_items) as i
     {%- if train_users %}
-    cross join (select count(distinct rm_user) as rm_users from rm_train) as u
+    cross join (select count(distinct rm_user) as rm_users from {{ train_rows }} as t) as u
     {%- endif %}
 ),
 rm_catalog as (
@@ -186,7 +212,7 @@ rm_history as (
     -- serendipity's pairs: each listed entry with each train row of its user
     select {{ rank_metrics._column_prefix(quoted_by, 'l') }}l.rm_user, l.rm_item, l.rm_position, t.rm_item as rm_before
     from rm_listed as l
-    inner join rm_train as t
+    inner join {{ train_rows }} as t
         on l.rm_user = t.rm_user
 ),
 rm_needed as (
@@ -203,7 +229,7 @@ rm_needed as (
 rm_needed_train as (
     -- the (user, item) pairs of train, once each, of the items the needed pairs name
     select distinct rm_user, rm_item
-    from rm_train
+    from {{ train_rows }} as t
     where rm_item in (select rm_a from rm_needed union all select rm_b from rm_needed)
 ),
 {%- endif %}
@@ -383,6 +409,25 @@ order by {{ by_list }}rm_metric_order, k
 
 {#- An input as rows: a list-shaped one (shape.list) unnested, with its list positions under
     `position` (when given); any other as it is. -#}
+{#- Each list's entries within `cut`, numbered in list order (ties by item); with `checked`
+    (rm_lists), only the lists whose ranks are not their positions. -#}
+{% macro _beyond_accuracy_numbered(predictions, quoted_by, user, item, order, descending, item_is_text, cut, checked=none) -%}
+{%- set q = rank_metrics.quote_identifier -%}
+{%- set item_key = rank_metrics.text_in_byte_order('p.' ~ q(item)) if item_is_text else 'p.' ~ q(item) -%}
+select {{ rank_metrics._column_prefix(quoted_by) }}rm_user, rm_item, rm_position
+from (
+    select {{ rank_metrics._column_prefix(quoted_by, 'p') }}p.{{ q(user) }} as rm_user, p.{{ q(item) }} as rm_item,
+        row_number() over (partition by {{ rank_metrics._column_prefix(quoted_by, 'p') }}p.{{ q(user) }}
+                           order by p.{{ q(order) }} {{ 'desc' if descending else 'asc' }}, {{ item_key }} asc) as rm_position
+    from {{ predictions }} as p
+    {%- if checked %}
+    inner join {{ checked }} as l
+        on {{ rank_metrics._equal_prefix(quoted_by, 'p', 'l') }}p.{{ q(user) }} = l.rm_user and l.rm_rank_is_position = 0
+    {%- endif %}
+) as n
+where rm_position <= {{ cut }}
+{%- endmacro %}
+
 {% macro _beyond_accuracy_rows(relation, shape, keep, item, position) -%}
     {%- if shape and shape.list -%}
         {%- set kept = [] -%}{%- for name in keep %}{% do kept.append(rank_metrics.quote_identifier(name)) %}{% endfor -%}

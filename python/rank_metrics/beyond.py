@@ -78,7 +78,7 @@ def _beyond_accuracy(given: dict, per_user: bool, comparison: dict | None = None
                      truth_item=arguments["truth_item"], features_item=arguments["features_item"],
                      feature_columns=columns["features"], similarity=arguments["similarity"],
                      item_is_text=columns["item_is_text"], per_user=per_user, shapes=columns["shapes"],
-                     comparison=comparison)
+                     comparison=comparison, order_type=columns["order_type"])
         result = engine.result(sql) if not per_user else engine.run(sql)
     if per_user and comparison is None:
         for metric in (entry["metric"] for entry in arguments["metrics"]):
