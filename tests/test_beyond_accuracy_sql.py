@@ -184,13 +184,26 @@ def test_random_inputs_equal_the_reference(drawn, convention, similarity, ks, wi
     (dict(metrics=["coverage"]), "unknown beyond-accuracy metric 'coverage'"),
     (dict(convention="ranx"), "convention of the beyond-accuracy metrics must be one of 'recommenders', 'evidently'"),
     (dict(k=0), "k must be a whole number 1 or more"),
+    (dict(k=2.0), "k must be a whole number 1 or more, or a list of them; got 2.0"),
+    (dict(metrics=[]), "metrics names no metric; name some of catalog_coverage,"),
+    (dict(convetion="evidently"), "beyond_accuracy: unknown argument 'convetion' (did you mean 'convention'?)"),
     (dict(metrics=["diversity"], similarity="features"), "give item_features"),
     (dict(metrics=["diversity"], similarity="features",
           item_features=pd.DataFrame({"item_id": ["b", "c"], "x": [1.0, 1.0]})),
      "item_features has no row for the listed item d"),
     (dict(metrics=["diversity"], similarity="features",
           item_features=pd.DataFrame({"item_id": ["b", "c", "d"], "x": [1.0, 0.0, 2.0]})),
-     "item_features gives the listed item c a zero (or NULL) feature vector"),
+     "item_features gives the listed item c a zero feature vector"),
+    (dict(metrics=["diversity"], similarity="features",
+          item_features=pd.DataFrame({"item_id": ["b", "c", "d", "c"], "x": [1.0, 1.0, 2.0, 1.0]})),
+     "item_features has more than one row for the listed item c (each item needs one feature vector)"),
+    (dict(metrics=["diversity"], similarity="features",
+          item_features=pd.DataFrame({"item_id": ["b", "c", "d"], "x": [1.0, 1.0, 2.0], "y": [1.0, math.inf, None]})),
+     "item_features has NULL, NaN or an infinite value in column y for the listed item c (features must be finite numbers)"),
+    (dict(truth=pd.DataFrame({"user_id": ["u1", None], "item_id": ["c", "d"]})),
+     "truth has NULL in column user_id (user and item ids must be given)"),
+    (dict(train=pd.DataFrame({"user_id": ["u1", "u2"], "item_id": ["a", None]})),
+     "train has NULL in column item_id (user and item ids must be given)"),
     (dict(metrics=["serendipity"], similarity="features",
           item_features=pd.DataFrame({"item_id": ["b", "c", "d"], "x": [1.0, 1.0, 2.0]})),
      "item_features has no row for the train item a"),
@@ -402,6 +415,13 @@ def test_compare_names_what_is_wrong():
                                                r"evidently, arp, arp_normalized, diversity, serendipity\); metrics asks only for metrics "
                                                r"of a whole group's lists: gini \(evidently\)"):
         rank_metrics.compare_beyond_accuracy(**dict(arguments, metrics=["gini"]), baseline="a")
+    with pytest.raises(RankMetricsError, match=r"compare_beyond_accuracy pairs the users' values of the per-user metrics"):
+        rank_metrics.compare_beyond_accuracy(**dict(arguments, metrics=["gini"]), baseline="a", test="permutation")
+    with pytest.raises(RankMetricsError, match=r"beyond_accuracy_users gives the users' values of the per-user metrics"):
+        rank_metrics.beyond_accuracy_users(**{**arguments, "metrics": ["gini"]})
+    with pytest.raises(RankMetricsError, match=r"compare_beyond_accuracy: unknown argument 'convetion' \(did you mean "
+                                               r"'convention'\?\)"):
+        rank_metrics.compare_beyond_accuracy(**arguments, baseline="a", test="bootstrap", convetion="evidently")
     with pytest.raises(RankMetricsError, match=r"compare_beyond_accuracy: alpha must be a number between 0 and 1; got 2"):
         rank_metrics.compare_beyond_accuracy(**arguments, baseline="a", alpha=2)
     with pytest.raises(RankMetricsError, match=r"compare_beyond_accuracy: by must name the column"):

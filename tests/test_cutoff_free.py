@@ -157,6 +157,10 @@ def test_it_takes_no_k():
         rank_metrics.r_precision(LIST, TRUTH, k=5)
     with pytest.raises(RankMetricsError, match=r"bpref takes no k: it reads each user's whole list.*; got 10$"):
         rank_metrics.bpref(LIST, TRUTH, k=10)
+    # a k by position was Python's TypeError naming an inner function (a new user's trial)
+    with pytest.raises(RankMetricsError, match=r"^rank_metrics: r_precision takes 2 arguments by position \(predictions, "
+                                               r"truth\), the others by keyword; got 3$"):
+        rank_metrics.r_precision(LIST, TRUTH, 5)
     with pytest.raises(RankMetricsError, match="metrics: unknown metric 'rprec'"):
         rank_metrics.evaluate(LIST, TRUTH, k=5, metrics="rprec")
     # the printed SQL takes no k (one given is the plan's, unread), and its header shows none

@@ -85,6 +85,15 @@ def test_compare_beyond_accuracy_names_what_sql_cannot_do(dbt_project):
     ok, text = compile_inline(dbt_project, call.format("metrics=['gini', 'personalization']"))
     assert not ok and ("asks only for metrics of a whole group's lists: gini (evidently), personalization (evidently)"
                        in text), text
+    # a misspelt keyword changed nothing and the model built (a new user's trial): now named
+    ok, text = compile_inline(dbt_project, call.format("simlarity='features'"))
+    assert not ok and "unknown argument 'simlarity' (did you mean 'similarity'?)" in text, text
+    ok, text = compile_inline(dbt_project, call.format("seed=3"))
+    assert not ok and "seed is an argument of the permutation and bootstrap tests, which run in Python" in text, text
+    users = ("{{ rank_metrics.beyond_accuracy_users(predictions=ref('compare_predictions'), train=ref('compare_truth'), "
+             "k=3, metrics='gini') }}")
+    ok, text = compile_inline(dbt_project, users)
+    assert not ok and "beyond_accuracy_users gives the users' values of the per-user metrics" in text, text
 
 
 def test_examples_stay_out_of_a_users_project(dbt_project, tmp_path):

@@ -11,10 +11,24 @@
     (train_*, truth_* and features_item those of predictions). -#}
 {% macro _beyond_accuracy_arguments(given, resolved) %}
     {%- set registry = {} -%}{%- do rank_metrics._beyond_accuracy_registry(registry) -%}
+    {#- a misspelt keyword (the dbt macros take any) is named, never left to change nothing -#}
+    {%- set known = ['k', 'metrics', 'by', 'convention', 'similarity', 'truth', 'item_features', 'user', 'item', 'rank', 'score', 'train_user',
+                     'train_item', 'truth_user', 'truth_item', 'features_item', 'predictions_shape', 'truth_shape', 'item_separator'] -%}
+    {%- for name in given | list | sort if name not in known -%}
+        {%- if name in ['seed', 'resamples'] -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention(name, given[name], 'word') ~ " is an argument of the permutation and bootstrap tests, which run in Python "
+            ~ "(rank_metrics.compare_beyond_accuracy, rank-metrics beyond-accuracy --baseline); SQL has only the t test") }}
+        {%- endif -%}
+        {%- set nearest = rank_metrics._nearest_name(name, known + ['baseline', 'test', 'correction', 'family', 'alpha']) -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: unknown argument " ~ rank_metrics._mention(name, none, 'word', rank_metrics._shown(name))
+            ~ (" (did you mean " ~ rank_metrics._shown(nearest) ~ "?)" if nearest else "")
+            ~ "; the arguments after (predictions, train, k) are " ~ known[1:] | join(', ') ~ ", and baseline, test, correction, family and alpha (compare_beyond_accuracy)") }}
+    {%- endfor -%}
     {%- set k = given.get('k') -%}
     {%- set ks = [k] if k is number else (k if k is iterable and k is not string and k is not mapping else []) -%}
     {%- set bad = [] -%}
-    {%- for value in ks if value is not number or value is boolean or value != value | int or value < 1 %}{% do bad.append(value) %}{% endfor -%}
+    {#- (2.0 is no k, as evaluate has it) -#}
+    {%- for value in ks if value is not number or value is boolean or value is float or value != value | int or value < 1 %}{% do bad.append(value) %}{% endfor -%}
     {%- if not ks or bad -%}
         {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('k', k) ~ " must be a whole number 1 or more, or a list of them; got " ~ rank_metrics._shown(k)) }}
     {%- endif -%}
@@ -28,6 +42,9 @@
         {%- for metric, entry in registry.items() if convention is none or convention in entry.per_user %}{% do asked.append(metric) %}{% endfor -%}
     {%- else -%}
         {%- for metric in ([given_metrics] if given_metrics is string else given_metrics) %}{% do asked.append(metric) %}{% endfor -%}
+    {%- endif -%}
+    {%- if not asked -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('metrics', given_metrics) ~ " names no metric; name some of " ~ registry.keys() | join(', ') ~ ", or leave it out for all") }}
     {%- endif -%}
     {%- set metrics = [] -%}
     {%- for metric in asked -%}
@@ -168,14 +185,13 @@
     the models' column (then any segments'), some metric asked has per-user values to pair, and
     the baseline as an SQL literal of the models' column's type (`literal`), and that type
     (`by_type`, none when unknown). -#}
-{% macro _beyond_accuracy_comparison(resolved, found, comparison) %}
-    {%- if not resolved.by -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: compare_beyond_accuracy: " ~ rank_metrics._mention('by') ~ " must name the column whose values are the models (baseline is one of them), then any segment columns; got none") }}
-    {%- endif -%}
+{#- An error when no metric asked has per-user values (beyond_accuracy_users' columns,
+    compare_beyond_accuracy's pairs): `does` says what the macro does with them. -#}
+{% macro _per_user_metrics_asked(resolved, does) %}
     {%- set registry = {} -%}{%- do rank_metrics._beyond_accuracy_registry(registry) -%}
-    {%- set paired = [] -%}
-    {%- for entry in resolved.metrics if registry[entry.metric].per_user[entry.definition] %}{% do paired.append(entry.metric) %}{% endfor -%}
-    {%- if not paired -%}
+    {%- set per_user_asked = [] -%}
+    {%- for entry in resolved.metrics if registry[entry.metric].per_user[entry.definition] %}{% do per_user_asked.append(entry.metric) %}{% endfor -%}
+    {%- if not per_user_asked -%}
         {%- set asked = [] -%}{%- for entry in resolved.metrics %}{% do asked.append(entry.metric ~ ' (' ~ entry.definition ~ ')') %}{% endfor -%}
         {#- the per-user metrics as the registry has them: "novelty under evidently" where only one convention's is per user -#}
         {%- set per_user = [] -%}
@@ -184,9 +200,16 @@
             {%- if by_convention | length == entry.per_user | length %}{% do per_user.append(metric) %}
             {%- elif by_convention %}{% do per_user.append(metric ~ ' under ' ~ by_convention | join(' or ')) %}{% endif -%}
         {%- endfor -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: compare_beyond_accuracy pairs the users' values of the per-user metrics (" ~ per_user | join(', ') ~ "); "
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ does ~ " of the per-user metrics (" ~ per_user | join(', ') ~ "); "
             ~ rank_metrics._mention('metrics') ~ " asks only for metrics of a whole group's lists: " ~ asked | join(', ')) }}
     {%- endif -%}
+{% endmacro %}
+
+{% macro _beyond_accuracy_comparison(resolved, found, comparison) %}
+    {%- if not resolved.by -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: compare_beyond_accuracy: " ~ rank_metrics._mention('by') ~ " must name the column whose values are the models (baseline is one of them), then any segment columns; got none") }}
+    {%- endif -%}
+    {%- do rank_metrics._per_user_metrics_asked(resolved, "compare_beyond_accuracy pairs the users' values") -%}
     {%- do comparison.update({'literal': rank_metrics._baseline_literal({'names': {'by': resolved.by}, 'by_types': found.by_types}, comparison.baseline),
                               'by_type': found.by_types.get(resolved.by[0])}) -%}
 {% endmacro %}
@@ -208,14 +231,14 @@ select problem
 from (
     select 1 as rm_order, case when count(*) = 0 then {{ rank_metrics.string_literal('train has no rows: the metrics read the catalog, popularity and history from it') }} end as problem
     from {{ train }} as rm_t
+    {%- set truth_rows = rank_metrics._beyond_accuracy_rows(truth, shapes.get('truth'), [a.truth_user], a.truth_item, none) if truth is not none else none %}
+    {%- for table, relation, column in [('train', train, a.train_user), ('train', train, a.train_item), ('predictions', predictions, a.user),
+                                        ('predictions', predictions, a.item)] + ([('truth', truth_rows, a.truth_user), ('truth', truth_rows, a.truth_item)] if truth is not none else []) %}
     union all
-    select 2, case when count(*) > 0 then {{ rank_metrics.string_literal('train has NULL in column ' ~ a.train_user ~ ' or ' ~ a.train_item ~ ' (user and item ids must be given)') }} end
-    from {{ train }} as rm_t
-    where {{ q(a.train_user) }} is null or {{ q(a.train_item) }} is null
-    union all
-    select 3, case when count(*) > 0 then {{ rank_metrics.string_literal('predictions has NULL in column ' ~ a.user ~ ' or ' ~ a.item ~ ' (user and item ids must be given)') }} end
-    from {{ predictions }} as rm_p
-    where {{ q(a.user) }} is null or {{ q(a.item) }} is null
+    select {{ 2 if table == 'train' else 3 }}, case when count(*) > 0 then {{ rank_metrics.string_literal(table ~ ' has NULL in column ' ~ column ~ ' (user and item ids must be given)') }} end
+    from {{ relation }} as rm_n
+    where {{ q(column) }} is null
+    {%- endfor %}
     {%- for column in a.by %}
     union all
     select 4, case when count(*) > 0 then {{ rank_metrics.string_literal('predictions has NULL in column ' ~ column ~ ' (by values must not be NULL)') }} end
@@ -241,8 +264,12 @@ from (
     union all
     select 6, min(case when f.rm_item is null then {{ rank_metrics.string_literal('item_features has no row for the ') }} || l.rm_kind || cast(l.rm_item as {{ text }})
                                                    || {{ rank_metrics.string_literal(" (similarity='features' compares items by their feature vectors)") }}
-                       when f.rm_norm = 0 or f.rm_norm is null then {{ rank_metrics.string_literal('item_features gives the ') }} || l.rm_kind || cast(l.rm_item as {{ text }})
-                                                   || {{ rank_metrics.string_literal(" a zero (or NULL) feature vector, whose cosine with any other is undefined") }} end)
+                       when f.rm_rows > 1 then {{ rank_metrics.string_literal('item_features has more than one row for the ') }} || l.rm_kind || cast(l.rm_item as {{ text }})
+                                                   || {{ rank_metrics.string_literal(' (each item needs one feature vector)') }}
+                       when f.rm_unfit_column is not null then {{ rank_metrics.string_literal('item_features has NULL, NaN or an infinite value in column ') }} || f.rm_unfit_column
+                                                   || {{ rank_metrics.string_literal(' for the ') }} || l.rm_kind || cast(l.rm_item as {{ text }}) || {{ rank_metrics.string_literal(' (features must be finite numbers)') }}
+                       when f.rm_norm = 0 then {{ rank_metrics.string_literal('item_features gives the ') }} || l.rm_kind || cast(l.rm_item as {{ text }})
+                                                   || {{ rank_metrics.string_literal(" a zero feature vector, whose cosine with any other is undefined") }} end)
     from (
         select {{ rank_metrics.string_literal('listed item ') }} as rm_kind, rm_item, rm_user
         from (
@@ -260,9 +287,15 @@ from (
         {%- endif %}
     ) as l
     left join (
-        select {{ q(a.features_item) }} as rm_item,
-            {% for column in feature_columns %}{{ ' + ' if not loop.first }}abs(cast({{ q(column) }} as {{ rank_metrics.type_double() }})){% endfor %} as rm_norm
+        -- per item: its rows, the first feature column (by name) holding NULL, NaN or ±inf, and the
+        -- vector's sum of absolute values (0 only for a zero vector)
+        {%- set double = rank_metrics.type_double() %}
+        select {{ q(a.features_item) }} as rm_item, count(*) as rm_rows,
+            min(coalesce({% for column in feature_columns | sort %}case when {{ q(column) }} is null or {{ rank_metrics.not_a_finite_number('cast(' ~ q(column) ~ ' as ' ~ double ~ ')', double) }}
+                              then {{ rank_metrics.string_literal(column) }} end, {% endfor %}null)) as rm_unfit_column,
+            max({% for column in feature_columns %}{{ ' + ' if not loop.first }}abs(cast({{ q(column) }} as {{ double }})){% endfor %}) as rm_norm
         from {{ item_features }} as rm_f
+        group by {{ q(a.features_item) }}
     ) as f
         on f.rm_item = l.rm_item
     {%- endif %}

@@ -20,7 +20,8 @@
     {%- endfor -%}
     {%- set found = {} -%}
     {%- do rank_metrics._beyond_accuracy_columns(resolved, columns, found) -%}
-    {%- if compare %}{% do rank_metrics._beyond_accuracy_comparison(resolved, found, comparison) %}{% endif -%}
+    {%- if compare %}{% do rank_metrics._beyond_accuracy_comparison(resolved, found, comparison) %}
+    {%- elif per_user %}{% do rank_metrics._per_user_metrics_asked(resolved, "beyond_accuracy_users gives the users' values") %}{% endif -%}
     {#- the rows' checks read the inputs, so they run only when the model runs (never at parse,
         compile, docs or under --empty, whose refs read no rows: "train has no rows"), and only
         when every input can be queried on its own (a ref or source, not a CTE's name), as

@@ -25,12 +25,36 @@ if TYPE_CHECKING:   # pandas is imported where a result is made, so `import rank
 _STRICT = contextvars.ContextVar("rank_metrics_strict", default=False)
 
 
+def check_argument_names(function: str, given, taken: list[str]) -> None:
+    """An error naming the first of `given` that `function` does not take, and the nearest
+    that it does (the macros' rule, as evaluate's message has it)."""
+    unknown = sorted(set(given) - set(taken))
+    if unknown:
+        close = str(_render_namespace()._nearest_name(unknown[0], taken)).strip()
+        raise RankMetricsError(f"rank_metrics: {function}: unknown argument {unknown[0]!r}"
+                               f"{f' (did you mean {close!r}?)' if close else ''}; its arguments are {', '.join(taken)}")
+
+
 def takes_strict(function):
     """A public function with the keyword strict=: True makes the warnings of the data's shape
     (a model column left out of by, lists merged, rows repeated, ids with a space in one table,
     a score passed as rank) errors, for pipelines that must not publish such a number."""
+    parameters = inspect.signature(function).parameters.values()
+    positional = [parameter.name for parameter in parameters
+                  if parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD)]
+    takes_any_keyword = any(parameter.kind == parameter.VAR_KEYWORD for parameter in parameters)
+    keywords_taken = [parameter.name for parameter in parameters if parameter.kind != parameter.VAR_POSITIONAL]
+
     @functools.wraps(function)
     def with_strict(*arguments, strict=None, **keywords):
+        # Python's own TypeErrors name neither the nearest argument nor, for a function made by
+        # another (r_precision), the function: these do, as evaluate's messages
+        name = with_strict.__name__
+        if len(arguments) > len(positional):
+            raise RankMetricsError(f"rank_metrics: {name} takes {len(positional)} arguments by position "
+                                   f"({', '.join(positional)}), the others by keyword; got {len(arguments)}")
+        if not takes_any_keyword:
+            check_argument_names(name, keywords, keywords_taken + ["strict"])
         if strict not in (None, True, False):
             raise RankMetricsError(f"rank_metrics: {mention('strict', strict)} must be True or False; got {strict!r}")
         token = _STRICT.set(bool(strict) or _STRICT.get())

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ._engines import engine_for
 from ._render import beyond_accuracy_registry, namespace, render
-from ._warnings import (_warn_of_a_model_column_left_out, _warn_of_a_score_read_as_rank,
+from ._warnings import (_warn_of_a_model_column_left_out, check_argument_names, _warn_of_a_score_read_as_rank,
                         _warn_of_colliding_rows_and_padded_ids, takes_strict)
 from .errors import RankMetricsError, mention
 
@@ -67,6 +67,8 @@ def _beyond_accuracy(given: dict, per_user: bool, comparison: dict | None = None
         columns = _check_columns(arguments, {name: view.columns for name, view in views.items()}, engine.name)
         if comparison is not None:
             _rules("_beyond_accuracy_comparison", engine.name, arguments, columns, comparison)
+        elif per_user:
+            _rules("_per_user_metrics_asked", engine.name, arguments, "beyond_accuracy_users gives the users' values")
         tables = {name: view.quoted for name, view in views.items()}
         _check_rows(arguments, tables, columns, engine, comparison)
         _warn_of_the_data_shape(arguments, columns, engine, tables, views)
@@ -168,6 +170,7 @@ def compare_beyond_accuracy(predictions, train, k, *, baseline, by, metrics=None
             raise RankMetricsError(f"rank_metrics: compare_beyond_accuracy: {mention(name, value)} must be one of "
                                    f"{', '.join(map(repr, allowed))}; got {value!r}")
     stats.check_resampling(seed, resamples)
+    _check_option_names(options)
     by = [by] if isinstance(by, str) else list(by or [])
     if not by:
         raise RankMetricsError(f"rank_metrics: compare_beyond_accuracy: {mention('by')} must name the column whose "
@@ -186,6 +189,7 @@ def compare_beyond_accuracy(predictions, train, k, *, baseline, by, metrics=None
         result["p_value"] = [stats.student_p_value(t, df) if not stats.missing(t) else p
                              for t, df, p in zip(result["t"], result["df"], result["p_value"])]
     else:
+        _rules("_per_user_metrics_asked", "duckdb", _arguments(_with_defaults(given)), "compare_beyond_accuracy pairs the users' values")
         result = _resampled_beyond(beyond_accuracy_users(**given), model, segments, baseline, test, seed, resamples, options)
     # in the order asked (beyond_accuracy's columns), else the registry's
     asked = [metrics] if isinstance(metrics, str) else list(metrics or metric_names())
@@ -231,6 +235,16 @@ def _resampled_beyond(users, model, segments, baseline, test, seed, resamples, o
                                  "n_users": len(both), "n_only_model": len(mine) - len(both),
                                  "n_only_baseline": len(theirs) - len(both)})
     return pd.DataFrame(rows, columns=[model, *segments, *COLUMNS[:10], *COLUMNS[12:]])
+
+
+def _check_option_names(options: dict) -> None:
+    """compare_beyond_accuracy's other keywords are beyond_accuracy's: one it does not take is
+    named here, with the nearest, not by a TypeError of beyond_accuracy_users."""
+    import inspect
+
+    taken = [name for name in inspect.signature(compare_beyond_accuracy).parameters if name != "options"]
+    taken += [name for name in inspect.signature(beyond_accuracy).parameters if name not in taken]
+    check_argument_names("compare_beyond_accuracy", options, taken)
 
 
 def _with_defaults(given: dict) -> dict:
