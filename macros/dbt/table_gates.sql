@@ -21,37 +21,49 @@
     {{ return(columns) }}
 {% endmacro %}
 
-{#- Logs each row a gate's query finds, when the test runs, in words: `columns` names its first columns, in order. -#}
-{% macro _log_failures(gate, sql, columns) %}
+{#- Logs each row a gate's query finds, when the test runs, in words: `columns` names its first
+    columns, in order; with `problem`, its last column says what is wrong. -#}
+{% macro _log_failures(gate, sql, columns, problem=false) %}
     {%- if not (execute and rank_metrics._data_checks_run()) -%}{{ return('') }}{%- endif -%}
     {%- set found = run_query(sql) -%}
     {%- for row in found.rows -%}
         {%- set said = [] -%}
         {#- by position: Snowflake names the columns in upper case -#}
         {%- for name in columns -%}{%- do said.append(name ~ ' ' ~ (row[loop.index0] | string)) -%}{%- endfor -%}
-        {{ log("rank_metrics: " ~ gate ~ " failed: " ~ said | join(', '), info=true) }}
+        {{ log("rank_metrics: " ~ gate ~ " failed: " ~ said | join(', ') ~ (': ' ~ row[-1] if problem else ''), info=true) }}
     {%- endfor -%}
 {% endmacro %}
 
 {#- metric_at_least on a built metric table (no truth given): fails for each row of `metric` at
-    each k whose value is below min_value; over time only complete periods are judged, and a row
-    with no evaluated user (n_users 0) has no value to judge. -#}
+    each k whose value is below min_value, and, as the gate with truth does, where there is no
+    value to judge: a row with no evaluated user or no value, or no row of the metric at that k
+    at all (a k or metric the table was not built with would otherwise pass unjudged). Over time
+    only complete periods are judged (a period without labels yet has n_users 0). Its rows: the
+    table's columns (NULL where it has no row), then `problem`. -#}
 {% macro _metric_table_at_least(model, k, metric, min_value) %}
     {%- set columns = rank_metrics._metric_table_columns('metric_at_least', model, ['metric', 'k', 'value', 'n_users']) -%}
     {%- set names = columns | map(attribute='name') | list -%}
-    {%- set k_list = [k] if k is number else k -%}
+    {%- set cutoff_free = metric in (rank_metrics._metric_names(cutoff_free_only=true) | trim).split(' ') -%}
+    {%- set k_list = [none] if cutoff_free else ([k] if k is number else k) -%}
+    {%- set at_k = (' with k NULL (it takes no k)' if cutoff_free else ' at k ') -%}
     {%- set sql -%}
-    select * from {{ rank_metrics._aliasable(model) }} as rm_t
-    where rm_t.metric = {{ rank_metrics.string_literal(metric) }}
-        {%- if metric in (rank_metrics._metric_names(cutoff_free_only=true) | trim).split(' ') %}
-        and rm_t.k is null
-        {%- else %}
-        and rm_t.k in ({% for one in k_list %}{{ one | int }}{{ ', ' if not loop.last }}{% endfor %})
-        {%- endif %}
-        and rm_t.n_users > 0 and rm_t.value < {{ rank_metrics._number_literal(min_value, 'min_value') }}
-        {%- if 'complete' in names %} and rm_t.complete{% endif %}
+    select rm_t.*,
+        case when rm_t.metric is null then {{ rank_metrics.string_literal('the table has no row of metric ' ~ metric ~ at_k) }}{{ '' if cutoff_free else ' || cast(rm_wanted.k as ' ~ rank_metrics.type_string() ~ ')' }}
+                 || {{ rank_metrics.string_literal(', so there is no value to judge (is it built with this metric and k?)') }}
+            when rm_t.n_users = 0 or rm_t.value is null then {{ rank_metrics.string_literal('no evaluated user, so there is no value to judge') }}
+            else {{ rank_metrics.string_literal('below min_value') }} end as problem
+    from (
+        {%- for one in k_list %}
+        select {{ 'cast(null as integer)' if one is none else one | int }} as k{{ ' union all' if not loop.last }}
+        {%- endfor %}
+    ) as rm_wanted
+    left join {{ rank_metrics._aliasable(model) }} as rm_t
+        on rm_t.metric = {{ rank_metrics.string_literal(metric) }} and {{ 'rm_t.k is null' if cutoff_free else 'rm_t.k = rm_wanted.k' }}
+    where rm_t.metric is null
+        or ((rm_t.n_users = 0 or rm_t.value is null or rm_t.value < {{ rank_metrics._number_literal(min_value, 'min_value') }})
+            {%- if 'complete' in names %} and rm_t.complete{% endif %})
     {%- endset -%}
-    {%- do rank_metrics._log_failures('metric_at_least', sql, names[:names.index('value') + 1]) -%}
+    {%- do rank_metrics._log_failures('metric_at_least', sql, names[:names.index('value') + 1], problem=true) -%}
     {{ return(sql) }}
 {% endmacro %}
 
