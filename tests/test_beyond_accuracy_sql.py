@@ -123,7 +123,9 @@ def inputs(draw):
     # train: some of the users (and users with no list), some items never in train
     train = sorted(set(draw(st.lists(st.tuples(st.sampled_from(users + [90, 91]), st.sampled_from(items[:-1])),
                                      min_size=1, max_size=25))))
-    truth = sorted(set(draw(st.lists(st.tuples(st.sampled_from(users), st.sampled_from(items)), max_size=15))))
+    # truth graded 0..2: an item graded 0 is judged, not relevant
+    judged = sorted(set(draw(st.lists(st.tuples(st.sampled_from(users), st.sampled_from(items)), max_size=15))))
+    truth = [(user, item, draw(st.integers(0, 2))) for user, item in judged]
     features = {item: [draw(st.integers(0, 3)), draw(st.integers(0, 3))] for item in items}
     for item, vector in features.items():
         if not any(vector):
@@ -138,10 +140,11 @@ def test_random_inputs_equal_the_reference(drawn, convention, similarity, ks, wi
     predictions, train, truth, features = drawn
     predictions = pd.DataFrame(predictions, columns=["model", "user_id", "item_id", "rank"])
     train_frame = pd.DataFrame(train, columns=["user_id", "item_id"])
-    truth_frame = pd.DataFrame(truth, columns=["user_id", "item_id"], dtype=object).astype({"user_id": "int64"}) \
-        if with_truth else None
+    truth_frame = pd.DataFrame(truth, columns=["user_id", "item_id", "relevance"], dtype=object) \
+        .astype({"user_id": "int64", "relevance": "int64"}) if with_truth else None
     if with_truth and not len(truth):
-        truth_frame = pd.DataFrame({"user_id": pd.Series(dtype="int64"), "item_id": pd.Series(dtype="str")})
+        truth_frame = pd.DataFrame({"user_id": pd.Series(dtype="int64"), "item_id": pd.Series(dtype="str"),
+                                    "relevance": pd.Series(dtype="int64")})
     feature_frame = pd.DataFrame([(item, *vector) for item, vector in features.items()], columns=["item_id", "x", "y"])
     metrics = [metric for metric in reference_beyond.METRICS
                if convention is None or metric in reference_beyond.DEFINED_BY[convention]]
@@ -151,8 +154,9 @@ def test_random_inputs_equal_the_reference(drawn, convention, similarity, ks, wi
                                                convention=convention, similarity=similarity, truth=truth_frame,
                                                item_features=feature_frame)
     relevant = {}
-    for user, item in truth:
-        relevant.setdefault(user, set()).add(item)
+    for user, item, grade in truth:
+        if grade > 0:
+            relevant.setdefault(user, set()).add(item)
     for model, lists in _lists_of(predictions, "rank", False).items():
         for k in ks:
             per_user, expected = reference_beyond.beyond_accuracy(
@@ -243,6 +247,34 @@ def test_null_or_infinite_order_values_and_null_by_values_are_named(engine, requ
         with pytest.raises(RankMetricsError) as error:
             rank_metrics.beyond_accuracy(**tables, k=2, by="model", metrics=["catalog_coverage", "diversity"])
         assert str(error.value) == f"rank_metrics: {message}"
+
+
+def test_truth_graded_0_is_not_relevant(tmp_path):
+    """Serendipity's relevant items under truth with grades, read as evaluate reads them: u's
+    list [a, b], its train items a and c, truth b graded 2 and a graded 0. recommenders, by
+    co-occurrence: a 1 - (1 + 1/2)/2 = 0.25, b 1 - (1/2 + 1/2)/2 = 0.5; the mean of 0 x 0.25 and
+    1 x 0.5 is 0.25, not 0.375 (a counted relevant). By relevance=, a column named relevance,
+    and --relevance."""
+    from test_cli import run
+
+    lists = pd.DataFrame({"user_id": ["u", "u"], "item_id": ["a", "b"], "rank": [1, 2]})
+    train = pd.DataFrame({"user_id": ["u", "u", "v", "v", "w", "w"], "item_id": ["a", "c", "a", "b", "b", "c"]})
+    truth = pd.DataFrame({"user_id": ["u", "u"], "item_id": ["b", "a"], "relevance": [2, 0]})
+    _, want = reference_beyond.beyond_accuracy({"u": ["a", "b"]}, train.itertuples(index=False), 2, metrics=["serendipity"],
+                                               convention="recommenders", relevant={"u": {"b"}})
+    assert want["serendipity"]["value"] == pytest.approx(0.25)
+    arguments = dict(metrics=["serendipity"], convention="recommenders")
+    for graded in (dict(truth=truth), dict(truth=truth.rename(columns={"relevance": "grade"}), relevance="grade")):
+        assert values(rank_metrics.beyond_accuracy(lists, train, 2, **arguments, **graded)) == {"serendipity": pytest.approx(0.25)}
+    # without grades every truth row is relevant
+    assert values(rank_metrics.beyond_accuracy(lists, train, 2, **arguments, truth=truth.drop(columns="relevance"))) == \
+        {"serendipity": pytest.approx(0.375)}
+    for name, frame in (("lists", lists), ("train", train), ("truth", truth.rename(columns={"relevance": "grade"}))):
+        frame.to_csv(tmp_path / f"{name}.csv", index=False)
+    code, out, _ = run("beyond-accuracy", *(str(tmp_path / f"{name}.csv") for name in ("lists", "train")), "-k", "2",
+                       "--metrics", "serendipity", "--convention", "recommenders", "--truth", str(tmp_path / "truth.csv"),
+                       "--relevance", "grade", "--format", "csv")
+    assert code == 0 and float(out.splitlines()[1].split(",")[2]) == pytest.approx(0.25)
 
 
 def test_the_command_line(tmp_path):
@@ -518,7 +550,7 @@ def test_random_cases_equal_the_reference_on_the_engine(engine, request):
     draw = random.Random(11)
     items = [f"i{number}" for number in range(12)]
     train = sorted({(draw.randrange(30), draw.choice(items[:-1])) for _ in range(90)})
-    truth = sorted({(draw.randrange(30), draw.choice(items)) for _ in range(40)})
+    truth = [(user, item, draw.randint(0, 2)) for user, item in sorted({(draw.randrange(30), draw.choice(items)) for _ in range(40)})]
     features = {item: [draw.randint(0, 3), draw.randint(1, 3)] for item in items}
     rows, cases = [], {}
     for case in range(40):
@@ -528,12 +560,13 @@ def test_random_cases_equal_the_reference_on_the_engine(engine, request):
     tables = on_engine(engine, request, "beyond_random",
                        predictions=pd.DataFrame(rows, columns=["case_id", "user_id", "item_id", "rank"]),
                        train=pd.DataFrame(train, columns=["user_id", "item_id"]),
-                       truth=pd.DataFrame(truth, columns=["user_id", "item_id"]),
+                       truth=pd.DataFrame(truth, columns=["user_id", "item_id", "relevance"]),
                        item_features=pd.DataFrame([(item, *vector) for item, vector in features.items()],
                                                   columns=["item_id", "x", "y"]))
     relevant = {}
-    for user, item in truth:
-        relevant.setdefault(user, set()).add(item)
+    for user, item, grade in truth:
+        if grade > 0:
+            relevant.setdefault(user, set()).add(item)
     for convention in ("recommenders", "evidently"):
         metrics = list(reference_beyond.DEFINED_BY[convention])
         got = rank_metrics.beyond_accuracy(**tables, k=[2, 5], by="case_id", convention=convention, metrics=metrics)

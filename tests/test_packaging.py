@@ -102,7 +102,7 @@ def test_dbt_docs_document_every_public_macro_and_argument():
     own["evaluate_over_time"] = {"metrics", "confidence", "period", "time", "window", "as_of", "loaded_at"}
     # beyond accuracy reads train (and optionally truth, item features) and options of its own
     beyond = {"predictions", "train", "k", "metrics", "by", "convention", "similarity", "truth", "item_features", "user",
-              "item", "rank", "score", "train_user", "train_item", "truth_user", "truth_item", "features_item",
+              "item", "rank", "score", "train_user", "train_item", "truth_user", "truth_item", "relevance", "features_item",
               "predictions_shape", "truth_shape", "item_separator"}
     for name, entry in documented.items():
         arguments = {argument["name"]: argument["description"] for argument in entry["arguments"]}

@@ -13,7 +13,7 @@
     {%- set registry = {} -%}{%- do rank_metrics._beyond_accuracy_registry(registry) -%}
     {#- a misspelt keyword (the dbt macros take any) is named, never left to change nothing -#}
     {%- set known = ['k', 'metrics', 'by', 'convention', 'similarity', 'truth', 'item_features', 'user', 'item', 'rank', 'score', 'train_user',
-                     'train_item', 'truth_user', 'truth_item', 'features_item', 'predictions_shape', 'truth_shape', 'item_separator'] -%}
+                     'train_item', 'truth_user', 'truth_item', 'relevance', 'features_item', 'predictions_shape', 'truth_shape', 'item_separator'] -%}
     {%- for name in given | list | sort if name not in known -%}
         {%- if name in ['seed', 'resamples'] -%}
         {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention(name, given[name], 'word') ~ " is an argument of the permutation and bootstrap tests, which run in Python "
@@ -69,7 +69,7 @@
     {%- endif -%}
     {%- set names = {} -%}
     {%- for name, default in [('user', 'user_id'), ('item', 'item_id'), ('rank', none), ('score', none), ('train_user', none), ('train_item', none),
-                              ('truth_user', none), ('truth_item', none), ('features_item', none)] -%}
+                              ('truth_user', none), ('truth_item', none), ('relevance', none), ('features_item', none)] -%}
         {%- set value = given.get(name, default) -%}
         {%- if value is not none and (value is not string or value | trim == '') -%}
             {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention(name, value) ~ " must name a column; got " ~ rank_metrics._shown(value)) }}
@@ -147,6 +147,16 @@
                     + ([('user', 'truth', 'truth_user'), ('item', 'truth', 'truth_item')] if a.uses_truth else [])
                     + ([('item', 'item_features', 'features_item')] if a.uses_features else []) -%}
     {%- for own, table, argument in pairs %}{% do needed.append(('predictions', own, a[own])) %}{% do needed.append((table, argument, a[argument])) %}{% endfor -%}
+    {#- truth's grades, as evaluate reads them: relevance= or a column named relevance; an item
+        graded 0 or less is not relevant (SPEC §1), every row relevant without grades -#}
+    {%- if a.relevance is not none and not a.uses_truth -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('relevance', a.relevance) ~ " names truth's grade column, for serendipity's relevant items: give " ~ rank_metrics._mention('truth') ~ " too") }}
+    {%- endif -%}
+    {%- if a.relevance is not none and shapes.truth.list -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('relevance', a.relevance) ~ " names a grade column, which list-shaped truth has none of: each item of its lists is relevant") }}
+    {%- endif -%}
+    {%- if a.relevance is not none %}{% do needed.append(('truth', 'relevance', a.relevance)) %}{% endif -%}
+    {%- set relevance = a.relevance if a.relevance is not none else ('relevance' if a.uses_truth and not shapes.truth.list and 'relevance' in (types.get('truth') or {}) else none) -%}
     {%- for table, argument, column in needed if table in types and column not in types[table] -%}
         {{ exceptions.raise_compiler_error("rank_metrics: column " ~ rank_metrics._shown(column) ~ " " ~ rank_metrics._mention(argument, column, 'argument') ~ " is not in " ~ table ~ " (its columns: " ~ types[table].keys() | join(', ') ~ ")") }}
     {%- endfor -%}
@@ -161,6 +171,9 @@
             {{ exceptions.raise_compiler_error("rank_metrics: column " ~ rank_metrics._shown(a[argument]) ~ " " ~ rank_metrics._mention(argument, a[argument], 'argument') ~ " of " ~ table ~ " is " ~ theirs ~ " but predictions' " ~ rank_metrics._shown(a[own]) ~ " is " ~ mine ~ "; cast one so that ids compare") }}
         {%- endif -%}
     {%- endfor -%}
+    {%- if relevance is not none and 'truth' in types and rank_metrics._type_family(types.truth[relevance]) | trim not in ['number', 'floating point'] -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: column " ~ rank_metrics._shown(relevance) ~ " " ~ rank_metrics._mention('relevance', relevance, 'argument') ~ " of truth is " ~ types.truth[relevance] ~ "; grades must be numeric (an item graded above 0 is relevant)") }}
+    {%- endif -%}
     {%- set features = [] -%}
     {%- if a.uses_features -%}
         {%- for column, data_type in (types.get('item_features') or {}).items() if column != a.features_item -%}
@@ -177,7 +190,7 @@
     {%- set by_types = {} -%}
     {%- for name in a.by if (types.get('predictions') or {}).get(name) is not none %}{% do by_types.update({name: types.predictions[name]}) %}{% endfor -%}
     {%- set order_type = none if shapes.predictions.list else (types.get('predictions') or {}).get(order) -%}
-    {%- do found.update({'order': order, 'order_type': order_type, 'descending': descending, 'features': features, 'shapes': shapes, 'by_types': by_types,
+    {%- do found.update({'order': order, 'order_type': order_type, 'relevance': relevance, 'descending': descending, 'features': features, 'shapes': shapes, 'by_types': by_types,
                          'item_is_text': item_type is not none and rank_metrics._type_family(item_type) | trim == 'string'}) -%}
 {% endmacro %}
 
@@ -222,7 +235,7 @@
     a zero one; with `comparison` (compare_beyond_accuracy's), a baseline that is no value of the
     models' column. The item is shown as text; it is data, never SQL. -#}
 {% macro _beyond_accuracy_problems(predictions, train, arguments, largest_k, order, descending, history=false, feature_columns=[], truth=none, item_features=none, shapes={}, item_is_text=false,
-                                   comparison=none, order_type=none) -%}
+                                   comparison=none, order_type=none, relevance=none) -%}
 {%- set q = rank_metrics.quote_identifier -%}
 {%- set predictions = rank_metrics._beyond_accuracy_rows(predictions, shapes.get('predictions'), arguments.by + [arguments.user], arguments.item, 'rm_list_position') -%}
 {%- set text = rank_metrics.type_string() -%}
@@ -239,6 +252,12 @@ from (
     from {{ relation }} as rm_n
     where {{ q(column) }} is null
     {%- endfor %}
+    {%- if relevance is not none %}
+    union all
+    select 3, case when count(*) > 0 then {{ rank_metrics.string_literal('truth has NULL, NaN or an infinite value in column ' ~ relevance ~ ' (relevance grades must be finite numbers)') }} end
+    from {{ truth }} as rm_n
+    where {{ q(relevance) }} is null or {{ rank_metrics.not_a_finite_number('cast(' ~ q(relevance) ~ ' as ' ~ rank_metrics.type_double() ~ ')', rank_metrics.type_double()) }}
+    {%- endif %}
     {%- for column in a.by %}
     union all
     select 4, case when count(*) > 0 then {{ rank_metrics.string_literal('predictions has NULL in column ' ~ column ~ ' (by values must not be NULL)') }} end

@@ -37,7 +37,8 @@
                                                                             history=resolved.history, feature_columns=found.features,
                                                                             truth=aliased.truth, item_features=aliased.item_features, shapes=found.shapes,
                                                                             item_is_text=found.item_is_text,
-                                                                            comparison=comparison if compare else none, order_type=found.order_type)) -%}
+                                                                            comparison=comparison if compare else none, order_type=found.order_type,
+                                                                            relevance=found.relevance)) -%}
         {%- if problems is not none and problems.rows | length -%}
             {%- do exceptions.raise_compiler_error("rank_metrics: " ~ problems.rows[0][0]) -%}
         {%- endif -%}
@@ -55,5 +56,6 @@
                                                  item_features=aliased.item_features, features_item=resolved.features_item,
                                                  feature_columns=found.features, similarity=resolved.similarity,
                                                  item_is_text=found.item_is_text, per_user=per_user, shapes=found.shapes,
-                                                 comparison=comparison if compare else none, order_type=found.order_type)) }}
+                                                 comparison=comparison if compare else none, order_type=found.order_type,
+                                                 relevance=found.relevance)) }}
 {% endmacro %}

@@ -54,7 +54,7 @@
 {#- Beyond accuracy (macros/metrics/beyond_accuracy.sql): the lists' catalog coverage,
     popularity, novelty, diversity and serendipity, from predictions and train (keyword
     arguments: metrics, by, convention, similarity, truth, item_features, user, item, rank, score,
-    train_user, train_item, truth_user, truth_item, features_item). -#}
+    train_user, train_item, truth_user, truth_item, relevance, features_item). -#}
 {% macro beyond_accuracy(predictions, train, k) %}
     {%- if not execute %}{{ return(rank_metrics._while_parsing()) }}{% endif %}
     {{ return(rank_metrics._fits_its_view(rank_metrics._beyond_accuracy_dbt(predictions, train, k, kwargs, false))) }}

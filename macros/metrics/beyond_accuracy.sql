@@ -46,7 +46,7 @@
 {% macro _beyond_accuracy_query(predictions, train, ks, metrics, by, user, item, order, descending, train_user, train_item,
                                truth=none, truth_user=none, truth_item=none, item_features=none, features_item=none,
                                feature_columns=[], similarity='cooccurrence', item_is_text=false, per_user=false, shapes={},
-                               comparison=none, order_type=none) -%}
+                               comparison=none, order_type=none, relevance=none) -%}
 {%- set q = rank_metrics.quote_identifier -%}
 {%- set predictions = rank_metrics._beyond_accuracy_rows(predictions, shapes.get('predictions'), by + [user], item, 'rm_list_position') -%}
 {%- set truth = rank_metrics._beyond_accuracy_rows(truth, shapes.get('truth'), [truth_user], truth_item, none) if truth is not none else none -%}
@@ -321,6 +321,9 @@ rm_user_serendipity as (
         left join (
             select distinct {{ q(truth_user) }} as rm_user, {{ q(truth_item) }} as rm_item
             from {{ truth }} as rm_r
+            {%- if relevance is not none %}
+            where {{ q(relevance) }} > 0
+            {%- endif %}
         ) as r
             on r.rm_user = h.rm_user and r.rm_item = h.rm_item
         {%- endif %}

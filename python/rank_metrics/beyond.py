@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 @takes_strict
 def beyond_accuracy(predictions, train, k, *, metrics=None, by=None, convention=None, similarity=None, truth=None,
                     item_features=None, user="user_id", item="item_id", rank=None, score=None, train_user=None,
-                    train_item=None, truth_user=None, truth_item=None, features_item=None, predictions_shape=None,
+                    train_item=None, truth_user=None, truth_item=None, relevance=None, features_item=None, predictions_shape=None,
                     truth_shape=None, item_separator=None, con=None) -> pd.DataFrame:
     """Beyond-accuracy metrics of the lists: a row per group, metric and k: <by columns>, k,
     metric, value, std_error, n_users. The per-user metrics (novelty under evidently, arp,
@@ -31,7 +31,8 @@ def beyond_accuracy(predictions, train, k, *, metrics=None, by=None, convention=
     score, by columns) or list-shaped (a row per user, its items in order in a list column, or in
     a text column split by item_separator under predictions_shape='list', as a Kaggle
     submission), cut at k. train: (user, item) interactions, the same for every group.
-    truth (optional): serendipity's relevant items; without it every listed item counts.
+    truth (optional): serendipity's relevant items; without it every listed item counts. With
+    grades (relevance=, or a column named relevance), an item graded 0 or less is not relevant.
     item_features (optional): an item column and numeric feature columns, for
     similarity='features' (the cosine). convention: 'recommenders' or 'evidently' (each
     metric as that library defines it); without one, recommenders' definition where that
@@ -43,7 +44,7 @@ def beyond_accuracy(predictions, train, k, *, metrics=None, by=None, convention=
 @takes_strict
 def beyond_accuracy_users(predictions, train, k, *, metrics=None, by=None, convention=None, similarity=None, truth=None,
                           item_features=None, user="user_id", item="item_id", rank=None, score=None, train_user=None,
-                          train_item=None, truth_user=None, truth_item=None, features_item=None,
+                          train_item=None, truth_user=None, truth_item=None, relevance=None, features_item=None,
                           predictions_shape=None, truth_shape=None, item_separator=None, con=None) -> pd.DataFrame:
     """beyond_accuracy's per-user values: a row per group, user and k, with a column for each
     per-user metric asked (NaN where the user has no value: no pair of items, no train rows, no
@@ -80,7 +81,7 @@ def _beyond_accuracy(given: dict, per_user: bool, comparison: dict | None = None
                      truth_item=arguments["truth_item"], features_item=arguments["features_item"],
                      feature_columns=columns["features"], similarity=arguments["similarity"],
                      item_is_text=columns["item_is_text"], per_user=per_user, shapes=columns["shapes"],
-                     comparison=comparison, order_type=columns["order_type"])
+                     comparison=comparison, order_type=columns["order_type"], relevance=columns["relevance"])
         result = engine.result(sql) if not per_user else engine.run(sql)
     if per_user and comparison is None:
         for metric in (entry["metric"] for entry in arguments["metrics"]):
@@ -129,7 +130,7 @@ def _check_rows(arguments: dict, tables: dict, columns: dict, engine, comparison
                                       descending=columns["descending"], feature_columns=columns["features"],
                                       history=arguments["history"], shapes=columns["shapes"],
                                       item_is_text=columns["item_is_text"], comparison=comparison,
-                                      order_type=columns["order_type"]))
+                                      order_type=columns["order_type"], relevance=columns["relevance"]))
     if problem is not None and problem[0] is not None:
         raise RankMetricsError(f"rank_metrics: {problem[0]}")
 

@@ -354,6 +354,8 @@ def _add_beyond_accuracy_command(commands) -> None:
                                               "(default: recommenders' where it has the metric, else Evidently's)")
     command.add_argument("--similarity", help="cooccurrence (default; features under --convention evidently) or features")
     command.add_argument("--truth", help=f"serendipity's relevant items (user, item): {files}")
+    command.add_argument("--relevance", help="truth's grade column (default: a column named relevance, if any); "
+                                             "items graded 0 or less are not relevant")
     command.add_argument("--item-features", help=f"an item column and numeric feature columns (--similarity features): {files}")
     command.add_argument("--by", nargs="+", help="group by these prediction columns")
     command.add_argument("--user", default="user_id", help="user column (default: user_id)")
@@ -400,9 +402,9 @@ def _beyond_accuracy(arguments: argparse.Namespace) -> int:
                       similarity=arguments.similarity, truth=arguments.truth, item_features=arguments.item_features,
                       user=arguments.user, item=arguments.item, rank=arguments.rank, score=arguments.score,
                       train_user=arguments.train_user, train_item=arguments.train_item, truth_user=arguments.truth_user,
-                      truth_item=arguments.truth_item, features_item=arguments.features_item,
-                      predictions_shape=arguments.predictions_shape, truth_shape=arguments.truth_shape,
-                      item_separator=arguments.item_separator)
+                      truth_item=arguments.truth_item, relevance=arguments.relevance,
+                      features_item=arguments.features_item, predictions_shape=arguments.predictions_shape,
+                      truth_shape=arguments.truth_shape, item_separator=arguments.item_separator)
     _write_table(result, arguments.format)
     return 0
 
