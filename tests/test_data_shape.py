@@ -33,6 +33,14 @@ def test_a_score_passed_as_rank_is_said(engine, request):
     assert (read_backwards, right) == (0.0, 1.0)   # each user's relevant item is its top score
 
 
+def test_a_column_named_rank_holding_scores_is_said_when_rank_is_not_named():
+    """The order column found by its name, rank (no rank= given), is read as ranks just the same:
+    the warning was given only for rank= (a new user's trial)."""
+    named_rank = PREDICTIONS.rename(columns={"pred": "rank"})
+    with pytest.warns(rank_metrics.RankMetricsWarning, match=SAID.replace("'pred'", "'rank'")):
+        assert rank_metrics.map_at_k(named_rank, TRUTH, k=2) == 0.0
+
+
 def test_the_command_line_names_the_flag(tmp_path):
     PREDICTIONS.to_csv(tmp_path / "p.csv", index=False)
     TRUTH.to_csv(tmp_path / "t.csv", index=False)

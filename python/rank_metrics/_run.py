@@ -226,7 +226,9 @@ def _run(macro: str, predictions, truth, arguments: dict, con, check: bool | str
         model_column_named = _warn_of_a_model_column_left_out(arguments, engine, tables, predictions_view.columns)
         _warn_of_colliding_rows_and_padded_ids(engine, plan(), predictions_view.columns, truth_view.columns,
                                                model_column_named)
-        _warn_of_a_score_read_as_rank(arguments, engine, tables, predictions_view.columns)
+        # the order column as the plan found it: a column named rank is read as ranks unnamed too
+        ordered_by = {name: plan()["names"][name] for name in ("rank", "score")}
+        _warn_of_a_score_read_as_rank({**arguments, **ordered_by}, engine, tables, predictions_view.columns)
     return result
 
 
