@@ -159,6 +159,12 @@ def test_the_dbt_gate_warns_of_few_paired_users_instead_of_failing(dbt_project):
     assert str(gate.status) == "pass"
     assert any("rank_metrics: no_significant_regression: model 'c' is worse than the baseline 'b' at k 4 on only 5 "
                "paired users, fewer than min_users (30): warned, not failed" in text for text in said), said
+    # the warning reads the data, so compiling the gate says nothing (it did: a new user's trial)
+    said.clear()
+    compiled = dbt_project.invoke("compile", "-s", "+gate_few_users_predictions", "--indirect-selection", "cautious",
+                                  "--vars", "{rank_metrics_few_users_gate: true, rank_metrics_examples: false}",
+                                  callbacks=[listen])
+    assert compiled.success and not [text for text in said if "paired users" in text], said
 
 
 def test_the_report_opens_with_a_headline_and_shows_itself_in_a_notebook():

@@ -154,7 +154,8 @@
     {%- set readable = rank_metrics._relation_columns(model, 'predictions') is not none
                        and rank_metrics._relation_columns(truth, 'truth') is not none -%}
     {%- set min_users = min_users if readable else 0 -%}
-    {%- if not flags.EMPTY -%}{%- do rank_metrics._warn_of_few_paired_users(model, truth, k, options, by_name, min_users) -%}{%- endif -%}
+    {#- (it reads the data: only when the test runs, not at compile or docs generate) -#}
+    {%- if rank_metrics._data_checks_run() -%}{%- do rank_metrics._warn_of_few_paired_users(model, truth, k, options, by_name, min_users) -%}{%- endif -%}
     select rm_comparison.rm_model as {{ by_column }}, k, metric, baseline_value, value,
         difference, relative_difference, std_error, t, df, p_value as p_value_two_sided,
         p_value / 2 as p_value_one_sided, {{ rank_metrics._number_literal(alpha, 'alpha') }} as alpha, n_users, n_only_model, n_only_baseline,
