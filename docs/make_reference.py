@@ -138,8 +138,15 @@ def _card(entry: dict, common: dict[str, str]) -> list[str]:
         lines += [f"A dbt generic test: `rank_metrics.{_title(name)}` under a predictions model's `data_tests:` "
                   f"(its macro is `{name}`).", ""]
     else:
-        # the first three arguments, as the entry lists them (beyond_accuracy's second is train)
-        first = ", ".join(argument["name"] for argument in entry.get("arguments", [])[:3]) or "predictions, truth, k"
+        # the arguments by position, as the entry lists them (beyond_accuracy's second is train;
+        # a metric that takes no k has two: r_precision(predictions, truth, user, ...) read as if
+        # user came third)
+        leading = []
+        for argument in entry.get("arguments", [])[:3]:
+            if argument["name"] not in (*POSITIONAL, "train"):
+                break
+            leading.append(argument["name"])
+        first = ", ".join(leading) or "predictions, truth, k"
         lines += [f"`{{{{ rank_metrics.{name}({first}, ...) }}}}`", ""]
     lines += [entry["description"].strip(), ""]
     if gate:
@@ -191,10 +198,32 @@ def reference(text: str) -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
+# the metric lists of the hand-written descriptions (evaluate's and compare's metrics, the gates'
+# metric), each a phrase around the names: written again from the registry, so that a new
+# metric is listed everywhere (bpref and rbp_residual were missing from them); (phrase, joiner)
+METRIC_LIST = r"[a-z_]+(?:, [a-z_]+)*(?:,? or [a-z_]+)?"
+METRIC_LISTS = ((r"(The metrics, among )(LIST)( \(default: the first six\))", ", "),
+                (r"(The metric's name, in the order )(LIST)( \()", ", "),
+                (r"(The metric's name: )(LIST)( \(those of)", ", "),
+                (r"(The metric's name: )(LIST)(\.)", " or "),
+                (r"(The metric to gate on: )(LIST)(\.)", " or "))
+
+
+def with_metric_names(text: str) -> str:
+    """macros.yml's text with each hand-written list of the metrics written again from the registry."""
+    from rank_metrics._render import metric_registry
+
+    names = list(metric_registry())
+    for phrase, joiner in METRIC_LISTS:
+        listed = ", ".join(names[:-1]) + joiner + names[-1]
+        text = re.sub(phrase.replace("LIST", METRIC_LIST), lambda match, listed=listed: match[1] + listed + match[3], text)
+    return text
+
+
 def main(argv: list[str]) -> int:
     check = "--check" in argv
     text = MACROS_YML.read_text()
-    new_text = with_internal_entries(with_metric_entries(text))
+    new_text = with_internal_entries(with_metric_entries(with_metric_names(text)))
     new_reference = reference(new_text)
     stale = [path for path, content in ((MACROS_YML, new_text), (REFERENCE, new_reference))
              if not path.exists() or path.read_text() != content]
