@@ -190,6 +190,7 @@ def test_random_inputs_equal_the_reference(drawn, convention, similarity, ks, wi
     (dict(k=0), "k must be a whole number 1 or more"),
     (dict(k=2.0), "k must be a whole number 1 or more, or a list of them; got 2.0"),
     (dict(metrics=[]), "metrics names no metric; name some of catalog_coverage,"),
+    (dict(item_separator=" "), "item_separator splits the items of a list-shaped table out of text, but no table is said to be one"),
     (dict(convetion="evidently"), "beyond_accuracy: unknown argument 'convetion' (did you mean 'convention'?)"),
     (dict(metrics=["diversity"], similarity="features"), "give item_features"),
     (dict(metrics=["diversity"], similarity="features",
@@ -275,6 +276,14 @@ def test_truth_graded_0_is_not_relevant(tmp_path):
                        "--metrics", "serendipity", "--convention", "recommenders", "--truth", str(tmp_path / "truth.csv"),
                        "--relevance", "grade", "--format", "csv")
     assert code == 0 and float(out.splitlines()[1].split(",")[2]) == pytest.approx(0.25)
+
+
+def test_predictions_without_rows_are_said():
+    """No list, no row: said, not an empty table without a word (a new user's trial)."""
+    empty = PREDICTIONS.iloc[:0]
+    for function in (rank_metrics.beyond_accuracy, rank_metrics.beyond_accuracy_users):
+        with pytest.warns(rank_metrics.RankMetricsWarning, match="predictions has no rows, so there is no list to measure"):
+            assert len(function(empty, TRAIN, 2)) == 0
 
 
 def test_the_command_line(tmp_path):

@@ -128,6 +128,9 @@
         {%- do shapes.update({table: {'list': shape == 'list', 'separator': a.item_separator if separated else none,
                                       'element_type': rank_metrics._element_type(item_type) | trim if typed_list else ('varchar' if separated else item_type)}}) -%}
     {%- endfor -%}
+    {%- if a.item_separator is not none and not shapes.predictions.list and not shapes.truth.list -%}
+        {{ exceptions.raise_compiler_error(rank_metrics._no_table_said_to_be_a_list(a.item_separator) | trim) }}
+    {%- endif -%}
     {%- set order = a.rank if a.rank is not none else a.score -%}
     {%- set descending = a.rank is none and a.score is not none -%}
     {%- if shapes.predictions.list -%}

@@ -117,9 +117,7 @@
             ~ " with it; else pass no " ~ rank_metrics._mention('item_separator', item_separator)) }}
         {%- endif -%}
         {#- (where the columns are not looked up, as when dbt parses a project, no table is known to be one) -#}
-        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('item_separator', item_separator) ~ " splits the items of a list-shaped table out of text, but no table is said to be one:"
-            ~ " pass " ~ rank_metrics._mention('predictions_shape', 'list', 'value') ~ " for predictions with each user's items in one text, " ~ rank_metrics._mention('truth_shape', 'list', 'value')
-            ~ " for truth in that form, or both") }}
+        {{ exceptions.raise_compiler_error(rank_metrics._no_table_said_to_be_a_list(item_separator)) }}
     {%- endif -%}
     {%- if shapes.predictions.list -%}
         {#- a rank or score column beside lists whose shape was not said would be left unread, though
@@ -441,3 +439,9 @@
                   'by': by_list, 'truth_by': truth_by},
     }) -%}
 {% endmacro %}
+
+{#- The error of an item_separator given with no table said to be list-shaped (the accuracy
+    metrics' and beyond accuracy's). -#}
+{% macro _no_table_said_to_be_a_list(item_separator) -%}
+    rank_metrics: {{ rank_metrics._mention('item_separator', item_separator) }} splits the items of a list-shaped table out of text, but no table is said to be one: pass {{ rank_metrics._mention('predictions_shape', 'list', 'value') }} for predictions with each user's items in one text, {{ rank_metrics._mention('truth_shape', 'list', 'value') }} for truth in that form, or both
+{%- endmacro %}

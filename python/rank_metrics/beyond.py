@@ -11,7 +11,7 @@ from ._engines import engine_for
 from ._render import beyond_accuracy_registry, namespace, render
 from ._warnings import (_warn_of_a_model_column_left_out, check_argument_names, _warn_of_a_score_read_as_rank,
                         _warn_of_colliding_rows_and_padded_ids, takes_strict)
-from .errors import RankMetricsError, mention
+from .errors import RankMetricsError, mention, warn
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -83,6 +83,9 @@ def _beyond_accuracy(given: dict, per_user: bool, comparison: dict | None = None
                      item_is_text=columns["item_is_text"], per_user=per_user, shapes=columns["shapes"],
                      comparison=comparison, order_type=columns["order_type"], relevance=columns["relevance"])
         result = engine.result(sql) if not per_user else engine.run(sql)
+    if not len(result) and comparison is None:
+        # rows come from the lists: none at all means predictions had none (an empty file, a filter)
+        warn("rank_metrics: predictions has no rows, so there is no list to measure: the result has no rows")
     if per_user and comparison is None:
         for metric in (entry["metric"] for entry in arguments["metrics"]):
             if metric in result.columns:
