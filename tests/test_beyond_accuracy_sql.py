@@ -191,6 +191,9 @@ def test_random_inputs_equal_the_reference(drawn, convention, similarity, ks, wi
     (dict(k=2.0), "k must be a whole number 1 or more, or a list of them; got 2.0"),
     (dict(metrics=[]), "metrics names no metric; name some of catalog_coverage,"),
     (dict(item_separator=" "), "item_separator splits the items of a list-shaped table out of text, but no table is said to be one"),
+    (dict(predictions=pd.DataFrame({"user_id": ["u1", "u1"], "item_id": ["b c", "c d"]}), predictions_shape="list", item_separator=" "),
+     "predictions_shape='list' reads a row as a user's whole list, but user u1 has 2 rows in predictions; the lists of several models "
+     "need by= naming the column that tells them apart"),
     (dict(convetion="evidently"), "beyond_accuracy: unknown argument 'convetion' (did you mean 'convention'?)"),
     (dict(metrics=["diversity"], similarity="features"), "give item_features"),
     (dict(metrics=["diversity"], similarity="features",

@@ -240,6 +240,7 @@
 {% macro _beyond_accuracy_problems(predictions, train, arguments, largest_k, order, descending, history=false, feature_columns=[], truth=none, item_features=none, shapes={}, item_is_text=false,
                                    comparison=none, order_type=none, relevance=none) -%}
 {%- set q = rank_metrics.quote_identifier -%}
+{%- set given_predictions = predictions -%}
 {%- set predictions = rank_metrics._beyond_accuracy_rows(predictions, shapes.get('predictions'), arguments.by + [arguments.user], arguments.item, 'rm_list_position') -%}
 {%- set text = rank_metrics.type_string() -%}
 {%- set a = arguments -%}
@@ -260,6 +261,20 @@ from (
     select 3, case when count(*) > 0 then {{ rank_metrics.string_literal('truth has NULL, NaN or an infinite value in column ' ~ relevance ~ ' (relevance grades must be finite numbers)') }} end
     from {{ truth }} as rm_n
     where {{ q(relevance) }} is null or {{ rank_metrics.not_a_finite_number('cast(' ~ q(relevance) ~ ' as ' ~ rank_metrics.type_double() ~ ')', rank_metrics.type_double()) }}
+    {%- endif %}
+    {%- if shapes.get('predictions', {}).get('list') %}
+    union all
+    -- a list-shaped table's row is a user's whole list (as evaluate reads it)
+    select 3, min(problem)
+    from (
+        select {{ rank_metrics.string_literal(rank_metrics._mention('predictions_shape', 'list', 'value') ~ " reads a row as a user's whole list, but user ") }} || cast({{ q(a.user) }} as {{ text }})
+            || {{ rank_metrics.string_literal(' has ') }} || cast(count(*) as {{ text }}) || {{ rank_metrics.string_literal(' rows in predictions; '
+            ~ ('' if a.by else 'the lists of several models need ' ~ rank_metrics._mention('by', none, 'equals') ~ ' naming the column that tells them apart; ')
+            ~ 'a row per item is long form: pass its rank or score, not a list shape') }} as problem
+        from {{ given_predictions }} as rm_p
+        group by {% for name in a.by %}{{ q(name) }}, {% endfor %}{{ q(a.user) }}
+        having count(*) > 1
+    ) as rm_repeated_lists
     {%- endif %}
     {%- for column in a.by %}
     union all
