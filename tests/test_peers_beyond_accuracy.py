@@ -78,11 +78,14 @@ def sql(case, convention, metrics, similarity=None):
     features = pd.DataFrame([(item, *vector) for item, vector in case["features"].items()], columns=["item_id", "x", "y", "z"])
     options = dict(metrics=metrics, convention=convention, similarity=similarity, truth=truth, item_features=features)
     rows = rank_metrics.beyond_accuracy(predictions, train, case["k"], **options)
-    users = rank_metrics.beyond_accuracy_users(predictions, train, case["k"], **options)
+    # (per-user rows only where a metric asked has them: beyond_accuracy_users refuses the others)
+    users = rank_metrics.beyond_accuracy_users(predictions, train, case["k"], **options) \
+        if any(reference_beyond.is_per_user(metric, convention) for metric in metrics) else None
     per_group = {row.metric: {"value": None if math.isnan(row.value) else row.value,
                               "std_error": None if math.isnan(row.std_error) else row.std_error, "n_users": row.n_users}
                  for row in rows.itertuples()}
-    per_user = {metric: users.set_index("user_id")[metric].dropna().to_dict() for metric in users.columns[2:]}
+    per_user = {} if users is None else \
+        {metric: users.set_index("user_id")[metric].dropna().to_dict() for metric in users.columns[2:]}
     return per_user, per_group
 
 
