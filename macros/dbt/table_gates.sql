@@ -38,8 +38,9 @@
     each k whose value is below min_value, and, as the gate with truth does, where there is no
     value to judge: a row with no evaluated user or no value, or no row of the metric at that k
     at all (a k or metric the table was not built with would otherwise pass unjudged). Over time
-    only complete periods are judged (a period without labels yet has n_users 0). Its rows: the
-    table's columns (NULL where it has no row), then `problem`. -#}
+    only complete periods are judged (a period without labels yet has n_users 0), and under `dbt
+    build --empty` only values. Its rows: the table's columns (NULL where it has no row), then
+    `problem`. -#}
 {% macro _metric_table_at_least(model, k, metric, min_value) %}
     {%- set columns = rank_metrics._metric_table_columns('metric_at_least', model, ['metric', 'k', 'value', 'n_users']) -%}
     {%- set names = columns | map(attribute='name') | list -%}
@@ -59,8 +60,8 @@
     ) as rm_wanted
     left join {{ rank_metrics._aliasable(model) }} as rm_t
         on rm_t.metric = {{ rank_metrics.string_literal(metric) }} and {{ 'rm_t.k is null' if cutoff_free else 'rm_t.k = rm_wanted.k' }}
-    where rm_t.metric is null
-        or ((rm_t.n_users = 0 or rm_t.value is null or rm_t.value < {{ rank_metrics._number_literal(min_value, 'min_value') }})
+    {#- (not under dbt build --empty, whose tables are empty on purpose, as the gate with truth) #}
+    where {{ 'rm_t.metric is null or ' if not flags.EMPTY }}(({{ 'rm_t.n_users = 0 or rm_t.value is null or ' if not flags.EMPTY }}rm_t.value < {{ rank_metrics._number_literal(min_value, 'min_value') }})
             {%- if 'complete' in names %} and rm_t.complete{% endif %})
     {%- endset -%}
     {%- do rank_metrics._log_failures('metric_at_least', sql, names[:names.index('value') + 1], problem=true) -%}
