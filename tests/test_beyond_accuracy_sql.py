@@ -506,6 +506,12 @@ def test_the_command_line_compares_with_a_baseline(tmp_path):
     assert got.metric.tolist() == ["arp", "diversity"]
     assert got.p_value.tolist() == pytest.approx(expected.p_value.tolist(), rel=1e-12)
     assert got.difference.tolist() == pytest.approx(expected.difference.tolist(), rel=1e-12)
+    # the table for people to read is compare's: its columns, markers and legend (it was the raw frame)
+    code, table, _ = run("beyond-accuracy", *files, "-k", "4", "--by", "model", "--baseline", "a", "--metrics", "arp",
+                         "--test", "permutation", "--seed", "2")
+    _, compared, _ = run("compare", *files, "-k", "4", "--by", "model", "--baseline", "a", "--metrics", "map")
+    assert code == 0 and table.splitlines()[0] == compared.splitlines()[0], (table, compared)
+    assert "significantly better / worse than 'a' (adjusted p < 0.05; test permutation, correction holm over" in table
     code, _, err = run("beyond-accuracy", *files, "-k", "4", "--baseline", "a")
     assert code == 2 and "--by must name the column whose values are the models" in err
     code, _, err = run("beyond-accuracy", *files, "-k", "4", "--by", "model", "--baseline", "a", "--per-user")

@@ -8,6 +8,7 @@ shows the traceback).
 from __future__ import annotations
 
 import argparse
+import inspect
 import codecs
 import contextlib
 import functools
@@ -405,7 +406,11 @@ def _beyond_accuracy(arguments: argparse.Namespace) -> int:
                       truth_item=arguments.truth_item, relevance=arguments.relevance,
                       features_item=arguments.features_item, predictions_shape=arguments.predictions_shape,
                       truth_shape=arguments.truth_shape, item_separator=arguments.item_separator)
-    _write_table(result, arguments.format)
+    if compared and arguments.format == "table":   # as compare's table reads
+        resamples = inspect.signature(beyond.compare_beyond_accuracy).parameters["resamples"].default
+        _write_out(_comparison_table(result, arguments.by, arguments, resamples), exact=False)
+    else:
+        _write_table(result, arguments.format)
     return 0
 
 
@@ -834,8 +839,6 @@ def _progress_wanted(stream) -> bool:
 
 def _compare(arguments: argparse.Namespace, keywords: dict) -> int:
     """rank-metrics compare: the comparison table, markers on significant results."""
-    from ._tables import comparison_text
-
     _require_a_by(arguments.command, keywords["by"])
     result = api_compare(arguments.predictions, arguments.truth, metrics=arguments.metrics, baseline=arguments.baseline,
                          test=arguments.test, correction=arguments.correction, family=arguments.family, alpha=arguments.alpha,
@@ -860,12 +863,7 @@ def _compare(arguments: argparse.Namespace, keywords: dict) -> int:
         elif arguments.format == "json":
             _write_out(_json(result) + "\n")
         else:
-            legend = (f"{BETTER} / {WORSE}: significantly better / worse than {arguments.baseline!r} "
-                      f"(adjusted p < {arguments.alpha}; test {arguments.test}, correction {arguments.correction} over "
-                      f"{_FAMILY_WORDS[arguments.family]})")
-            resamples = None if arguments.test == "t" else arguments.resamples
-            _write_out(comparison_text(result, keywords["by"], arguments.format, legend, resamples, arguments.correction,
-                                       arguments.family), exact=False)
+            _write_out(_comparison_table(result, keywords["by"], arguments, arguments.resamples), exact=False)
     except BrokenPipeError:
         if not failed:
             raise
@@ -875,6 +873,18 @@ def _compare(arguments: argparse.Namespace, keywords: dict) -> int:
         print(f"rank-metrics: worse than the baseline {arguments.baseline!r}: {rows}", file=sys.stderr)
         return EXIT_WORSE
     return 0
+
+
+def _comparison_table(result, groups, arguments: argparse.Namespace, resamples: int) -> str:
+    """compare's rows for people to read (compare's and beyond-accuracy --baseline's): ▲ and ▼,
+    and a legend of the test, correction and family."""
+    from ._tables import comparison_text
+
+    legend = (f"{BETTER} / {WORSE}: significantly better / worse than {arguments.baseline!r} "
+              f"(adjusted p < {arguments.alpha}; test {arguments.test}, correction {arguments.correction} over "
+              f"{_FAMILY_WORDS[arguments.family]})")
+    return comparison_text(result, groups, arguments.format, legend, None if arguments.test == "t" else resamples,
+                           arguments.correction, arguments.family)
 
 
 # the family a correction spans, as the table's legend says it
