@@ -231,12 +231,14 @@
 {% endmacro %}
 
 {#- The first problem of the rows, as one row of text, or no row (the Python API's checks of
-    what the query reads): train without rows, NULL ids, by values or order values, NaN or an
-    infinite order value (`order_type`: the order column's type, where known; SPEC §4: the
-    engines sort NULL and NaN differently, so each would list other items), and under
-    similarity='features' a listed item (within the largest k) without a feature vector, or with
-    a zero one; with `comparison` (compare_beyond_accuracy's), a baseline that is no value of the
-    models' column. The item is shown as text; it is data, never SQL. -#}
+    what the query reads): train without rows, NULL ids (of train, predictions and truth), by
+    values or order values, NaN or an infinite order value (`order_type`: the order column's
+    type, where known; SPEC §4: the engines sort NULL and NaN differently, so each would list
+    other items), NULL or non-finite grades (`relevance`: truth's grade column, if any), a user
+    with several rows of list-shaped predictions, and under similarity='features' a listed item
+    (within the largest k) without a feature vector, with several, with a NULL, NaN or infinite
+    feature, or with a zero vector; with `comparison` (compare_beyond_accuracy's), a baseline
+    that is no value of the models' column. Ids are shown as text; they are data, never SQL. -#}
 {% macro _beyond_accuracy_problems(predictions, train, arguments, largest_k, order, descending, history=false, feature_columns=[], truth=none, item_features=none, shapes={}, item_is_text=false,
                                    comparison=none, order_type=none, relevance=none) -%}
 {%- set q = rank_metrics.quote_identifier -%}
