@@ -124,10 +124,8 @@ def _rules(macro: str, engine: str, *arguments) -> None:
 
 
 def _check_rows(arguments: dict, tables: dict, columns: dict, engine, comparison: dict | None = None) -> None:
-    """What the rows must hold (docs/definitions.md): a train with rows, no NULL id, by value or
-    rank or score, no NaN or infinite rank or score, under
-    similarity='features' a nonzero feature vector for every listed item within the largest k,
-    and with `comparison` a baseline among the models' values."""
+    """What the rows must hold (docs/definitions.md), checked by _beyond_accuracy_problems in one
+    query: its first problem raised, naming the column or item."""
     problem = engine.first_row(render("_beyond_accuracy_problems", engine.name, **tables, arguments=arguments,
                                       largest_k=max(arguments["ks"]), order=columns["order"],
                                       descending=columns["descending"], feature_columns=columns["features"],
