@@ -237,8 +237,9 @@ def test_bad_inputs_get_a_message_naming_what_is_wrong(arguments, message):
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_null_or_infinite_order_values_and_null_by_values_are_named(engine, request):
-    """SPEC §4: a NULL or infinite score (rank), or a NULL by value, is an error before any
-    metric, as in evaluate: the engines sort NULL and NaN apart, so each would list other items."""
+    """SPEC §4: a NULL or infinite score (rank), a NULL by value, or a NaN or infinite id is an
+    error before any metric, as in evaluate: the engines sort NULL and NaN apart, so each would
+    list other items, and NaN ids would meet each other in the engines' joins."""
     lists = PREDICTIONS.assign(model="m", score=1.0 / PREDICTIONS["rank"]).drop(columns="rank")
     last = len(lists) - 1
     cases = [(lists.assign(model=["m"] * last + [None]), "predictions has NULL in column model (by values must not be NULL)"),
@@ -246,8 +247,17 @@ def test_null_or_infinite_order_values_and_null_by_values_are_named(engine, requ
               "predictions has NULL in column score (score values must not be NULL)"),
              (lists.assign(score=[*lists.score[:last], math.inf]),
               "predictions has NaN or an infinite value in column score (score values must be finite numbers)")]
-    for number, (predictions, message) in enumerate(cases):
-        tables = on_engine(engine, request, f"beyond_bad_order_{number}", predictions=predictions, train=TRAIN)
+    # ids in a floating point column (pandas' NaN is read as NULL there): ±inf and NaN are no ids,
+    # and NaN equals NaN in the engines' joins
+    numbered = {"u1": 1.0, "u2": 2.0, "u3": 3.0}
+    train = TRAIN.assign(user_id=TRAIN.user_id.map(numbered))
+    lists = lists.assign(user_id=lists.user_id.map(numbered))
+    cases += [(lists.assign(user_id=[*lists.user_id[:last], -math.inf]),
+               "predictions has NaN or an infinite value in column user_id (user and item ids must be finite numbers)", train),
+              (lists, "train has NaN or an infinite value in column user_id (user and item ids must be finite numbers)",
+               train.assign(user_id=[*train.user_id[:-1], math.inf]))]
+    for number, (predictions, message, *other) in enumerate(cases):
+        tables = on_engine(engine, request, f"beyond_bad_order_{number}", predictions=predictions, train=(other or [TRAIN])[0])
         with pytest.raises(RankMetricsError) as error:
             rank_metrics.beyond_accuracy(**tables, k=2, by="model", metrics=["catalog_coverage", "diversity"])
         assert str(error.value) == f"rank_metrics: {message}"

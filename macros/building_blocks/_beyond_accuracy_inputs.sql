@@ -194,6 +194,7 @@
     {%- for name in a.by if (types.get('predictions') or {}).get(name) is not none %}{% do by_types.update({name: types.predictions[name]}) %}{% endfor -%}
     {%- set order_type = none if shapes.predictions.list else (types.get('predictions') or {}).get(order) -%}
     {%- do found.update({'order': order, 'order_type': order_type, 'relevance': relevance, 'descending': descending, 'features': features, 'shapes': shapes, 'by_types': by_types,
+                         'types': types,
                          'item_is_text': item_type is not none and rank_metrics._type_family(item_type) | trim == 'string'}) -%}
 {% endmacro %}
 
@@ -231,43 +232,76 @@
 {% endmacro %}
 
 {#- The first problem of the rows, as one row of text, or no row (the Python API's checks of
-    what the query reads): train without rows, NULL ids (of train, predictions and truth), by
-    values or order values, NaN or an infinite order value (`order_type`: the order column's
-    type, where known; SPEC §4: the engines sort NULL and NaN differently, so each would list
-    other items), NULL or non-finite grades (`relevance`: truth's grade column, if any), a user
-    with several rows of list-shaped predictions, and under similarity='features' a listed item
-    (within the largest k) without a feature vector, with several, with a NULL, NaN or infinite
-    feature, or with a zero vector; with `comparison` (compare_beyond_accuracy's), a baseline
-    that is no value of the models' column. Ids are shown as text; they are data, never SQL. -#}
-{% macro _beyond_accuracy_problems(predictions, train, arguments, largest_k, order, descending, history=false, feature_columns=[], truth=none, item_features=none, shapes={}, item_is_text=false,
-                                   comparison=none, order_type=none, relevance=none) -%}
+    what the query reads): train without rows, NULL ids (of train, predictions and truth), NaN or
+    infinite ids in a floating point or decimal column (NaN equals NaN in the engines' joins but is
+    no id), NULL or non-finite by values and order values (SPEC §4: the engines sort NULL and NaN
+    differently, so each would list other items), NULL or non-finite grades (found.relevance:
+    truth's grade column, if any), a user with several rows of list-shaped predictions, and under
+    similarity='features' a listed item (within the largest k) without a feature vector, with
+    several, with a NULL, NaN or infinite feature, or with a zero vector; with `comparison`
+    (compare_beyond_accuracy's), a baseline that is no value of the models' column. `found` is
+    _beyond_accuracy_columns'. Each table's counts are one aggregate, read in one pass; ids are
+    shown as text: they are data, never SQL. -#}
+{% macro _beyond_accuracy_problems(predictions, train, arguments, found, truth=none, item_features=none, comparison=none) -%}
 {%- set q = rank_metrics.quote_identifier -%}
-{%- set given_predictions = predictions -%}
-{%- set predictions = rank_metrics._beyond_accuracy_rows(predictions, shapes.get('predictions'), arguments.by + [arguments.user], arguments.item, 'rm_list_position') -%}
-{%- set text = rank_metrics.type_string() -%}
 {%- set a = arguments -%}
+{%- set shapes = found.shapes -%}
+{%- set given_predictions = predictions -%}
+{%- set predictions = rank_metrics._beyond_accuracy_rows(predictions, shapes.get('predictions'), a.by + [a.user], a.item, 'rm_list_position') -%}
+{%- set text = rank_metrics.type_string() -%}
+{%- set double = rank_metrics.type_double() -%}
+{#- each table's checks in the order they are reported, (column, type where known, what it holds,
+    the rule's words): NULL, then NaN or ±inf where the type can hold them -#}
+{%- set ids = ('user and item ids', 'given', 'finite numbers') -%}
+{%- set checked = {'train': [(a.train_user, ids), (a.train_item, ids)],
+                   'predictions': [(a.user, ids), (a.item, ids)],
+                   'truth': [(a.truth_user, ids), (a.truth_item, ids)]} -%}
+{%- for name in a.by %}{% do checked.predictions.append((name, ('by values', 'not be NULL', 'finite numbers'))) %}{% endfor -%}
+{%- if not shapes.predictions.list -%}
+    {%- set order_argument = ('score' if found.descending else 'rank') ~ ' values' -%}
+    {%- do checked.predictions.append((found.order, (order_argument, 'not be NULL', 'finite numbers'))) -%}
+{%- endif -%}
+{%- set tables = {'train': train, 'predictions': predictions,
+                  'truth': rank_metrics._beyond_accuracy_rows(truth, shapes.get('truth'), [a.truth_user], a.truth_item, none) if truth is not none else none} -%}
+{%- set counts = [] -%}{%- set cases = [] -%}
+{%- for table in ['train', 'predictions', 'truth'] if tables[table] is not none -%}
+    {%- set alias = 'rm_' ~ table -%}
+    {%- set types = found.get('types', {}).get(table) or {} -%}
+    {%- for column, (holds, null_rule, finite_rule) in checked[table] -%}
+        {%- set is_list_item = shapes.get(table, {}).get('list') and column == (a.truth_item if table == 'truth' else a.item) -%}
+        {%- set data_type = shapes[table].element_type if is_list_item else types.get(column) -%}
+        {%- set count = alias ~ '.rm_nulls_' ~ loop.index -%}
+        {%- do counts.append((table, 'count(case when ' ~ q(column) ~ ' is null then 1 end) as rm_nulls_' ~ loop.index)) -%}
+        {%- do cases.append((count, table ~ ' has NULL in column ' ~ column ~ ' (' ~ holds ~ ' must ' ~ ('be ' if null_rule == 'given' else '') ~ null_rule ~ ')')) -%}
+        {%- if rank_metrics._can_hold_nan(data_type) | trim == 'True' -%}
+            {%- do counts.append((table, 'count(case when ' ~ rank_metrics.not_a_finite_number(q(column), data_type) ~ ' then 1 end) as rm_nonfinite_' ~ loop.index)) -%}
+            {%- do cases.append((alias ~ '.rm_nonfinite_' ~ loop.index, table ~ ' has NaN or an infinite value in column ' ~ column ~ ' (' ~ holds ~ ' must be ' ~ finite_rule ~ ')')) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- if table == 'truth' and found.relevance is not none -%}
+        {%- do counts.append((table, 'count(case when ' ~ q(found.relevance) ~ ' is null or ' ~ rank_metrics.not_a_finite_number('cast(' ~ q(found.relevance) ~ ' as ' ~ double ~ ')', double) ~ ' then 1 end) as rm_grades')) -%}
+        {%- do cases.append((alias ~ '.rm_grades', 'truth has NULL, NaN or an infinite value in column ' ~ found.relevance ~ ' (relevance grades must be finite numbers)')) -%}
+    {%- endif -%}
+{%- endfor -%}
 select problem
 from (
-    select 1 as rm_order, case when count(*) = 0 then {{ rank_metrics.string_literal('train has no rows: the metrics read the catalog, popularity and history from it') }} end as problem
-    from {{ train }} as rm_t
-    {%- set truth_rows = rank_metrics._beyond_accuracy_rows(truth, shapes.get('truth'), [a.truth_user], a.truth_item, none) if truth is not none else none %}
-    {%- for table, relation, column in [('train', train, a.train_user), ('train', train, a.train_item), ('predictions', predictions, a.user),
-                                        ('predictions', predictions, a.item)] + ([('truth', truth_rows, a.truth_user), ('truth', truth_rows, a.truth_item)] if truth is not none else []) %}
-    union all
-    select {{ 2 if table == 'train' else 3 }}, case when count(*) > 0 then {{ rank_metrics.string_literal(table ~ ' has NULL in column ' ~ column ~ ' (user and item ids must be given)') }} end
-    from {{ relation }} as rm_n
-    where {{ q(column) }} is null
+    select 1 as rm_order,
+        case when rm_train.rm_rows = 0 then {{ rank_metrics.string_literal('train has no rows: the metrics read the catalog, popularity and history from it') }}
+        {%- for count, problem in cases %}
+             when {{ count }} > 0 then {{ rank_metrics.string_literal(problem) }}
+        {%- endfor %}
+        end as problem
+    from
+    {%- for table in ['train', 'predictions', 'truth'] if tables[table] is not none %}
+        {{ 'cross join ' if not loop.first }}(
+            select {% if table == 'train' %}count(*) as rm_rows, {% endif %}{% for owner, count in counts if owner == table %}{{ count }}{{ ', ' if not loop.last }}{% endfor %}
+            from {{ tables[table] }} as rm_n
+        ) as rm_{{ table }}
     {%- endfor %}
-    {%- if relevance is not none %}
-    union all
-    select 3, case when count(*) > 0 then {{ rank_metrics.string_literal('truth has NULL, NaN or an infinite value in column ' ~ relevance ~ ' (relevance grades must be finite numbers)') }} end
-    from {{ truth }} as rm_n
-    where {{ q(relevance) }} is null or {{ rank_metrics.not_a_finite_number('cast(' ~ q(relevance) ~ ' as ' ~ rank_metrics.type_double() ~ ')', rank_metrics.type_double()) }}
-    {%- endif %}
-    {%- if shapes.get('predictions', {}).get('list') %}
+    {%- if shapes.predictions.list %}
     union all
     -- a list-shaped table's row is a user's whole list (as evaluate reads it)
-    select 3, min(problem)
+    select 2, min(problem)
     from (
         select {{ rank_metrics.string_literal(rank_metrics._mention('predictions_shape', 'list', 'value') ~ " reads a row as a user's whole list, but user ") }} || cast({{ q(a.user) }} as {{ text }})
             || {{ rank_metrics.string_literal(' has ') }} || cast(count(*) as {{ text }}) || {{ rank_metrics.string_literal(' rows in predictions; '
@@ -278,30 +312,9 @@ from (
         having count(*) > 1
     ) as rm_repeated_lists
     {%- endif %}
-    {%- for column in a.by %}
-    union all
-    select 4, case when count(*) > 0 then {{ rank_metrics.string_literal('predictions has NULL in column ' ~ column ~ ' (by values must not be NULL)') }} end
-    from {{ predictions }} as rm_p
-    where {{ q(column) }} is null
-    {%- endfor %}
-    {%- if not shapes.get('predictions', {}).get('list') %}
-    {%- set order_argument = 'score' if descending else 'rank' %}
-    {%- set order_family = rank_metrics._type_family(order_type) | trim if order_type is not none else none %}
-    {%- set can_be_nan = order_family == 'floating point' or (order_type | string | lower).split('(') | first | trim in ['numeric', 'decimal'] %}
-    union all
-    select 5, case when count(*) > 0 then {{ rank_metrics.string_literal('predictions has NULL in column ' ~ order ~ ' (' ~ order_argument ~ ' values must not be NULL)') }} end
-    from {{ predictions }} as rm_p
-    where {{ q(order) }} is null
-    {%- if can_be_nan %}
-    union all
-    select 5, case when count(*) > 0 then {{ rank_metrics.string_literal('predictions has NaN or an infinite value in column ' ~ order ~ ' (' ~ order_argument ~ ' values must be finite numbers)') }} end
-    from {{ predictions }} as rm_p
-    where {{ rank_metrics.not_a_finite_number(q(order), order_type) }}
-    {%- endif %}
-    {%- endif %}
     {%- if a.uses_features %}
     union all
-    select 6, min(case when f.rm_item is null then {{ rank_metrics.string_literal('item_features has no row for the ') }} || l.rm_kind || cast(l.rm_item as {{ text }})
+    select 3, min(case when f.rm_item is null then {{ rank_metrics.string_literal('item_features has no row for the ') }} || l.rm_kind || cast(l.rm_item as {{ text }})
                                                    || {{ rank_metrics.string_literal(" (similarity='features' compares items by their feature vectors)") }}
                        when f.rm_rows > 1 then {{ rank_metrics.string_literal('item_features has more than one row for the ') }} || l.rm_kind || cast(l.rm_item as {{ text }})
                                                    || {{ rank_metrics.string_literal(' (each item needs one feature vector)') }}
@@ -313,11 +326,11 @@ from (
         select {{ rank_metrics.string_literal('listed item ') }} as rm_kind, rm_item, rm_user
         from (
             select {{ q(a.item) }} as rm_item, {{ q(a.user) }} as rm_user,
-                row_number() over (partition by {% for name in a.by %}{{ q(name) }}, {% endfor %}{{ q(a.user) }} order by {{ q(order) }} {{ 'desc' if descending else 'asc' }}, {{ rank_metrics.text_in_byte_order(q(a.item)) if item_is_text else q(a.item) }} asc) as rm_position
+                row_number() over (partition by {% for name in a.by %}{{ q(name) }}, {% endfor %}{{ q(a.user) }} order by {{ q(found.order) }} {{ 'desc' if found.descending else 'asc' }}, {{ rank_metrics.text_in_byte_order(q(a.item)) if found.item_is_text else q(a.item) }} asc) as rm_position
             from {{ predictions }} as rm_p
         ) as n
-        where rm_position <= {{ largest_k | int }}
-        {%- if history %}
+        where rm_position <= {{ a.ks | max | int }}
+        {%- if a.history %}
         union all
         -- serendipity compares each listed item with its user's train items
         select {{ rank_metrics.string_literal('train item ') }}, t.{{ q(a.train_item) }}, t.{{ q(a.train_user) }}
@@ -328,11 +341,10 @@ from (
     left join (
         -- per item: its rows, the first feature column (by name) holding NULL, NaN or ±inf, and the
         -- vector's sum of absolute values (0 only for a zero vector)
-        {%- set double = rank_metrics.type_double() %}
         select {{ q(a.features_item) }} as rm_item, count(*) as rm_rows,
-            min(coalesce({% for column in feature_columns | sort %}case when {{ q(column) }} is null or {{ rank_metrics.not_a_finite_number('cast(' ~ q(column) ~ ' as ' ~ double ~ ')', double) }}
+            min(coalesce({% for column in found.features | sort %}case when {{ q(column) }} is null or {{ rank_metrics.not_a_finite_number('cast(' ~ q(column) ~ ' as ' ~ double ~ ')', double) }}
                               then {{ rank_metrics.string_literal(column) }} end, {% endfor %}null)) as rm_unfit_column,
-            max({% for column in feature_columns %}{{ ' + ' if not loop.first }}abs(cast({{ q(column) }} as {{ double }})){% endfor %}) as rm_norm
+            max({% for column in found.features %}{{ ' + ' if not loop.first }}abs(cast({{ q(column) }} as {{ double }})){% endfor %}) as rm_norm
         from {{ item_features }} as rm_f
         group by {{ q(a.features_item) }}
     ) as f
@@ -340,7 +352,7 @@ from (
     {%- endif %}
     {%- if comparison %}
     union all
-    select 7, {{ rank_metrics._baseline_problem(q(a.by[0]), a.by[0], comparison.by_type, comparison.baseline, comparison.literal, predictions) }}
+    select 4, {{ rank_metrics._baseline_problem(q(a.by[0]), a.by[0], comparison.by_type, comparison.baseline, comparison.literal, predictions) }}
     {%- endif %}
 ) as rm_problems
 where problem is not null

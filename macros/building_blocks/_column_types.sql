@@ -128,3 +128,10 @@
     {%- else -%}{{ text }}
     {%- endif -%}
 {%- endmacro %}
+
+{#- Whether a column of this type can hold NaN or ±inf: floating point, and decimal (PostgreSQL's
+    numeric holds NaN and ±Infinity); false when the type is not known. -#}
+{% macro _can_hold_nan(data_type) -%}
+    {{- data_type is not none and (rank_metrics._type_family(data_type) | trim == 'floating point'
+                                   or ((data_type | string | lower).split('(') | first | trim) in ['numeric', 'decimal']) -}}
+{%- endmacro %}

@@ -33,12 +33,9 @@
     {%- set aliased = {} -%}
     {%- for name, relation in inputs.items() %}{% do aliased.update({name: rank_metrics._aliasable(relation) if relation is not none else none}) %}{% endfor -%}
     {%- if rank_metrics._data_checks_run() and not unqueryable -%}
-        {%- set problems = run_query(rank_metrics._beyond_accuracy_problems(aliased.predictions, aliased.train, resolved, resolved.ks | max, found.order, found.descending,
-                                                                            history=resolved.history, feature_columns=found.features,
-                                                                            truth=aliased.truth, item_features=aliased.item_features, shapes=found.shapes,
-                                                                            item_is_text=found.item_is_text,
-                                                                            comparison=comparison if compare else none, order_type=found.order_type,
-                                                                            relevance=found.relevance)) -%}
+        {%- set problems = run_query(rank_metrics._beyond_accuracy_problems(aliased.predictions, aliased.train, resolved, found, truth=aliased.truth,
+                                                                            item_features=aliased.item_features,
+                                                                            comparison=comparison if compare else none)) -%}
         {%- if problems is not none and problems.rows | length -%}
             {%- do exceptions.raise_compiler_error("rank_metrics: " ~ problems.rows[0][0]) -%}
         {%- endif -%}

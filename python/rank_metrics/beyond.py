@@ -126,12 +126,8 @@ def _rules(macro: str, engine: str, *arguments) -> None:
 def _check_rows(arguments: dict, tables: dict, columns: dict, engine, comparison: dict | None = None) -> None:
     """What the rows must hold (docs/definitions.md), checked by _beyond_accuracy_problems in one
     query: its first problem raised, naming the column or item."""
-    problem = engine.first_row(render("_beyond_accuracy_problems", engine.name, **tables, arguments=arguments,
-                                      largest_k=max(arguments["ks"]), order=columns["order"],
-                                      descending=columns["descending"], feature_columns=columns["features"],
-                                      history=arguments["history"], shapes=columns["shapes"],
-                                      item_is_text=columns["item_is_text"], comparison=comparison,
-                                      order_type=columns["order_type"], relevance=columns["relevance"]))
+    problem = engine.first_row(render("_beyond_accuracy_problems", engine.name, **tables, arguments=arguments, found=columns,
+                                      comparison=comparison))
     if problem is not None and problem[0] is not None:
         raise RankMetricsError(f"rank_metrics: {problem[0]}")
 
