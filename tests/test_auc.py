@@ -167,6 +167,10 @@ def warehouses_give_the_reference(metrics, relevance, tied=False, **options):
             continue
         text = rank_metrics.sql("recs", "purchases", dialect=dialect, macro="evaluate", **arguments)
         sqlglot.parse(text, read=dialect, error_level=sqlglot.ErrorLevel.RAISE)
+        if dialect == "postgres":
+            # PostgreSQL's SQL runs on PostgreSQL itself in the suite: its means are exact sums in
+            # its unbounded numeric, which sqlglot writes as DuckDB's DECIMAL(18, 3)
+            continue
         back = sqlglot.transpile(text, read=dialect, write="duckdb")[0]
         assert keyed(con.execute(back).df()) == pytest.approx(want, rel=1e-9, nan_ok=True), dialect
 

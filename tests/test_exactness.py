@@ -81,18 +81,34 @@ def test_a_perfect_model_scores_exactly_one_on_the_other_engines(engine, request
     assert_perfect(rank_metrics.evaluate(*inputs, k=[5, 12], metrics=METRICS, con=con), counts[0])
 
 
-def test_the_mean_is_the_nearest_double_within_an_ulp():
-    """DuckDB's mean and weighted mean (hit patterns) against the exact mean of the same doubles."""
-    namespace = _render.namespace("duckdb")
+@pytest.mark.parametrize("engine", ["duckdb", "postgres"])
+def test_the_mean_is_the_nearest_double_within_an_ulp(engine, request):
+    """The engine's mean and weighted mean (hit patterns) against the exact mean of the same
+    doubles. PostgreSQL's avg had given 1-3 ulp off (a user's trial; below, the first case)."""
+    namespace = _render.namespace(engine)
     mean, weighted = str(namespace.mean("v")), str(namespace.weighted_mean("v", "w"))
-    con = duckdb.connect()
+    if engine == "duckdb":
+        con = duckdb.connect()
+
+        def query(values, weights):
+            con.execute("create or replace table t as select * from (select unnest(?) as v, unnest(?) as w)", [values, weights])
+            return con.execute(f"select {mean}, {weighted} from t").fetchone()
+    else:
+        cursor = request.getfixturevalue("postgres").cursor()
+
+        def query(values, weights):
+            cursor.execute("select " + mean + ", " + weighted + " from unnest(%s::double precision[], %s::bigint[]) as t(v, w)",
+                           [values, weights])
+            return cursor.fetchone()
     generator = random.Random(40)
-    for _ in range(200):
-        values = [generator.choice([generator.random(), 1 / 3, 2 / 3, 0.1, generator.random() * 1e-9, 1.0, 0.0])
-                  for _ in range(generator.randint(1, 60))]
+    # precision@10 of 27 users with these hits: PostgreSQL's avg gave 0.5074074074074075, 1.1 ulp
+    # from the exact 137/270
+    hits = [1, 3, 9, 3, 3, 2, 8, 7, 1, 1, 5, 8, 7, 1, 4, 8, 4, 1, 8, 5, 8, 3, 9, 8, 9, 4, 7]
+    cases = [[hit / 10 for hit in hits]] + [[generator.choice([generator.random(), 1 / 3, 2 / 3, 0.1, generator.random() * 1e-9, 1.0, 0.0])
+                                              for _ in range(generator.randint(1, 60))] for _ in range(200)]
+    for values in cases:
         weights = [generator.randint(1, 10**6) for _ in values]
-        con.execute("create or replace table t as select * from (select unnest(?) as v, unnest(?) as w)", [values, weights])
-        got, got_weighted = con.execute(f"select {mean}, {weighted} from t").fetchone()
+        got, got_weighted = query(values, weights)
         exact = sum(map(Fraction, values)) / len(values)
         exact_weighted = sum(Fraction(v) * w for v, w in zip(values, weights)) / sum(weights)
         assert abs(got - float(exact)) <= math.ulp(float(exact)), values

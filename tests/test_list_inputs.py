@@ -294,7 +294,21 @@ def test_kaggle_sql_for_snowflake_flattens_and_runs_on_a_snowflake_emulator():
     assert got == pytest.approx(kaggle_expected(), rel=1e-9)
 
 
-@pytest.mark.parametrize("dialect", ["duckdb", "postgres", "bigquery", "trino"])
+def test_kaggle_sql_on_postgres(postgres):
+    """PostgreSQL's own SQL on PostgreSQL (transpiled to DuckDB its exact means, sums in its
+    unbounded numeric, would be DuckDB's DECIMAL(18, 3))."""
+    with postgres.cursor() as cursor:
+        cursor.execute("drop table if exists kaggle_recs; drop table if exists kaggle_purchases")
+        cursor.execute("create table kaggle_recs (customer_id text, prediction text)")
+        cursor.executemany("insert into kaggle_recs values (%s, %s)", KAGGLE_ROWS)
+        cursor.execute("create table kaggle_purchases (buyer text, article_id text)")
+        cursor.executemany("insert into kaggle_purchases values (%s, %s)", TRUTH.astype(str).values.tolist())
+    postgres.commit()
+    got = rank_metrics.evaluate("kaggle_recs", "kaggle_purchases", con=postgres, check=True, **KAGGLE_SQL)
+    assert {(row["k"], row["metric"]): row["value"] for row in got.to_dict("records")} == pytest.approx(kaggle_expected(), rel=1e-9)
+
+
+@pytest.mark.parametrize("dialect", ["duckdb", "bigquery", "trino"])
 def test_kaggle_sql_of_every_dialect_transpiled_back_to_duckdb(dialect):
     """(sqlglot does not read Snowflake's FLATTEN, nor Spark's LATERAL VIEW, back into DuckDB:
     those are checked as text and run on Spark itself.)"""

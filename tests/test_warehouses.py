@@ -93,7 +93,9 @@ def test_snowflake_sql_runs_on_a_snowflake_emulator(macro):
     assert rows_by_key(got, key, value) == pytest.approx(want, rel=1e-9)
 
 
-@pytest.mark.parametrize("dialect", [dialect for dialect in DIALECTS if dialect != "duckdb"])
+# PostgreSQL's SQL runs on PostgreSQL itself in the suite (its means are exact sums in its
+# unbounded numeric, which sqlglot writes as DuckDB's DECIMAL(18, 3))
+@pytest.mark.parametrize("dialect", [dialect for dialect in DIALECTS if dialect not in ("duckdb", "postgres")])
 @pytest.mark.parametrize("macro", ["map_at_k", "evaluate"])
 def test_every_dialect_transpiled_back_to_duckdb_gives_the_reference_numbers(dialect, macro):
     predictions, truth = seeds()

@@ -17,6 +17,12 @@
     case when min({{ column }}) = max({{ column }}) then min({{ column }}) else sum({{ column }}) / count(*) end
 {%- endmacro %}
 
+{#- PostgreSQL's avg of doubles is not the nearest double to the exact mean (SPEC §1): the
+    exact mean, computed in numeric. -#}
+{% macro postgres__mean(column) -%}
+    {{ rank_metrics._exact_mean_numeric(column) }}
+{%- endmacro %}
+
 {#- DuckDB's avg, like its sum, depends on the order its threads finish (sum_of_values): the
     exact mean, which is also exact for equal values. -#}
 {% macro duckdb__mean(column) -%}
@@ -29,6 +35,20 @@
     {%- set window = ' ' ~ over if over else '' -%}
     case when min({{ value }}){{ window }} = max({{ value }}){{ window }} then min({{ value }}){{ window }}
         else {{ rank_metrics.sum_of_values(weight ~ ' * ' ~ value, over) }} / cast(sum({{ weight }}){{ window }} as {{ rank_metrics.type_double() }}) end
+{%- endmacro %}
+
+{% macro postgres__weighted_mean(value, weight, over=none) -%}
+    {{ rank_metrics._exact_mean_numeric(value, weight, over) }}
+{%- endmacro %}
+
+{#- Redshift inherits PostgreSQL's macros but has neither its unbounded numeric (38 digits at
+    most) nor div(): the engine's avg, as elsewhere. -#}
+{% macro redshift__mean(column) -%}
+    {{ rank_metrics.default__mean(column) }}
+{%- endmacro %}
+
+{% macro redshift__weighted_mean(value, weight, over=none) -%}
+    {{ rank_metrics.default__weighted_mean(value, weight, over) }}
 {%- endmacro %}
 
 {% macro duckdb__weighted_mean(value, weight, over=none) -%}
