@@ -13,6 +13,13 @@ import rank_metrics
 OVER_TIME = "{rank_metrics_over_time: true, rank_metrics_examples: false}"
 LATE = "{rank_metrics_over_time: true, rank_metrics_examples: false, rank_metrics_late_labels: true}"
 KEYS = ["period", "model", "metric", "k"]
+
+
+def sorted_by_keys(frame):
+    """The rows in KEYS' order, k as a float (NaN for r_precision's k NULL, which each engine's
+    driver gives as None, NaN or <NA>)."""
+    frame = frame.assign(k=pd.to_numeric(frame["k"]).astype("float64"))
+    return frame.sort_values(KEYS).reset_index(drop=True)
 first_columns = ["period", "model", "metric", "k", "value", "std_error", "ci_low", "ci_high", "n_users", "complete",
                  "labels_loaded_through"]
 
@@ -42,7 +49,7 @@ def test_late_labels_give_the_full_rebuilds_rows(target, request):
         if target == "spark":
             frame = spark.table(f"rank_metrics_it.{name}").toPandas()
             frame["period"] = pd.to_datetime(frame["period"])
-            return frame.sort_values(KEYS).reset_index(drop=True)[list(first_columns)]
+            return sorted_by_keys(frame)[list(first_columns)]
         with connect() as con:
             if target == "duckdb":
                 frame = con.table(name).df()
@@ -51,11 +58,11 @@ def test_late_labels_give_the_full_rebuilds_rows(target, request):
                     cursor.execute(f"select * from {schema}{name}")
                     frame = pd.DataFrame(cursor.fetchall(), columns=[column.name for column in cursor.description])
         frame["period"] = pd.to_datetime(frame["period"])
-        return frame.sort_values(KEYS).reset_index(drop=True)
+        return sorted_by_keys(frame)
 
     def python():
         options = dict(k=[1, 3], window=7, loaded_at="loaded_at", by="model", rank="rank",
-                       metrics=["map", "ndcg", "recall"], users="predictions")
+                       metrics=["map", "ndcg", "recall", "r_precision"], users="predictions")
         if target == "spark":
             frame = rank_metrics.evaluate_over_time(spark.table("rank_metrics_it.over_time_lists"),
                                                     spark.table("rank_metrics_it.over_time_labels"), **options)
@@ -64,7 +71,7 @@ def test_late_labels_give_the_full_rebuilds_rows(target, request):
                 frame = rank_metrics.evaluate_over_time(f"{schema}over_time_lists", f"{schema}over_time_labels",
                                                         con=con, **options)
         frame["period"] = pd.to_datetime(frame["period"])
-        return frame.sort_values(KEYS).reset_index(drop=True)
+        return sorted_by_keys(frame)
 
     def same(built, expected):
         assert built[KEYS + ["n_users", "complete"]].equals(expected[KEYS + ["n_users", "complete"]])
@@ -76,7 +83,7 @@ def test_late_labels_give_the_full_rebuilds_rows(target, request):
     assert project.invoke("build", "-s", "+over_time_daily", "--full-refresh", "--empty", "--vars", OVER_TIME).success
     assert project.invoke("build", "-s", "+over_time_daily", "--vars", OVER_TIME).success
     first = table("over_time_daily")
-    assert len(first) == 6 * 2 * 3 * 2   # days, models, metrics, k
+    assert len(first) == 6 * 2 * (3 * 2 + 1)   # days, models, metrics at each k and r_precision (k NULL)
     same(first, python())
     # the late labels arrive (their times in old windows, loaded later): an incremental run
     assert project.invoke("build", "-s", "over_time_late_labels", "over_time_labels", "over_time_daily", "--vars", LATE).success
@@ -151,8 +158,9 @@ def test_the_daily_model_on_snowflake(tmp_path):
     def python(con):
         frame = rank_metrics.evaluate_over_time("over_time_lists", "over_time_labels", k=[1, 3], window=7,
                                                 loaded_at="loaded_at", by="model", rank="rank",
-                                                metrics=["map", "ndcg", "recall"], users="predictions", con=con)
-        return frame.sort_values(KEYS).reset_index(drop=True)
+                                                metrics=["map", "ndcg", "recall", "r_precision"], users="predictions",
+                                                con=con)
+        return sorted_by_keys(frame)
 
     with fakesnow.patch(create_database_on_connect=True, create_schema_on_connect=True, db_path=str(tmp_path / "db")):
         for variables, refresh in ((OVER_TIME, []), (LATE, ["--full-refresh"])):
@@ -163,9 +171,57 @@ def test_the_daily_model_on_snowflake(tmp_path):
             cursor = con.cursor()
             cursor.execute("select * from over_time_daily")
             table = pd.DataFrame(cursor.fetchall(), columns=[column.name.lower() for column in cursor.description])
-            table = table.sort_values(KEYS).reset_index(drop=True)
+            table = sorted_by_keys(table)
             expected = python(con)
             con.close()
             assert table[KEYS + ["n_users", "complete"]].astype(str).values.tolist() == \
                 expected[KEYS + ["n_users", "complete"]].astype(str).values.tolist()
             assert table.value.astype(float).tolist() == pytest.approx(expected.value.tolist(), rel=1e-12, nan_ok=True)
+
+
+@pytest.mark.dbt
+def test_a_unique_key_naming_k_is_refused_with_a_cutoff_free_metric(dbt_project, tmp_path):
+    """r_precision's rows have k NULL, which delete+insert's key never matches: keyed on
+    (period, model, metric, k) each run kept their old rows beside the new (a user's trial), so
+    the model fails saying what to key on; keyed on the period it builds, and a second run
+    replaces the periods it computes again, every row once. The trend gate on it without
+    period: names the argument."""
+    from conftest import ROOT
+    from test_dbt_inputs import messages
+
+    (tmp_path / "dbt_project.yml").write_text(
+        "name: a_users_project\nversion: '1.0.0'\nconfig-version: 2\nprofile: rank_metrics_integration_tests\n")
+    (tmp_path / "packages.yml").write_text(f"packages:\n  - local: {ROOT}\n")
+    (tmp_path / "seeds").mkdir()
+    (tmp_path / "seeds" / "lists.csv").write_text(
+        "user_id,item_id,rank,day,model\n1,10,1,2024-03-01,a\n1,11,2,2024-03-01,a\n2,20,1,2024-03-02,a\n")
+    (tmp_path / "seeds" / "labels.csv").write_text(
+        "user_id,item_id,label_time\n1,11,2024-03-01 15:00:00\n2,20,2024-03-03 09:00:00\n")
+    (tmp_path / "models").mkdir()
+    call = ("{{ rank_metrics.evaluate_over_time(ref('lists'), ref('labels'), k=2, period='day', by='model', "
+            "metrics=['map', 'r_precision'], users='predictions') }}\n")
+    for name, key in (("keyed_on_k", "['day', 'model', 'metric', 'k']"), ("keyed_on_the_day", "['day']")):
+        (tmp_path / "models" / f"{name}.sql").write_text(
+            f"{{{{ config(materialized='incremental', incremental_strategy='delete+insert', unique_key={key}) }}}}\n" + call)
+    assert dbt_project.invoke("deps", project=tmp_path).success
+    assert dbt_project.invoke("seed", project=tmp_path).success
+    refused = dbt_project.invoke("run", "--select", "keyed_on_k", project=tmp_path)
+    assert not refused.success
+    assert ("rank_metrics: evaluate_over_time: unique_key ['day', 'model', 'metric', 'k'] names k, but the rows of r_precision "
+            "have k NULL (no cutoff), which a unique_key never matches: each run would keep their old rows beside the new. "
+            "Key on the period alone, unique_key=['day'] with delete+insert") in messages(refused)
+    for _ in range(2):   # the second run computes the incomplete day again
+        assert dbt_project.invoke("run", "--select", "keyed_on_the_day", project=tmp_path).success
+    with duckdb.connect(str(dbt_project.database)) as con:
+        rows = con.execute("select day, metric, k from keyed_on_the_day order by all").fetchall()
+    assert [(str(day), metric, k) for day, metric, k in rows] == [
+        ("2024-03-01", "map", 2), ("2024-03-01", "r_precision", None),
+        ("2024-03-02", "map", 2), ("2024-03-02", "r_precision", None)]
+    # the trend gate on a table whose period column is not named period says how to name it
+    (tmp_path / "models" / "gates.yml").write_text(
+        "version: 2\nmodels:\n  - name: keyed_on_the_day\n    data_tests:\n"
+        "      - rank_metrics.no_significant_drop:\n          arguments: {periods: 7, alpha: 0.01}\n")
+    gate = dbt_project.invoke("test", "--select", "keyed_on_the_day", project=tmp_path)
+    assert not gate.success
+    assert ("rank_metrics: no_significant_drop: the model has no column 'period' (name the table's period column with "
+            "period:, as in period: day)") in messages(gate)

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 import rank_metrics
 from rank_metrics import reference
+from rank_metrics import _render
 from rank_metrics._render import render
 
 DAY = datetime.date(2024, 3, 1)
@@ -54,6 +55,18 @@ def test_the_worked_example(engine, request):
     late = rank_metrics.evaluate_over_time(**late_tables, users="predictions", **options)
     assert list(late.value) == [0.75, 0.25]
     assert list(late.complete) == [True, False]
+
+
+def test_as_of_as_text_is_read_by_the_macro():
+    """dbt passes as_of as YAML or Jinja gives it, text included (Python passes a datetime): a
+    date or a time spelt out is a timestamp literal, anything else an error naming as_of."""
+    namespace = _render.namespace("duckdb")
+    for text in ("2024-03-08", "2024-03-08 00:00:00", " 2024-03-08T06:30:00 "):
+        literal = str(namespace._timestamp_literal(text, "as_of")).strip()
+        assert duckdb.connect().execute(f"select {literal}").fetchone()[0] == datetime.datetime.fromisoformat(text.strip())
+    for text in ("yesterday", "2024-03-08; drop table x", "08/03/2024"):
+        with pytest.raises(rank_metrics.RankMetricsError, match=r"as_of must be a date or a time"):
+            namespace._timestamp_literal(text, "as_of")
 
 
 def test_as_of_decides_complete_and_a_period_without_labels_is_a_row():
@@ -144,7 +157,8 @@ def _over_time_sql(con, **options):
         "select column_name, data_type from information_schema.columns where table_name = ? order by ordinal_position",
         [table]).fetchall()] for table in ("lists", "labels")}
     return render("evaluate_over_time", predictions="lists", truth="labels", k=2, rank="rank", metrics=["map"],
-                  users="predictions", predictions_columns=columns["lists"], truth_columns=columns["labels"], **options)
+                  by="model", users="predictions", predictions_columns=columns["lists"], truth_columns=columns["labels"],
+                  **options)
 
 
 def _incremental_run(con, **options):
@@ -190,6 +204,13 @@ def test_an_incremental_run_gives_the_full_rebuilds_rows(loaded):
     # a new period's lists: computed, the rest left alone
     con.execute("insert into lists values (2, 20, 1, date '2024-03-05', 'a')")
     assert _incremental_run(con, **options) == [DAY + datetime.timedelta(days=1), datetime.date(2024, 3, 5)]
+    # another model's lists for a complete period (a model backfilled): that period computed again
+    con.execute("insert into lists values (1, 11, 1, date '2024-03-01', 'b'), (1, 10, 2, date '2024-03-01', 'b')")
+    assert _incremental_run(con, **options) == [DAY, DAY + datetime.timedelta(days=1), datetime.date(2024, 3, 5)]
+    built = con.execute("select * from built order by period, model").df()
+    assert list(built.model) == ["a", "b", "a", "a"]
+    if loaded:
+        pd.testing.assert_frame_equal(built, con.execute(_over_time_sql(con, **options) + " order by period, model").df())
 
 
 # --- errors ---------------------------------------------------------------------------------

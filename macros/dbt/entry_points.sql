@@ -38,7 +38,34 @@
           and (model is not defined or model.get('config', {}).get('incremental_strategy') != 'microbatch') -%}
         {%- do options.update({'previous': this}) -%}
     {%- endif -%}
+    {%- do rank_metrics._over_time_unique_key(options) -%}
     {{ return(rank_metrics._fits_its_view(adapter.dispatch('evaluate_over_time', 'rank_metrics')(**rank_metrics._dbt_arguments(predictions, truth, k, options, varargs)))) }}
+{% endmacro %}
+
+{#- An incremental model's unique_key naming k, with a cutoff-free metric asked (r_precision,
+    bpref: their rows have k NULL, which a key never matches): delete+insert, and a merge without
+    dbt's flag enable_truthy_nulls_equals_macro, kept their old rows beside the new each run (a
+    user's trial: 13 rows twice). An error saying what to key on instead. -#}
+{% macro _over_time_unique_key(options) %}
+    {%- set config = model.get('config', {}) if model is defined else {} -%}
+    {%- set key = config.get('unique_key') -%}
+    {%- set keys = [] if key is none else ([key] if key is string else key | list) -%}
+    {%- if config.get('materialized') == 'incremental' and 'k' in keys | map('lower') | list -%}
+        {%- set registry = {} -%}
+        {%- do rank_metrics._metric_registry(registry) -%}
+        {%- set asked = options.get('metrics') -%}
+        {%- set asked = [] if asked is none else ([asked] if asked is string else asked | list) -%}
+        {%- set cutoff_free = [] -%}
+        {%- for metric in asked if metric is string and registry.get(metric | lower, {}).get('cutoff_free') %}{% do cutoff_free.append(metric | lower) %}{% endfor -%}
+        {%- set merges = config.get('incremental_strategy') in ['merge', 'microbatch'] -%}
+        {%- if cutoff_free and not (merges and adapter.behavior.enable_truthy_nulls_equals_macro.no_warn) -%}
+            {%- set period = options.get('period', 'period') -%}
+            {{ exceptions.raise_compiler_error("rank_metrics: evaluate_over_time: unique_key " ~ ('[' ~ rank_metrics._shown(keys) ~ ']' if key is not string else rank_metrics._shown(key)) ~ " names k, but the rows of "
+                ~ cutoff_free | join(' and ') ~ " have k NULL (no cutoff), which a unique_key never matches: each run would keep their old rows beside the new. "
+                ~ "Key on the period alone, unique_key=['" ~ period ~ "'] with delete+insert (a recomputed period's rows are replaced whole, every group's), "
+                ~ "or, for a merge (PostgreSQL's microbatch), set dbt's flag enable_truthy_nulls_equals_macro: true in dbt_project.yml") }}
+        {%- endif -%}
+    {%- endif -%}
 {% endmacro %}
 
 {#- A cutoff-free metric's public macro (r_precision, bpref) stops a k with the registry's reason

@@ -15,7 +15,9 @@
             ~ "without truth the model must be a metric table built by evaluate or evaluate_over_time, and it has no column "
             ~ rank_metrics._shown(name) ~ " (its columns: " ~ names | join(', ') ~ ")") }}
         {%- endif -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: " ~ gate ~ ": the model has no column " ~ rank_metrics._shown(name)
+        {#- the first needed column is the period's, which the table may name otherwise (period='day') -#}
+        {%- set named = " (name the table's period column with period:, as in period: day)" if name == needed[0] else "" -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ gate ~ ": the model has no column " ~ rank_metrics._shown(name) ~ named
             ~ "; the gate judges a metric table built by evaluate_over_time (its columns: " ~ names | join(', ') ~ ")") }}
     {%- endfor -%}
     {{ return(columns) }}

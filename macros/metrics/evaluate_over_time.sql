@@ -59,9 +59,11 @@
     text spelt as one (digits and - : . T and spaces only, else an error naming `argument`). -#}
 {% macro _timestamp_literal(value, argument) -%}
     {%- if value is string -%}
-        {%- set stripped = value | trim -%}
-        {%- for character in '0123456789-:. T' -%}{%- set stripped = stripped | replace(character, '') -%}{%- endfor -%}
-        {%- if stripped or value | trim | length < 10 or value[4:5] != '-' -%}
+        {#- a namespace: a plain set inside a for loop is gone after it (every text was refused, a
+            user's trial in dbt; Python passes a datetime) -#}
+        {%- set left = namespace(over=value | trim) -%}
+        {%- for character in '0123456789-:. T' -%}{%- set left.over = left.over | replace(character, '') -%}{%- endfor -%}
+        {%- if left.over or value | trim | length < 10 or (value | trim)[4:5] != '-' -%}
             {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention(argument, value) ~ " must be a date or a time ('2024-03-08' or '2024-03-08 00:00:00'); got " ~ rank_metrics._shown(value)) }}
         {%- endif -%}
         cast({{ rank_metrics.string_literal(value | trim | replace('T', ' ')) }} as timestamp)
@@ -117,7 +119,7 @@
 {%- set period = over_time.period_column -%}
 {#- the periods to compute: every one of predictions, or those `previous` does not hold as it
     would now (missing, incomplete, or with labels loaded since) -#}
-{%- set periods = rank_metrics._periods_to_recompute(predictions, truth, over_time, options.get('truth_columns')) if over_time.previous is not none
+{%- set periods = rank_metrics._periods_to_recompute(predictions, truth, over_time, options.get('truth_columns'), by) if over_time.previous is not none
                   else rank_metrics._periods_of(predictions, period) -%}
 {%- set predictions_columns = options.get('predictions_columns') -%}
 {%- set period_type = rank_metrics._column_type(predictions_columns, over_time.period) | trim -%}
@@ -186,11 +188,14 @@ left join (
 {%- endmacro %}
 
 {#- The periods of predictions to compute again, a relation of rm_period: those `previous` (the
-    table built before) lacks or holds as incomplete, and (with loaded_at) those whose window
-    has a label loaded after the latest that `previous` saw for it. Joins only: Spark refuses a
-    correlated subquery whose condition is not an equality. -#}
-{% macro _periods_to_recompute(predictions, truth, over_time, truth_columns) -%}
+    table built before) lacks or holds as incomplete, those with lists of a group (`by`'s
+    values, a model say) that `previous` has no row of for the period (a model's lists added
+    for past periods: a user's trial found them left out), and (with loaded_at) those whose
+    window has a label loaded after the latest that `previous` saw for it. Joins only: Spark
+    refuses a correlated subquery whose condition is not an equality. -#}
+{% macro _periods_to_recompute(predictions, truth, over_time, truth_columns, by=[]) -%}
     {%- set period = over_time.period_column -%}
+    {%- set groups = [period] -%}{%- for name in by %}{% do groups.append(rank_metrics.quote_identifier(name)) %}{% endfor -%}
 (
     select rm_d.rm_period
     from {{ rank_metrics._periods_of(predictions, period) }} as rm_d
@@ -210,6 +215,14 @@ left join (
     where rm_b.rm_period is null or rm_b.rm_complete = 0
     {%- if over_time.loaded_at is not none %}
         or rm_n.rm_loaded > rm_b.rm_through or (rm_b.rm_through is null and rm_n.rm_loaded is not null)
+    {%- endif %}
+    {%- if by %}
+    union
+    select rm_g.{{ period }}
+    from (select distinct {% for column in groups %}rm_p.{{ column }}{{ ', ' if not loop.last }}{% endfor %} from {{ predictions }} as rm_p) as rm_g
+    left join (select distinct {% for column in groups %}rm_h.{{ column }}{{ ', ' if not loop.last }}{% endfor %} from {{ over_time.previous }} as rm_h) as rm_h
+        on {% for column in groups %}rm_h.{{ column }} = rm_g.{{ column }}{{ ' and ' if not loop.last }}{% endfor %}
+    where rm_h.{{ period }} is null
     {%- endif %}
 )
 {%- endmacro %}
