@@ -188,3 +188,15 @@ def test_the_command_line_page_lists_every_command():
     named = set(re.findall(r"`([a-z][a-z-]+)`", listed))
     commands = set(cli._parser().commands)
     assert commands == named, commands ^ named
+
+
+def test_the_statistics_pages_example_is_what_the_command_prints():
+    """docs/statistics.md shows compare's table for a command: that command's output, to the digit
+    (it had shown the adjusted p-values of --family all under the default family's legend)."""
+    from test_cli import run
+
+    page = (ROOT / "docs" / "statistics.md").read_text()
+    command = re.search(r"\n    rank-metrics (compare [^\n]*\\\n\s+[^\n]*)\n", page).group(1)
+    shown = re.search(r"```\n(model  k  metric[^`]*)```", page).group(1)
+    code, printed, _ = run(*command.replace("\\\n", " ").split())
+    assert code == 0 and printed == shown

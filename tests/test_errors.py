@@ -542,6 +542,10 @@ def test_no_hit_at_all_warns_that_the_ids_may_not_match(predictions, truth):
         assert math.isnan(rank_metrics.map_at_k(predictions, offset, k=3, users="both"))
     with pytest.warns(rank_metrics.RankMetricsWarning, match="every value is 0; no user of predictions is in truth"):
         rank_metrics.evaluate(predictions, offset, k=[1, 3])
+    # compare's t test too (a user's trial: rows of difference 0 and p 1, without a word why)
+    two_models = pd.concat([predictions.assign(model="a"), predictions.assign(model="b")])
+    with pytest.warns(rank_metrics.RankMetricsWarning, match="every value is 0; no user of predictions is in truth"):
+        rank_metrics.compare(two_models, offset, k=3, by="model", baseline="a", users="predictions")
     other_items = truth.assign(item_id=truth["item_id"].astype(str) + "x")
     with pytest.warns(rank_metrics.RankMetricsWarning, match=r"every value is 0; users meet, but none has a predicted item "
                       r"in truth within the cut: if that is unexpected, check that 'item_id' holds the same ids"):

@@ -335,3 +335,18 @@ def test_a_report_of_a_geometric_mean_and_of_gauc_by_impressions():
         values = rank_metrics.evaluate(RECOMMENDATIONS, PURCHASES, **options, **mean_options)
         assert "<h2>Users</h2>" in page and f"{values.value.dropna().iloc[-1]:.4f}" in page
         assert f"<th>{next(iter(mean_options))}</th>" in page
+
+
+def test_the_page_cautions_of_few_paired_users():
+    """compare warns below 30 paired users, and the page says so too (the spec asks both; a
+    user's trial found the page silent on 5): not under the permutation test, exact at any n."""
+    seeds = ROOT / "integration_tests" / "seeds"
+    options = dict(k=4, metrics=["map"], by="model", baseline="b")
+    with pytest.warns(rank_metrics.RankMetricsWarning, match="pair only 5 users"):
+        page = rank_metrics.report(str(seeds / "compare_predictions.csv"), str(seeds / "compare_truth.csv"), **options)
+    assert ("<p class='caution'>Only 5 paired users (fewer than 30): a p-value over so few users can call a chance "
+            "difference significant; the permutation test (test='permutation', --test permutation) is exact up "
+            "to 13 users") in page
+    page = rank_metrics.report(str(seeds / "compare_predictions.csv"), str(seeds / "compare_truth.csv"), test="permutation",
+                               **options)
+    assert "class='caution'" not in page

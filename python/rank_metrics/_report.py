@@ -20,7 +20,7 @@ from ._tables import BETTER, WORSE, cell, zero_floors
 from ._version import __version__
 from ._warnings import _COUNTING_FOR_A_REPORT, takes_strict
 from .beyond import beyond_accuracy
-from .comparison import RESAMPLES, compare
+from .comparison import MIN_PAIRED_USERS, RESAMPLES, compare
 from .errors import RankMetricsError, mention
 
 
@@ -220,7 +220,13 @@ def _headline(comparison, model: str, baseline, test: str, correction: str, fami
                          f"{_escape(cell('difference', row['difference']))}{relative}, adjusted p = "
                          f"{_escape(cell('p_value_adjusted', row['p_value_adjusted'], floor.get('p_value_adjusted')))} "
                          f"over {row['n_users']} paired users")
-    return (f"<p class='headline'>{'; '.join(sentences)}.</p>"
+    # the few-users warning compare gives, on the page too (SPEC §7: compare and the report warn)
+    few = sorted({int(n) for n in comparison["n_users"] if 0 < n < MIN_PAIRED_USERS})
+    caution = "" if not few or test == "permutation" else (
+        f"<p class='caution'>Only {_escape(', '.join(map(str, few)))} paired users (fewer than {MIN_PAIRED_USERS}): "
+        "a p-value over so few users can call a chance difference significant; the permutation test "
+        "(test='permutation', --test permutation) is exact up to 13 users and makes no assumption of normality.</p>")
+    return (f"<p class='headline'>{'; '.join(sentences)}.</p>{caution}"
             f"<p>Each comparison is {_TESTS_IN_WORDS[test]}, its p-value corrected ({_escape(correction)}) over "
             f"{'each metric at each k, across the models' if family == 'metric_and_k' else 'every row'}.</p>")
 

@@ -219,7 +219,8 @@ def _run(macro: str, predictions, truth, arguments: dict, con, check: bool | str
         if check:
             _check(result, macro, arguments, plan(), engine, tables, predictions_view, truth_view, check)
         _warn_if_nothing_met(macro, result, arguments, lambda: (
-            *engine.first_row(render("_nothing_met_counts", engine.name, **tables, **arguments)),
+            *engine.first_row(render("_nothing_met_counts", engine.name, **tables, k=arguments["k"],
+                                     **{name: arguments[name] for name in (*OPTIONS, "metrics") if name in arguments})),
             dict(plan()["names"]), plan()["shapes"]))
         if groups_named_as is not None and len(result):
             _warn_of_groups_without_users(macro, result, arguments, engine, tables, plan, groups_named_as)

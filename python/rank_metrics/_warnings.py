@@ -246,7 +246,16 @@ def _warn_if_nothing_met(macro: str, result: pd.DataFrame, arguments: dict, coun
     if _COUNTING_FOR_A_REPORT.get():
         return
     if macro == "compare":
-        return
+        # the pairs' means, each model's and the baseline's, as rows of values: all 0 is nothing
+        # met (t test rows of difference 0, p 1, and no word why: a user's trial); no paired user
+        # at all compare says itself
+        paired = result[result["n_users"] > 0] if len(result) else result
+        if not len(paired):
+            return
+        import pandas as pd
+
+        result = pd.concat([paired[["metric", "k", "n_users", "value"]],
+                            paired[["metric", "k", "n_users", "baseline_value"]].rename(columns={"baseline_value": "value"})])
     # a partial metric (AUC) has no value for users without a positive or a negative, and 0 for
     # users whose hits all come last: neither says that nothing was met, so its rows are set apart
     partial = {metric for metric, entry in metric_registry().items() if entry.get("partial")}

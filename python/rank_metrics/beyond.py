@@ -209,7 +209,7 @@ def _resampled_beyond(users, model, segments, baseline, test, seed, resamples, o
     user = options.get("user", "user_id")
     asked = [column for column in users.columns if column not in (model, *segments, user, "k")]
     groups = sorted(set(users[model]))
-    baseline = _as_group_value(baseline, groups)
+    baseline = _as_group_value(baseline, groups, model)
     _require_baseline(model, baseline, groups, "compare_beyond_accuracy")
     rows = []
     for segment, in_segment in (users.groupby(segments, sort=True, dropna=False) if segments else [((), users)]):

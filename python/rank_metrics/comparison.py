@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime
 import math
 import numbers
+import re
 import uuid
 
 from . import api, reference, stats
@@ -145,18 +146,23 @@ def _groups_of(predictions, truth, arguments, con):
     return sorted(set(users[arguments["by"][0]]))
 
 
-def _as_group_value(baseline, groups):
+def _as_group_value(baseline, groups, column: str | None = None):
     """The group a text baseline names, by the t test's SQL rule (_baseline_literal), so that
     every test takes the same baselines: text that spells a plain number (the command line's
     --baseline 2; not '1e0' or '+1') names that number when the groups are numbers, and 'true',
     'false' and the like a boolean when they are booleans; text or a date names the day or time
     it spells when the groups are dates or times (DuckDB gives a DATE as a pandas Timestamp,
     PostgreSQL and Spark as a date), and text a UUID the UUID it spells; else the baseline as
-    given."""
+    given. With the by `column`'s name, text that does not spell a date as the SQL rule reads one
+    (_spells_a_date: '2024-01-02', not '2024-1-2') is refused as the t test refuses it."""
     if not groups:
         return baseline
     if all(isinstance(group, datetime.date) for group in groups) and isinstance(baseline, (str, datetime.date)):
         import pandas as pd
+
+        if column is not None and isinstance(baseline, str) and not re.fullmatch(r"\d{4}-\d{2}-\d{2}.*", baseline.strip()):
+            raise RankMetricsError(f"rank_metrics: {mention('baseline', baseline)} {baseline!r} is text, but by column {column} "
+                                   "holds dates: give the baseline as a date, such as '2024-01-02', one of the column's values")
 
         try:
             wanted = pd.Timestamp(baseline)
@@ -220,7 +226,7 @@ def _resampled(predictions, truth, arguments, model, segments, baseline, test, s
                                f"{composite[0]!r}, and a baseline is a text, a number, a boolean or a date, which such a value "
                                "cannot be compared with: compare by a column of one of those types (cast it to text, say)")
     groups = sorted(set(users[model]))
-    baseline = _as_group_value(baseline, groups)
+    baseline = _as_group_value(baseline, groups, model)
     _require_baseline(model, baseline, groups)
     columns = [(metric, METRICS[metric][2]) for metric in METRICS
                if metric in (arguments["metrics"] or DEFAULT_METRICS)]
