@@ -131,6 +131,9 @@ def test_the_sql_compares_within_segments():
 
 def test_a_baseline_missing_from_a_segment_is_said():
     lopsided = PREDICTIONS[~((PREDICTIONS.model == "b") & (PREDICTIONS.segment == "new"))]
-    with pytest.warns(rank_metrics.RankMetricsWarning):
+    # the warning names the segment: the models are compared in the others (a user's trial read
+    # "model 'a' and the baseline 'b' have no evaluated user in common" as nothing compared)
+    with pytest.warns(rank_metrics.RankMetricsWarning, match=r"model 'a', 'c' and the baseline 'b' have no evaluated user in "
+                                                             r"common in segment 'new', so nothing is paired there"):
         got = rank_metrics.compare(lopsided, TRUTH, by=["model", "segment"], baseline="b", users="predictions", **OPTIONS)
     assert set(got[got.segment == "new"].n_users) == {0}

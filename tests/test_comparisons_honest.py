@@ -87,6 +87,9 @@ def test_fail_if_worse_does_not_fail_on_fewer_than_min_users(tmp_path):
             "so not failed: new map@1 (2 users)") in err
     code, _, err = run(*arguments, "--min-users", "2")
     assert code == 4 and "rank-metrics: worse than the baseline 'base': new map@1" in err
+    for bad in ("-3", "2.5", "many"):   # -3 was taken, and judged every row
+        code, _, err = run(*arguments, "--min-users", bad)
+        assert code == 2 and f"--min-users: expected a whole number of 0 or more; got '{bad}'" in err
 
 
 def test_asking_for_more_metrics_or_k_changes_no_rows_adjusted_p():

@@ -197,6 +197,17 @@ def _add_metric_options(parser: argparse.ArgumentParser, metric: str | None = No
                                                  "user its list length)"))
 
 
+def _users(text: str) -> int:
+    """--min-users: a whole number of 0 or more, as the dbt gate's min_users (-3 was taken)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number of 0 or more; got {text!r}")
+    return value
+
+
 def _number(text: str) -> float:
     try:
         value = float(text)
@@ -484,7 +495,7 @@ def _parser(arguments: list[str] = ()) -> argparse.ArgumentParser:
     command.add_argument("--fail-if-worse", action="store_true",
                          help=f"exit with status {EXIT_WORSE} when a model is significantly worse than the baseline "
                               "(a row marked ▼): a release gate for CI outside dbt")
-    command.add_argument("--min-users", type=int, default=MIN_PAIRED_USERS,
+    command.add_argument("--min-users", type=_users, default=MIN_PAIRED_USERS,
                          help=f"--fail-if-worse fails only on rows of at least this many paired users; fewer are "
                               f"warned of (default {MIN_PAIRED_USERS})")
 

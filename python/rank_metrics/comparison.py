@@ -123,9 +123,15 @@ def _warn_if_unpaired(result, model, baseline) -> None:
     keys = columns[:columns.index("k")]   # the model and the segment columns
     paired = result.groupby(keys, dropna=False, sort=False)["n_users"].transform("max")
     unpaired = sorted(set(result.loc[paired == 0, model]), key=repr)
+    # with segments, which: a baseline missing from one segment only is not missing everywhere (a
+    # user's trial read that no model was compared, where segment x had p-values)
+    segments = keys[1:]
+    places = sorted({tuple(place) for place in result.loc[paired == 0, segments].itertuples(index=False)}, key=repr)
+    where = "" if not segments else " in " + "; ".join(
+        ", ".join(f"{name} {value!r}" for name, value in zip(segments, place)) for place in places)
     if unpaired:
         warn(f"compare: {model} {shown_values(unpaired)} and the baseline {baseline!r} have no "
-             "evaluated user in common, so nothing is paired and there is no difference or p-value "
+             f"evaluated user in common{where}, so nothing is paired there and there is no difference or p-value "
              "(n_only_model and n_only_baseline count each side's users; under users='truth' every user "
              "with a relevant item is evaluated for both)")
 
