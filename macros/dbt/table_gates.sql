@@ -31,8 +31,11 @@
     {%- for row in found.rows -%}
         {%- set said = [] -%}
         {#- by position: Snowflake names the columns in upper case -#}
-        {%- for name in columns -%}{%- do said.append(name ~ ' ' ~ (row[loop.index0] | string)) -%}{%- endfor -%}
-        {{ log("rank_metrics: " ~ gate ~ " failed: " ~ said | join(', ') ~ (': ' ~ row[-1] if problem else ''), info=true) }}
+        {#- a row that says what is missing has no values to name (not "period None, model None") -#}
+        {%- for name in columns -%}
+            {%- if not (problem and row[loop.index0] is none) -%}{%- do said.append(name ~ ' ' ~ (row[loop.index0] | string)) -%}{%- endif -%}
+        {%- endfor -%}
+        {{ log("rank_metrics: " ~ gate ~ " failed: " ~ said | join(', ') ~ (': ' if problem and said else '') ~ (row[-1] if problem else ''), info=true) }}
     {%- endfor -%}
 {% endmacro %}
 
