@@ -1,20 +1,19 @@
 {#- The mean of a column that is never NULL (a per-user metric value), in an aggregate that takes
     many of them at once. A mean of equal values is that value exactly (SPEC §1: a perfect model
     scores 1.0, not the 0.9999999999999998 a sum of five 1.0 / 5 can give): where the engine's
-    sum rounds, the smallest value is taken when it is also the largest.
-    Spark runs an aggregate without whole-stage code generation once its buffers pass
-    spark.sql.codegen.maxFields (100): avg keeps two fields per column (sum, count), and a sum
-    per column with the one count(*) they share about half as many. It is the same sum and the
-    same division as Spark's avg, the column never being NULL. (It was written for evaluate's
-    aggregate of 24 means and 24 standard deviations, 121 fields with avg: at 10M 9.2 s → 7.4 s,
-    bench/README, issue 11, third round. On Spark evaluate now averages a row per k and metric,
-    two columns (spark__metric_rows); a metric at many k still takes a mean per k.) -#}
+    sum rounds, the smallest value is taken when it is also the largest. DuckDB, PostgreSQL and
+    Spark take the exact mean instead (sum_of_values.sql: the double nearest it, SPEC §1); the
+    other warehouses the engine's avg. -#}
 {% macro default__mean(column) -%}
     case when min({{ column }}) = max({{ column }}) then min({{ column }}) else avg({{ column }}) end
 {%- endmacro %}
 
 {% macro spark__mean(column) -%}
-    case when min({{ column }}) = max({{ column }}) then min({{ column }}) else sum({{ column }}) / count(*) end
+    {{ rank_metrics._exact_mean_spark(column) }}
+{%- endmacro %}
+
+{% macro spark__weighted_mean(value, weight, over=none) -%}
+    {{ rank_metrics._exact_mean_spark(value, weight, over) }}
 {%- endmacro %}
 
 {#- PostgreSQL's avg of doubles is not the nearest double to the exact mean (SPEC §1): the

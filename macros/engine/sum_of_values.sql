@@ -81,3 +81,22 @@
                  + sum(cast({{ rank_metrics._exact_low(value, 'bigint') }} as numeric){{ times }}){{ window }}, {{ count }})
         as double precision) * cast(5.048709793414476e-29 as double precision)
 {%- endmacro %}
+
+{#- Spark: the same mean in its 64-bit integers and 38-digit decimals, kept within their bounds
+    as DuckDB's hugeint formula is: the high parts' sum (bigint: values below 1 and up to 2^31
+    users) divided by the count (div, integers) as quotient and remainder, the remainder times
+    2^62 plus the low parts' sum (decimal(38, 0)) divided again, and the whole, an integer in
+    units of 2^-94, rounded to a double once (a decimal's double is correctly rounded). Its
+    sum / count of doubles depended on the order the partitions arrived in. -#}
+{% macro _exact_mean_spark(value, weight=none, over=none) -%}
+    {%- set window = ' ' ~ over if over else '' -%}
+    {%- set times = ' * cast(' ~ weight ~ ' as bigint)' if weight is not none else '' -%}
+    {%- set count = '(sum(cast(' ~ weight ~ ' as bigint))' ~ window ~ ')' if weight is not none else '(count(*)' ~ window ~ ')' -%}
+    {%- set high_sum = '(sum(' ~ rank_metrics._exact_high(value, 'bigint') ~ times ~ ')' ~ window ~ ')' -%}
+    {%- set low_sum = 'sum(cast(' ~ rank_metrics._exact_low(value, 'bigint') ~ ' as decimal(38, 0))' ~ times ~ ')' ~ window -%}
+    {%- set quotient = '(' ~ high_sum ~ ' div ' ~ count ~ ')' -%}
+    {%- set remainder = '(' ~ high_sum ~ ' - ' ~ quotient ~ ' * ' ~ count ~ ')' -%}
+    cast(cast({{ quotient }} as decimal(38, 0)) * 4611686018427387904
+         + ((cast({{ remainder }} as decimal(38, 0)) * 4611686018427387904 + {{ low_sum }}) div {{ count }})
+        as double) * cast(5.048709793414476e-29 as double)
+{%- endmacro %}
