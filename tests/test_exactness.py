@@ -112,7 +112,8 @@ def test_the_mean_is_the_nearest_double_within_an_ulp(engine, request):
         spark = request.getfixturevalue("spark")
         rows = [(number, value, weight) for number, (values, weights) in enumerate(drawn) for value, weight in zip(values, weights)]
         spark.createDataFrame(rows, "case_id int, v double, w bigint").createOrReplaceTempView("mean_cases")
-        got = {row[0]: (row[1], row[2]) for row in spark.sql(f"select case_id, {mean}, {weighted} from mean_cases group by case_id").collect()}
+        query = f"select case_id, {mean}, {weighted} from mean_cases group by case_id"
+        got = {row[0]: (row[1], row[2]) for row in spark.sql(query).collect()}
         results = [got[number] for number in range(len(drawn))]
     else:
         results = [query(values, weights) for values, weights in drawn]
