@@ -52,8 +52,7 @@
                                   (truth_numbers, options.get('truth_columns'), truth_ids)] -%}
     {%- for argument, name in ids -%}
         {%- set found = (columns or []) | selectattr('name', 'equalto', name) | list -%}
-        {%- set base = (found[0].data_type | string | lower).split('(') | first | trim if found else '' -%}
-        {%- if found and (rank_metrics._type_family(found[0].data_type | string) == 'floating point' or base in ['numeric', 'decimal']) -%}
+        {%- if found and rank_metrics._can_hold_nan(found[0].data_type | string) | trim == 'True' -%}
             {%- do numbers.append((argument, rank_metrics.quote_identifier(name))) -%}
         {%- endif -%}
     {%- endfor -%}
