@@ -120,7 +120,12 @@ def _sentence(description: str) -> str:
 
 
 def _common_arguments(cards: list[dict]) -> dict[str, str]:
-    """The arguments every card takes with the same description (not the positional ones)."""
+    """The arguments every metric's card takes with the same description (not the positional ones):
+    the other cards name those they share (the beyond-accuracy cards, whose inputs differ, few)."""
+    from rank_metrics._render import metric_registry
+
+    macros = {entry["macro"] for entry in metric_registry().values()}
+    cards = [card for card in cards if card["name"] in macros]
     common = None
     for card in cards:
         arguments = {argument["name"]: argument["description"] for argument in card["arguments"]}
@@ -189,7 +194,8 @@ def reference(text: str) -> str:
     ]
     lines += [f"| [`{_title(card['name'])}`](#{_anchor(card['name'])}) | {_cell(_sentence(card['description']))} |" for card in cards]
     lines += ["", "## Common arguments", "",
-              "Every macro and gate below takes these, with the same meaning (each card names the ones it takes):", "",
+              "Every metric's macro takes these, and most other macros and gates, with the same meaning "
+              "(each card names the ones it takes):", "",
               "| argument | description |", "| --- | --- |"]
     lines += [f"| `{name}` | {_cell(text)} |" for name, text in common.items()]
     lines.append("")

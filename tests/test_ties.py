@@ -11,7 +11,7 @@ from test_auc import warehouses_give_the_reference
 from test_cli import run
 
 import rank_metrics
-from rank_metrics import RankMetricsError
+from rank_metrics import RankMetricsError, reference
 
 # scores x 0.9, y 0.5, z 0.5, w 0.1; z the only relevant item. y and z share positions 2 and 3:
 # z's discount is the mean of 1/log2(3) and 1/log2(4), and at k = 2 it is within k half the time
@@ -63,10 +63,29 @@ def test_what_it_does_not_score_is_refused():
         rank_metrics.map_at_k(LIST, TRUTH, k=2, convention="sklearn")
     with pytest.raises(RankMetricsError, match=r"needs each item once in a list: pass duplicates='collapse' .*"
                                                r"got duplicates='first'$"):
-        rank_metrics.ndcg_at_k(LIST, TRUTH, k=2, tie_break="average")
+        rank_metrics.ndcg_at_k(LIST, TRUTH, k=2, tie_break="average", duplicates="first")
     repeated = pd.concat([LIST, LIST.head(1)])
     with pytest.raises(RankMetricsError, match="duplicate"):
         rank_metrics.ndcg_at_k(repeated, TRUTH, k=2, convention="sklearn")
+
+
+def test_ties_by_expectation_alone_read_each_item_once(tmp_path):
+    """SPEC §6b's example takes tie_break='average' alone: duplicates left to the preset (kaggle's
+    'first', torchmetrics' 'all') becomes 'error', so a list without repeats is scored and a
+    repeat is said with the way out."""
+    for convention in (None, "torchmetrics"):
+        got = rank_metrics.ndcg_at_k(LIST, TRUTH, k=[2, 4], tie_break="average", convention=convention)
+        assert got.ndcg_at_k.tolist() == pytest.approx([0.315465, 0.565465], abs=5e-7)
+        assert reference.resolve_options(convention, tie_break="average").duplicates == "error"
+    repeated = pd.concat([LIST, LIST.head(1)])
+    with pytest.raises(RankMetricsError, match=r"^rank_metrics: duplicates: user 1 has item x more than once in predictions, "
+                                               r"which duplicates='error' refuses \(tie_break='average' reads each item once; "
+                                               r"duplicates='collapse' keeps an item's best place\)$"):
+        rank_metrics.ndcg_at_k(repeated, TRUTH, k=2, tie_break="average")
+    repeated.to_csv(tmp_path / "p.csv", index=False)
+    TRUTH.to_csv(tmp_path / "t.csv", index=False)
+    code, _, err = run("ndcg-at-k", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "2", "--tie-break", "average")
+    assert code == 2 and "(--tie-break average reads each item once; --duplicates collapse keeps an item's best place)" in err, err
 
 
 def test_the_command_line(tmp_path):

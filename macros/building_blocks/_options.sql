@@ -53,6 +53,11 @@
         {%- endif -%}
         {%- do plan.update({option: value}) -%}
     {%- endfor -%}
+    {#- ties by expectation read each item once (SPEC §6b's example takes tie_break alone): left
+        to the preset, duplicates is then 'error', a repeated item said; given, it is checked -#}
+    {%- if plan.tie_break == 'average' and duplicates is none and plan.duplicates not in ['collapse', 'error'] -%}
+        {%- do plan.update({'duplicates': 'error', 'duplicates_for_ties': true}) -%}
+    {%- endif -%}
     {#- the options the convention set (for messages that name where a value came from) -#}
     {%- do plan.update({'convention': convention,
                         'preset_options': given | dictsort | selectattr(1, 'none') | map(attribute=0) | list if convention is not none else []}) -%}

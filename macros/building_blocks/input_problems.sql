@@ -160,7 +160,8 @@ where rm_largest > 1000
 {%- if plan.duplicates == 'error' and 'predictions' in checked %}
 union all
 select 300 as rm_check, 'duplicates' as argument, problem from (
-    {%- set source = " (set by " ~ rank_metrics._mention('convention', plan.convention, 'value', "convention=" ~ rank_metrics._shown(plan.convention)) ~ ")" if 'duplicates' in plan.preset_options else "" %}
+    {%- set source = " (set by " ~ rank_metrics._mention('convention', plan.convention, 'value', "convention=" ~ rank_metrics._shown(plan.convention)) ~ ")" if 'duplicates' in plan.preset_options and not plan.get('duplicates_for_ties') else "" %}
+    {%- set why = " (" ~ rank_metrics._mention('tie_break', 'average', 'value') ~ " reads each item once; " ~ rank_metrics._mention('duplicates', 'collapse', 'value') ~ " keeps an item's best place)" if plan.get('duplicates_for_ties') else "" %}
     {#- and its group, where a user's lists of two models may hold the same item (a new user's trial) -#}
     {%- set group = [] -%}
     {%- for name in list_by_names -%}
@@ -168,7 +169,7 @@ select 300 as rm_check, 'duplicates' as argument, problem from (
     {%- endfor %}
     {#- the argument leads the message: the rule comes after the repeat, not twice in front -#}
     select ({{ rank_metrics.string_literal("user ") }} || cast({{ plan.user }} as {{ text }}) || {{ rank_metrics.string_literal(' has item ') }} || cast({{ plan.item }} as {{ text }}) || {{ rank_metrics.string_literal(' more than once in predictions') }}
-        {%- if group %} || {{ group | join(' || ') }} || ')'{% endif %} || {{ rank_metrics._problem_literal(", which " ~ rank_metrics._mention('duplicates', 'error', 'value') ~ source ~ " refuses", fragments) }}) as problem
+        {%- if group %} || {{ group | join(' || ') }} || ')'{% endif %} || {{ rank_metrics._problem_literal(", which " ~ rank_metrics._mention('duplicates', 'error', 'value') ~ source ~ " refuses" ~ why, fragments) }}) as problem
     from {{ plan.predictions }} as rm_p
     group by {{ rank_metrics._column_prefix(list_by) }}{{ plan.user }}, {{ plan.item }}
     having count(*) > 1

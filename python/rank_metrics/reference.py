@@ -78,6 +78,9 @@ def resolve_options(convention=None, **given) -> Options:
     """The options in force: a convention's preset, with explicitly given options winning."""
     preset = dict(CONVENTIONS["kaggle"] if convention is None else CONVENTIONS[convention])
     preset.update({name: value for name, value in given.items() if value is not None})
+    # ties by expectation read each item once: left to the preset, a repeated item is an error
+    if preset["tie_break"] == "average" and given.get("duplicates") is None and preset["duplicates"] not in ("collapse", "error"):
+        preset["duplicates"] = "error"
     return Options(**preset)
 
 
