@@ -50,8 +50,9 @@ def test_the_worked_example(engine, request):
 
 def test_trec_eval_rprec_and_bpref_on_its_own_test_data(trec_eval_data):
     """R-precision and bpref per topic and their means, as trec_eval prints them: with binary
-    judgments, and with -l2 (relevance_threshold=2) on its graded qrels, where grades below 2 (-1
-    to 1) are judged non-relevant."""
+    judgments, and with -l2 (relevance_threshold=2) on its graded qrels, where grades 0 and 1 are
+    judged non-relevant and -1 judges nothing (its rows are all of topic 303's, whose bpref is 0
+    either way: test_a_negative_grade_judges_nothing has the difference)."""
     results, qrels = read(trec_eval_data)
     graded = pd.read_csv(trec_eval_data / "qrels.rel_level", sep=r"\s+", header=None,
                          names=["topic", "iteration", "doc", "relevance"], dtype={"topic": str})
@@ -68,6 +69,27 @@ def test_trec_eval_rprec_and_bpref_on_its_own_test_data(trec_eval_data):
     assert rank_metrics.r_precision(results, graded, relevance_threshold=2, **options) == pytest.approx(0.1688, abs=5e-5)
     assert rank_metrics.bpref(results, qrels, **options) == pytest.approx(0.1981, abs=5e-5)
     assert rank_metrics.bpref(results, graded, relevance_threshold=2, **options) == pytest.approx(0.1571, abs=5e-5)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_negative_grade_judges_nothing(engine, request):
+    """trec_eval's qrels grade -1 is a document not in the pool: its bpref counts only grades from 0
+    up as judged non-relevant (m_bpref.c), and pytrec_eval gives 1.0 here, where counting a as
+    judged gave 0. RBP's residual reads the same judgments: a is unjudged."""
+    predictions = pd.DataFrame({"q": [1, 1, 1], "doc": list("abd"), "score": [3.0, 2.0, 1.0]})
+    truth = pd.DataFrame({"q": [1] * 4, "doc": list("abcd"), "rel": [-1, 1, 0, 0]})
+    tables = on_engine(engine, request, "negative", predictions=predictions, truth=truth)
+    options = dict(user="q", item="doc", score="score", relevance="rel")
+    assert rank_metrics.bpref(**tables, convention="trec_eval", **options) == 1.0
+    got = rank_metrics.evaluate(**tables, k=3, metrics=["bpref", "rbp_residual"], **options)
+    # residual: a's position and the weight past k, 0.2 + 0.8^3
+    assert got.value.tolist() == pytest.approx([0.712, 1.0], rel=1e-12)
+    # a threshold at or below -1 makes a relevant, and so judged: every row is (R = 4, N = 0), and
+    # three of the four are listed
+    assert rank_metrics.bpref(**tables, relevance_threshold=-1, **options) == 0.75
+    per_user, _ = reference.evaluate(predictions.to_dict("records"), truth.to_dict("records"), [3], metrics=["bpref", "rbp_residual"],
+                                     **options, options=reference.resolve_options())
+    assert [(row["k"], row["bpref"], row["rbp_residual"]) for row in per_user] == [(3, None, pytest.approx(0.712)), (None, 1.0, None)]
 
 
 def test_r_past_the_largest_k_and_the_hit_word():

@@ -16,6 +16,17 @@
     {%- endif -%}
 {%- endmacro %}
 
+{#- A judgment, as bpref and RBP's residual read one: a relevant row, or a grade of 0 or more. A
+    negative grade judges nothing, as in trec_eval's qrels (-1: not in the pool, -2: in it but
+    unjudged), whose bpref counts only grades from 0 up as judged non-relevant. -#}
+{% macro _is_judged(plan, grade) -%}
+    {%- if plan.relevance_threshold is none -%}
+        {{ grade }} >= 0
+    {%- else -%}
+        ({{ grade }} >= 0 or {{ rank_metrics._is_relevant(plan, grade) }})
+    {%- endif -%}
+{%- endmacro %}
+
 {#- The truth rows the ranked lists meet: those that are relevant or add gain. The condition is
     monotone in the grade, so a (user, item) judged twice keeps its largest grade among them. -#}
 {% macro _is_joined(plan, grade) -%}

@@ -316,15 +316,15 @@ rm_hits as (
 
 {#- The truth rows the lists meet, as a subquery rather than a CTE, so that no engine keeps a
     copy of them: (truth_by, rm_user, rm_item, rm_grade) for every row that is relevant or adds
-    gain, or with `judged` every row. A (user, item) judged twice is one item, counted once by
+    gain, or with `judged` every judgment (_is_judged). A (user, item) judged twice is one item, counted once by
     count(distinct) and de-duplicated where it meets the hits (rm_hit_rows). -#}
 {% macro _truth_rows(plan, judged=false, hint='') -%}
     {%- set grade = rank_metrics._truth_grade(plan) -%}
     (
         select {{ hint }}{{ rank_metrics._column_prefix(plan.truth_by) }}{{ plan.truth_user }} as rm_user, {{ plan.truth_item }} as rm_item, {{ grade }} as rm_grade
         from {{ plan.truth }} as rm_t
-        {%- if not judged and (plan.relevance is not none or plan.relevance_threshold is not none) %}
-        where {{ rank_metrics._is_joined(plan, grade) }}
+        {%- if plan.relevance is not none or plan.relevance_threshold is not none %}
+        where {{ rank_metrics._is_judged(plan, grade) if judged else rank_metrics._is_joined(plan, grade) }}
         {%- endif %}
     )
 {%- endmacro %}

@@ -155,10 +155,12 @@ def user_metrics(ranked: Sequence, grades: dict, k: int, options: Options, order
     seen = set()
     positive = []   # AUC: each of the first k entries, whether it is a relevant hit
     # RBP's residual (SPEC §6b): the weight of the unjudged positions within k (no item with a
-    # truth row there, whatever its grade) and of those past k, past the list's end among them
+    # truth row of any grade from 0 up, or relevant, there) and of those past k, past the list's end among them
     # (positions min(k, n) + 1, ... weigh p^min(k, n) together)
+    # a negative grade judges nothing (trec_eval's qrels: -1 not in the pool, -2 unjudged)
+    judged = {item for item, grade in grades.items() if grade >= 0 or relevant(grade)}
     rbp_residual = math.fsum([(1 - options.persistence) * options.persistence ** (position - 1)
-                              for position, item in enumerate(ranked[:k], start=1) if item not in grades]
+                              for position, item in enumerate(ranked[:k], start=1) if item not in judged]
                              + [options.persistence ** len(ranked[:k])])
     for position, item in enumerate(ranked[:k], start=1):
         counts = options.duplicates == "all" or item not in seen   # first, error, collapse: once
@@ -205,12 +207,12 @@ def user_metrics(ranked: Sequence, grades: dict, k: int, options: Options, order
         seen.add(item)
     # bpref (SPEC §6b): over the whole list, each relevant entry adds 1 less the judged non-relevant
     # entries above it (at most R) over min(R, N); unjudged entries are passed over
-    n_judged_nonrelevant = sum(1 for grade in grades.values() if not relevant(grade))
+    n_judged_nonrelevant = sum(1 for item in judged if not relevant(grades[item]))
     bpref_terms, nonrelevant_above, seen = [], 0, set()
     for item in ranked:
         counts = options.duplicates == "all" or item not in seen
         seen.add(item)
-        if not counts or item not in grades:
+        if not counts or item not in judged:
             continue
         if relevant(grades[item]):
             bpref_terms.append(1 - min(nonrelevant_above, r) / min(r, n_judged_nonrelevant) if nonrelevant_above else 1.0)
