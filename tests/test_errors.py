@@ -562,6 +562,20 @@ def test_no_hit_at_all_warns_that_the_ids_may_not_match(predictions, truth):
         warnings.simplefilter("error")   # a result with a hit: no warning
         assert rank_metrics.map_at_k(predictions, truth, k=3) > 0
         rank_metrics.evaluate_users(predictions, truth, k=[1, 3])
+    # bpref reads the whole list, and is 0 with a relevant item listed under a judged non-relevant
+    # one: its warning says both, and no cut (it read a cut of 1, and blamed the ids: a user's trial)
+    listed = pd.DataFrame({"user_id": [1, 1], "item_id": ["a", "b"], "rank": [1, 2]})
+    with pytest.warns(rank_metrics.RankMetricsWarning, match=r"^rank_metrics: every value of bpref is 0: no evaluated user's list holds a "
+                      r"relevant item, or a judged non-relevant item is ranked above each one; users meet: if lists should "
+                      r"hold items among truth's relevant rows \(1 of its 2 rows are relevant\), check that 'item_id'"):
+        assert rank_metrics.bpref(listed, pd.DataFrame({"user_id": [1, 1], "item_id": ["a", "b"], "relevance": [0, 1]})) == 0.0
+    with pytest.warns(rank_metrics.RankMetricsWarning,
+                      match=r"^rank_metrics: every value of bpref is 0: .*; no user of predictions is in truth"):
+        rank_metrics.evaluate(predictions, offset, k=3, metrics=["bpref"], users="truth")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")   # bpref beside MAP with a hit: MAP says something was met
+        rank_metrics.evaluate(listed, pd.DataFrame({"user_id": [1, 1], "item_id": ["a", "b"], "relevance": [0, 1]}), k=2,
+                              metrics=["map", "bpref"])
 
 
 @pytest.mark.parametrize("name", ["rel", "label", "Grade", "rating", "Relevance", "clicked",

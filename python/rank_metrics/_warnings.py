@@ -273,16 +273,34 @@ def _warn_if_nothing_met(macro: str, result: pd.DataFrame, arguments: dict, coun
         return
     result = result[~of_partial]
     nobody = not len(result) or ("n_users" in result and (result["n_users"] == 0).all())
-    value_columns = ["value"] + [column for metric, (_, group, per_user) in METRICS.items() if metric not in partial
+    # a metric that reads the judged non-relevant items (bpref) is 0 wherever one is ranked above
+    # each relevant item, hits or not: its 0 says nothing of what was met (a user's trial)
+    judged = {metric for metric, entry in metric_registry().items() if entry.get("judged")}
+    met = result[~result["metric"].isin(judged)] if "metric" in result else \
+        result.iloc[:0] if macro in {METRICS[metric][0] for metric in judged} else result
+    value_columns = ["value"] + [column for metric, (_, group, per_user) in METRICS.items() if metric not in partial | judged
                                  for column in (group, per_user)]
-    columns = [column for column in value_columns if column in result]
-    values = result[columns]
-    all_zero = bool(columns) and values.notna().all().all() and (values == 0).all().all()
-    if not (nobody or all_zero):
+    columns = [column for column in value_columns if column in met]
+    values = met[columns]
+    all_zero = bool(columns) and len(met) > 0 and values.notna().all().all() and (values == 0).all().all()
+    # such a metric alone, 0 for every user: no relevant item listed, or a judged non-relevant
+    # item above each one (the ids may still not match)
+    judged_columns = [column for column in ["value"] + [column for metric in judged for column in METRICS[metric][1:]]
+                      if column in result]
+    judged_values = result[judged_columns]
+    judged_zero = not len(met) and not nobody and bool(judged_columns) and judged_values.notna().all().all() \
+        and (judged_values == 0).all().all()
+    if not (nobody or all_zero or judged_zero):
         return
-    cause = _nothing_met_cause(arguments, *counts())
+    cause = _nothing_met_cause(arguments, *counts(), cut=not judged_zero)
     if nobody:
         warn(f"no user is evaluated, so there is no number; {cause}")
+        return
+    if judged_zero:
+        present = set(result["metric"]) if "metric" in result else {metric for metric in judged if METRICS[metric][0] == macro}
+        labels = " and ".join(sorted(metric_registry()[metric]["label"] for metric in judged & present))
+        warn(f"every value of {labels} is 0: no evaluated user's list holds a relevant item, or a judged non-relevant item is "
+             f"ranked above each one; {cause}")
         return
     largest = max(arguments["k"]) if isinstance(arguments["k"], list) else arguments["k"]
     # a metric of no k alone (R-precision, whose rows have k NULL) reads each user's first R items
@@ -292,7 +310,7 @@ def _warn_if_nothing_met(macro: str, result: pd.DataFrame, arguments: dict, coun
 
 
 def _nothing_met_cause(arguments: dict, prediction_rows: int, truth_rows: int, relevant_rows: int,
-                       shared_users: int, shared_groups: int | None, resolved: dict, shapes: dict) -> str:
+                       shared_users: int, shared_groups: int | None, resolved: dict, shapes: dict, cut: bool = True) -> str:
     """Why nothing was met, from the tables' counts: an empty table, no relevant truth row, no
     user in both tables, users in both but never with the same values of the by columns truth
     also has (truth_by), or (users meet) no predicted item in truth. `resolved` and `shapes`: the
@@ -322,5 +340,8 @@ def _nothing_met_cause(arguments: dict, prediction_rows: int, truth_rows: int, r
     # with grades, an item of truth may be met and not relevant (a new user read "not in truth")
     among = "in truth" if relevant_rows == truth_rows else \
         f"among truth's relevant rows ({relevant_rows} of its {truth_rows} rows are relevant)"
+    if not cut:   # a metric of the whole list (bpref), 0 with items met too
+        return (f"users meet: if lists should hold items {among}, check that {names['item']} holds the same ids in "
+                "predictions and truth (same type and formatting: '00123' is not 123)")
     return (f"users meet, but none has a predicted item {among} within the cut: if that is unexpected, check that "
             f"{names['item']} holds the same ids in predictions and truth (same type and formatting: '00123' is not 123)")
