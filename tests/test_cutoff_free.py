@@ -157,8 +157,12 @@ def test_the_command_line(tmp_path):
     files = [str(tmp_path / "p.csv"), str(tmp_path / "t.csv")]
     code, out, err = run("r-precision", *files, "--format", "csv")
     assert (code, err) == (0, "") and out.splitlines() == ["k,r_precision,n_users", ",0.3333333333333333,1"]
+    # a -k is read, to say why it takes none, as Python does (it was "unrecognized arguments": a user's trial)
     code, _, err = run("r-precision", *files, "-k", "5")
-    assert code == 2 and "unrecognized arguments: -k 5" in err
+    assert code == 2 and err.startswith("rank-metrics: error: r_precision takes no k: each user's cutoff is its R") and \
+        err.rstrip().endswith("got 5"), err
+    code, _, err = run("bpref", *files, "-k", "5", "10")
+    assert code == 2 and "bpref takes no k: it reads each user's whole list" in err and err.rstrip().endswith("got [5, 10]"), err
     code, out, err = run("bpref", *files, "--format", "csv")
     assert (code, err) == (0, "") and out.splitlines() == ["k,bpref,n_users", ",0.16666666666666666,1"]
     code, out, err = run("evaluate", *files, "-k", "5", "--metrics", "map", "r_precision", "bpref", "--format", "csv")

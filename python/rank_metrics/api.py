@@ -50,7 +50,7 @@ def _cutoff_free_function(metric: str):
 
     def cutoff_free(predictions, truth, *, con=None, check=False, **options):
         if "k" in options:   # as the dbt macro says it
-            given = mention("k", options["k"], text=repr(options["k"]))
+            given = mention("k", options["k"], "value", text=repr(options["k"]))
             raise RankMetricsError(f"rank_metrics: {name} takes no k: {metric_registry()[metric]['cutoff']} "
                                    f"(evaluate reports it with k NULL); got {given}")
         # the macros number positions up to a largest k: 1, which this metric does not read

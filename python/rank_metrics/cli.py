@@ -146,6 +146,8 @@ def _add_metric_options(parser: argparse.ArgumentParser, metric: str | None = No
         parser.add_argument("-k", dest="k", type=_k_values, action="append", required=k_required,
                             help="the cutoff; several values (-k 5 10 20) give a row per k" +
                                  ("" if k_required else " (none for --macro r_precision or bpref, which take no k)"))
+    else:   # read, unlisted, so that the function says why it takes none (not "unrecognized arguments")
+        parser.add_argument("-k", dest="k", type=_k_values, action="append", help=argparse.SUPPRESS)
     parser.add_argument("--user", default="user_id", help="user column (default: user_id)")
     parser.add_argument("--item", default="item_id", help="item column (default: item_id)")
     order = parser.add_mutually_exclusive_group()
@@ -219,7 +221,7 @@ def _number(text: str) -> float:
 def _metric_keywords(arguments: argparse.Namespace) -> dict:
     """The API's keyword arguments from the parsed command line (the options named in api.OPTIONS)."""
     keywords = {name: getattr(arguments, name) for name in api.OPTIONS}
-    if getattr(arguments, "k", None) is not None:   # (a cutoff-free metric's command has no -k)
+    if getattr(arguments, "k", None) is not None:   # (a cutoff-free metric's command says it takes none)
         keywords["k"] = arguments.k if len(arguments.k) > 1 else arguments.k[0]
     if getattr(arguments, "strict", False):   # the commands that read tables (not sql)
         keywords["strict"] = True
@@ -777,9 +779,9 @@ def _main(argv: list[str] | None) -> int:
             keywords["metrics"] = arguments.metrics
         if function_name == "evaluate":
             keywords["confidence"] = arguments.confidence
-        elif "k" in keywords:
+        elif _single_metric(function_name) is None or not metric_registry()[_single_metric(function_name)].get("cutoff_free"):
             keywords["k"] = arguments.k   # always a table, even for one k
-        else:   # a cutoff-free metric: a table, even without by
+        else:   # a cutoff-free metric: a table, even without by (a k given, it says it takes none)
             keywords["by"] = keywords["by"] or []
         result = getattr(api, function_name)(arguments.predictions, arguments.truth, check=arguments.check,
                                              con=_database(arguments), **keywords)
