@@ -222,6 +222,9 @@ def test_random_inputs_equal_the_reference(drawn, convention, similarity, ks, wi
     (dict(train=pd.DataFrame({"user_id": ["u1"], "item_id": [1]})),
      "column 'item_id' (argument train_item) of train is BIGINT but predictions' 'item_id' is VARCHAR"),
     (dict(predictions=PREDICTIONS.rename(columns={"rank": "position"})), "predictions has no column rank or score"),
+    # both, neither named: evaluate's error (rank was taken without a word: a dbt user's trial)
+    (dict(predictions=PREDICTIONS.assign(score=1.0)),
+     "predictions has both a rank and a score column; name the one to use with rank= or score="),
     (dict(predictions=PREDICTIONS.assign(rank=[1, 2, 1, None, 1, 2])),
      "predictions has NULL in column rank (rank values must not be NULL)"),
     (dict(predictions=PREDICTIONS.assign(rank=[1, 2, 1, -math.inf, 1, 2.0])),

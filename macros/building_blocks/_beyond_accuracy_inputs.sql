@@ -141,6 +141,8 @@
         {%- for name in ['rank', 'score'] if 'predictions' not in types or name in types.predictions %}{% do named.append(name) %}{% endfor -%}
         {%- if not named -%}
             {{ exceptions.raise_compiler_error("rank_metrics: predictions has no column rank or score: name the column that orders each list with rank= (1 first) or score= (highest first)") }}
+        {%- elif named | length > 1 and 'predictions' in types -%}
+            {{ exceptions.raise_compiler_error(rank_metrics._both_rank_and_score()) }}
         {%- endif -%}
         {%- set order, descending = named[0], named[0] == 'score' -%}
     {%- endif -%}

@@ -146,8 +146,7 @@
         {%- if predictions_names is none -%}
             {%- set rank = 'rank' -%}
         {%- elif 'rank' in predictions_names and 'score' in predictions_names -%}
-            {{ exceptions.raise_compiler_error("rank_metrics: predictions has both a rank and a score column; name the one to use with "
-                ~ rank_metrics._mention('rank', none, 'equals') ~ " or " ~ rank_metrics._mention('score', none, 'equals')) }}
+            {{ exceptions.raise_compiler_error(rank_metrics._both_rank_and_score()) }}
         {%- elif 'rank' in predictions_names -%}
             {%- set rank = 'rank' -%}
         {%- elif 'score' in predictions_names -%}
@@ -444,4 +443,10 @@
     metrics' and beyond accuracy's). -#}
 {% macro _no_table_said_to_be_a_list(item_separator) -%}
     rank_metrics: {{ rank_metrics._mention('item_separator', item_separator) }} splits the items of a list-shaped table out of text, but no table is said to be one: pass {{ rank_metrics._mention('predictions_shape', 'list', 'value') }} for predictions with each user's items in one text, {{ rank_metrics._mention('truth_shape', 'list', 'value') }} for truth in that form, or both
+{%- endmacro %}
+
+{#- The error of predictions with both a rank and a score column, neither named: which orders
+    the lists is the user's to say (evaluate's and beyond accuracy's plans both refuse it). -#}
+{% macro _both_rank_and_score() -%}
+rank_metrics: predictions has both a rank and a score column; name the one to use with {{ rank_metrics._mention('rank', none, 'equals') }} or {{ rank_metrics._mention('score', none, 'equals') }}
 {%- endmacro %}
