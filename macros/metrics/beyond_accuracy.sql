@@ -165,10 +165,10 @@ rm_catalog as (
         count(ti.rm_item) as rm_known_items,
         sum(s.rm_count) as rm_slots,
         sum(s.rm_count * s.rm_count) as rm_squares,
-        sum(s.rm_count * ln(cast(s.rm_count as {{ double }}))) as rm_count_logs,
+        {{ rank_metrics.sum_of_values('s.rm_count * ln(cast(s.rm_count as ' ~ double ~ '))', any_size=true) }} as rm_count_logs,
         sum(s.rm_order * s.rm_count) as rm_ordered,
-        sum(case when ti.rm_item is not null
-                 then s.rm_count * (ln(cast(tt.rm_rows as {{ double }})) - ln(cast(ti.rm_rows as {{ double }}))) else 0 end) as rm_surprisal
+        {{ rank_metrics.sum_of_values('case when ti.rm_item is not null then s.rm_count * (ln(cast(tt.rm_rows as ' ~ double ~ ')) - ln(cast(ti.rm_rows as '
+                                      ~ double ~ '))) else 0 end', any_size=true) }} as rm_surprisal
     from (
         select {{ by_list }}k, rm_item, rm_count,
             -- (items tied in count give the same sum in either order; the item makes it one order)
@@ -189,10 +189,10 @@ rm_user_popularity as (
     -- per user, its listed items that occur in train: their mean self-information and popularity
     select {{ rank_metrics._column_prefix(quoted_by, 's') }}s.k, s.rm_user,
         {%- if train_users %}
-        avg((ln(cast(tt.rm_users as {{ double }})) - ln(cast(ti.rm_users as {{ double }}))) / {{ ln2 }}) as rm_novelty,
+        {{ rank_metrics.mean('(ln(cast(tt.rm_users as ' ~ double ~ ')) - ln(cast(ti.rm_users as ' ~ double ~ '))) / ' ~ ln2) }} as rm_novelty,
         {%- endif %}
-        avg(cast(ti.rm_users as {{ double }})) as rm_arp,
-        avg(ti.rm_users / cast(tt.rm_most_users as {{ double }})) as rm_arp_normalized
+        {{ rank_metrics.mean('cast(ti.rm_users as ' ~ double ~ ')') }} as rm_arp,
+        {{ rank_metrics.mean('ti.rm_users / cast(tt.rm_most_users as ' ~ double ~ ')') }} as rm_arp_normalized
     from rm_slots as s
     inner join rm_train_items as ti
         on s.rm_item = ti.rm_item
@@ -284,7 +284,7 @@ rm_user_diversity as (
         {%- endif %}
     from rm_user_lists as u
     {{ 'inner' if recommenders else 'left' }} join (
-        select {{ rank_metrics._column_prefix(quoted_by, 'p') }}ks.k, p.rm_user, count(*) as rm_pairs, sum(coalesce(s.rm_similarity, 0)) as rm_similarity
+        select {{ rank_metrics._column_prefix(quoted_by, 'p') }}ks.k, p.rm_user, count(*) as rm_pairs, {{ rank_metrics.sum_of_values('coalesce(s.rm_similarity, 0)') }} as rm_similarity
         from rm_item_pairs as p
         cross join rm_ks as ks
         left join rm_similar as s
@@ -302,13 +302,13 @@ rm_user_serendipity as (
                                             if recommenders else '1 - the similarity of its relevant entries to its train rows, over their number (users with a relevant entry)' }}
     select {{ rank_metrics._column_prefix(quoted_by, 'e') }}ks.k, e.rm_user,
         {%- if recommenders %}
-        sum((1 - e.rm_similarity / e.rm_seen) * e.rm_relevant) / cast(count(*) as {{ double }}) as rm_serendipity
+        {{ rank_metrics.sum_of_values('(1 - e.rm_similarity / e.rm_seen) * e.rm_relevant') }} / cast(count(*) as {{ double }}) as rm_serendipity
         {%- else %}
-        1 - sum(e.rm_similarity * e.rm_relevant) / max(e.rm_seen) as rm_serendipity
+        1 - {{ rank_metrics.sum_of_values('e.rm_similarity * e.rm_relevant') }} / max(e.rm_seen) as rm_serendipity
         {%- endif %}
     from (
         -- each listed entry of a user with train rows: the sum of its similarity to them, their number, its relevance
-        select {{ rank_metrics._column_prefix(quoted_by, 'h') }}h.rm_user, h.rm_position, count(*) as rm_seen, sum(coalesce(s.rm_similarity, 0)) as rm_similarity,
+        select {{ rank_metrics._column_prefix(quoted_by, 'h') }}h.rm_user, h.rm_position, count(*) as rm_seen, {{ rank_metrics.sum_of_values('coalesce(s.rm_similarity, 0)') }} as rm_similarity,
             {%- if truth is not none %}
             max(case when r.rm_item is null then 0 else 1 end) as rm_relevant
             {%- else %}
@@ -376,9 +376,14 @@ rm_rows as (
         v.rm_value as value, v.rm_std_error as std_error, coalesce(v.rm_users, 0) as n_users
     from rm_groups as g
     left join (
-        select {{ by_list }}k, avg(rm_{{ metric }}) as rm_value, stddev_samp(rm_{{ metric }}) / sqrt(count(*)) as rm_std_error,
-            count(*) as rm_users
-        from {{ per_user_sources[metric] }}
+        {#- the exact mean, and the spread summed around it, as evaluate's (avg and stddev_samp
+            sum in the order DuckDB's threads finish: the last digits changed between runs) #}
+        select {{ by_list }}k, max(rm_mean) as rm_value,
+            {{ rank_metrics._weighted_std_error('rm_' ~ metric, 'rm_mean', '1') }} as rm_std_error, count(*) as rm_users
+        from (
+            select u.*, {{ rank_metrics._weighted_mean('rm_' ~ metric, 'over (partition by ' ~ by_list ~ 'k)', '1') }} as rm_mean
+            from {{ per_user_sources[metric] }} as u
+        ) as u
         group by {{ by_list }}k
     ) as v
         on {{ rank_metrics._equal_prefix(quoted_by, 'g', 'v') }}g.k = v.k
