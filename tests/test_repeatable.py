@@ -73,3 +73,28 @@ def test_beyond_accuracy_gives_the_same_digits_every_run():
         results = distinct_results(lambda con: rank_metrics.beyond_accuracy(
             lists, train, [5, 10], by="model", convention=convention, truth=truth, similarity="cooccurrence", con=con), 4)
         assert len(results) == 1, convention
+
+
+def test_a_weighted_metric_leaves_the_others_spread_exact():
+    """GAUC weighted by impressions sums its spread as doubles where a term is out of the exact
+    sums' range; in evaluate's long form (a row per k and metric) that sum had become every
+    metric's, so RBP's residual's standard error differed between one thread and two (a dbt user's
+    trial: dbt-duckdb's one thread against Python's two)."""
+    import numpy as np
+    import pandas as pd
+
+    draw = np.random.default_rng(7)
+    lists = pd.DataFrame({"run": np.repeat(["a", "b"], 1100), "query_id": np.tile(np.repeat(np.arange(110), 10), 2),
+                          "doc_id": draw.integers(0, 60, 2200), "score": draw.random(2200)})
+    lists = lists.drop_duplicates(["run", "query_id", "doc_id"])
+    judgments = pd.DataFrame({"query_id": draw.integers(0, 110, 900), "doc_id": draw.integers(0, 60, 900),
+                              "grade": draw.integers(0, 4, 900)}).drop_duplicates(["query_id", "doc_id"])
+
+    def call(threads):
+        def run(con):
+            con.execute(f"set threads={threads}")
+            return rank_metrics.evaluate(lists, judgments, [5, 10], con=con, user="query_id", item="doc_id", score="score",
+                                         relevance="grade", by="run", users="union", auc_weight="impressions",
+                                         metrics=["map", "ndcg", "rbp", "rbp_residual", "auc", "bpref"])
+        return run
+    assert len(distinct_results(call(1), 2) | distinct_results(call(2), 3)) == 1

@@ -79,7 +79,15 @@ rm_metric_rows as (
         {%- set count = 'case when rm_value is not null then ' ~ users ~ ' end' if plan.counted else users %}
         {%- set weight = 'case when rm_value is not null then ' ~ users ~ ' * rm_importance end' if weighted else count %}
         max(rm_mean) as value,
-        {{ rank_metrics._weighted_std_error('rm_value', 'rm_mean', weight, 'rm_importance' if weighted else none, count) }} as std_error,
+        {%- if weighted %}
+        {#- the weighted metrics' spread (its sum of any size falls back to doubles), the others'
+            as without them: exact, the same digits every run on DuckDB #}
+        case when metric in ({% for metric in weighted %}{{ ', ' if not loop.first }}{{ rank_metrics.string_literal(metric) }}{% endfor %})
+            then {{ rank_metrics._weighted_std_error('rm_value', 'rm_mean', weight, 'rm_importance', count) }}
+            else {{ rank_metrics._weighted_std_error('rm_value', 'rm_mean', count) }} end as std_error,
+        {%- else %}
+        {{ rank_metrics._weighted_std_error('rm_value', 'rm_mean', weight, none, count) }} as std_error,
+        {%- endif %}
         cast({{ 'coalesce(sum(' ~ count ~ '), 0)' if plan.counted else 'sum(' ~ users ~ ')' }} as bigint) as n_users
     from (
         {%- set group = 'over (partition by ' ~ keys | join(', ') ~ ')' %}
