@@ -125,7 +125,7 @@ def test_no_significant_regression_fails_when_nothing_is_compared(dbt_project):
 @pytest.mark.parametrize("arguments, message", [
     ("metric='ndgc', min_value=0.3", "rank_metrics: metric_at_least: metric must name one metric, one of 'map', 'ndcg', "
                                      "'precision', 'recall', 'mrr', 'hit_rate', 'rbp', 'rbp_residual', 'err', 'auc', "
-                                     "'r_precision', 'bpref'; got 'ndgc'"),
+                                     "'r_precision', 'bpref'; got 'ndgc' (did you mean 'ndcg'?)"),
     ("min_value=0.3", "rank_metrics: metric_at_least: metric must name one metric, one of 'map'"),
     ("metric='map'", "rank_metrics: metric_at_least: min_value must be a number (min_value: 0.3); got none"),
     ("metric='map', min_value='0.2'", "min_value must be a number (min_value: 0.3); got '0.2'"),

@@ -65,7 +65,7 @@
     {%- endif -%}
     {%- set similar = metrics | selectattr('metric', 'in', ['diversity', 'serendipity']) | list | length > 0 -%}
     {%- if similar and similarity == 'features' and given.get('item_features') is none -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('similarity', similarity) ~ ": 'features' (the default under convention='evidently') compares items by their feature vectors: give " ~ rank_metrics._mention('item_features') ~ " (an item column and numeric feature columns), or similarity='cooccurrence'") }}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('similarity', similarity) ~ ": 'features'" ~ ("" if given.get('similarity') is not none else " (the default under convention='evidently')") ~ " compares items by their feature vectors: give " ~ rank_metrics._mention('item_features') ~ " (an item column and numeric feature columns), or similarity='cooccurrence'") }}
     {%- endif -%}
     {%- set names = {} -%}
     {%- for name, default in [('user', 'user_id'), ('item', 'item_id'), ('rank', none), ('score', none), ('train_user', none), ('train_item', none),

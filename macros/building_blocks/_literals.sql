@@ -21,7 +21,7 @@
     else is an error naming `argument`. -#}
 {% macro _number_literal(value, argument) -%}
     {%- if value is boolean or value is not number or not rank_metrics._spells_a_number(value) | trim -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention(argument, value) ~ " must be a finite number (an int, a float or a Decimal); got "
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention(argument, value) ~ " must be a finite number (such as 2 or 0.5); got "
             ~ rank_metrics._shown_as_given(value)) }}
     {%- endif -%}
     ({{ value | string }})

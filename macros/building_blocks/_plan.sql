@@ -38,7 +38,7 @@
         an integer division, 1/3, on PostgreSQL); relevant = grade >= it, instead of grade > 0 -#}
     {%- if relevance_threshold is not none and (relevance_threshold is not number or relevance_threshold is boolean
             or not rank_metrics._spells_a_number(relevance_threshold) | trim) -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('relevance_threshold', relevance_threshold) ~ " must be a finite number (an int, a float or a Decimal); got " ~ rank_metrics._shown_as_given(relevance_threshold)) }}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('relevance_threshold', relevance_threshold) ~ " must be a finite number (such as 2 or 0.5); got " ~ rank_metrics._shown_as_given(relevance_threshold)) }}
     {%- endif -%}
 
     {#- persistence: RBP's p, the probability of reading on to the next position, strictly between 0 and 1 -#}

@@ -28,7 +28,7 @@
     {%- set names = (rank_metrics._metric_names() | trim).split(' ') -%}
     {%- if metric is not string or metric not in names -%}
         {%- do exceptions.raise_compiler_error("rank_metrics: " ~ gate ~ ": metric must name one metric, one of "
-            ~ rank_metrics._shown(names) ~ "; got " ~ (rank_metrics._shown(metric) if metric is not none else "none")) -%}
+            ~ rank_metrics._shown(names) ~ "; got " ~ (rank_metrics._shown(metric) if metric is not none else "none") ~ rank_metrics._meant(metric, names)) -%}
     {%- endif -%}
 {% endmacro %}
 
