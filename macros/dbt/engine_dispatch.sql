@@ -18,7 +18,7 @@
 {% macro metric_rows(plan) %}{{ return(adapter.dispatch('metric_rows', 'rank_metrics')(plan)) }}{% endmacro %}
 {% macro mean(column) %}{{ return(adapter.dispatch('mean', 'rank_metrics')(column)) }}{% endmacro %}
 {% macro weighted_mean(value, weight, over=none) %}{{ return(adapter.dispatch('weighted_mean', 'rank_metrics')(value, weight, over)) }}{% endmacro %}
-{% macro sum_of_values(expression, over=none, any_size=false) %}{{ return(adapter.dispatch('sum_of_values', 'rank_metrics')(expression, over, any_size)) }}{% endmacro %}
+{% macro sum_of_values(expression, over=none, any_size=false, compact=false) %}{{ return(adapter.dispatch('sum_of_values', 'rank_metrics')(expression, over, any_size, compact)) }}{% endmacro %}
 {% macro text_id_collation_problem(relation, column, name, table, argument, number) %}{{ return(adapter.dispatch('text_id_collation_problem', 'rank_metrics')(relation, column, name, table, argument, number)) }}{% endmacro %}
 {% macro text_in_byte_order(expression) %}{{ return(adapter.dispatch('text_in_byte_order', 'rank_metrics')(expression)) }}{% endmacro %}
 {% macro not_a_finite_number(expression, data_type) %}{{ return(adapter.dispatch('not_a_finite_number', 'rank_metrics')(expression, data_type)) }}{% endmacro %}

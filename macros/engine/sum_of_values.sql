@@ -12,14 +12,19 @@
     decimal is itself inexact: 5.0 became 4.999999999999999379, and a perfect model scored
     0.9999999999999998, issue 40.) Terms of any size are summed so only where they are below
     1e12 and at least 1e-6 when not 0 (gains of grade 100 under gain='exponential' would not
-    fit); others are summed as doubles, whose last digit may then differ between runs. -#}
-{% macro default__sum_of_values(expression, over=none, any_size=false) -%}
+    fit); others are summed as doubles, whose last digit may then differ between runs.
+    `compact` (DuckDB): one 128-bit sum of the terms as decimal(38, 18), each rounded to 1e-18,
+    for an aggregate of very many groups, where the two sums' state per group went past the
+    bench's 3 GB at 10M lists (serendipity's similarities per listed entry). -#}
+{% macro default__sum_of_values(expression, over=none, any_size=false, compact=false) -%}
     sum({{ expression }}){{ ' ' ~ over if over }}
 {%- endmacro %}
 
-{% macro duckdb__sum_of_values(expression, over=none, any_size=false) -%}
+{% macro duckdb__sum_of_values(expression, over=none, any_size=false, compact=false) -%}
     {%- set window = ' ' ~ over if over else '' -%}
-    {%- if any_size -%}
+    {%- if compact -%}
+    cast(sum(cast({{ expression }} as decimal(38, 18))){{ window }} as double)
+    {%- elif any_size -%}
     {%- set held = 'case when abs(' ~ expression ~ ') < 1e12 then ' ~ expression ~ ' else 0 end' -%}
     case when max(abs({{ expression }})){{ window }} < 1e12
             and coalesce(min(case when {{ expression }} <> 0 then abs({{ expression }}) end){{ window }}, 1) >= 1e-6
