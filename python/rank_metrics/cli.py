@@ -132,6 +132,12 @@ def _single_metric(function: str) -> str | None:
     return next((metric for metric, (name, _, _) in api.METRICS.items() if name == function), None)
 
 
+def _takes_k(function: str) -> bool:
+    """Whether a command or macro takes a k: all but those of one cutoff-free metric."""
+    metric = _single_metric(function)
+    return metric is None or not metric_registry()[metric].get("cutoff_free")
+
+
 def _refuse_unread_options(arguments: argparse.Namespace, metric: str | None, what: str) -> None:
     for option, readers in _ONE_METRIC_OPTIONS.items():
         if metric is not None and metric not in readers and getattr(arguments, option) is not None:
@@ -750,7 +756,7 @@ def _main(argv: list[str] | None) -> int:
                                        f"--macro {arguments.macro} (evaluate_users is the per-user query of evaluate)")
             macro = "average_precision_at_k" if arguments.per_user else arguments.macro
             _refuse_unread_options(arguments, _single_metric(macro), f"--macro {macro}")
-            takes_k = _single_metric(macro) is None or not metric_registry()[_single_metric(macro)].get("cutoff_free")
+            takes_k = _takes_k(macro)
             if takes_k and arguments.k is None:
                 parser.commands["sql"].error("the following arguments are required: -k")
             if not takes_k and arguments.k is not None:
@@ -779,7 +785,7 @@ def _main(argv: list[str] | None) -> int:
             keywords["metrics"] = arguments.metrics
         if function_name == "evaluate":
             keywords["confidence"] = arguments.confidence
-        elif _single_metric(function_name) is None or not metric_registry()[_single_metric(function_name)].get("cutoff_free"):
+        elif _takes_k(function_name):
             keywords["k"] = arguments.k   # always a table, even for one k
         else:   # a cutoff-free metric: a table, even without by (a k given, it says it takes none)
             keywords["by"] = keywords["by"] or []
