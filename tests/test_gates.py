@@ -72,13 +72,25 @@ def assert_gates_name_the_regressed_model(gates):
     assert "significant" not in worse and "p_value_adjusted" not in worse
 
 
+def assert_the_log_says_the_regression(project):
+    """dbt prints only "Got 1 result"; the gate says in dbt's log which model regressed, and by how much."""
+    logged = (project.workdir / "logs" / "dbt.log").read_text(encoding="utf-8")
+    said = [line for line in logged.splitlines() if "rank_metrics: no_significant_regression failed:" in line]
+    assert said and all("failed: model 'c' at k 4, metric map: 0" in line and " against 0.4" in line
+                        and "for the baseline 'b' on 5 paired users (difference -0.4" in line
+                        and "< alpha 0.05)" in line for line in said), said
+
+
 def test_gates_fail_with_a_row_per_offending_model(dbt_project):
     assert_gates_name_the_regressed_model(failed_gates(dbt_project))
+    assert_the_log_says_the_regression(dbt_project)
 
 
 @pytest.mark.parametrize("target", ["postgres", "spark"])
 def test_gates_fail_on_the_engine(target, request):
-    assert_gates_name_the_regressed_model(failed_gates(request.getfixturevalue(f"dbt_{target}")))
+    project = request.getfixturevalue(f"dbt_{target}")
+    assert_gates_name_the_regressed_model(failed_gates(project))
+    assert_the_log_says_the_regression(project)
 
 
 def test_a_gate_checks_its_inputs_under_dbt_test(dbt_project):

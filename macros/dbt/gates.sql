@@ -150,12 +150,12 @@
     {%- set by_column = rank_metrics.quote_identifier(by_name) -%}
     {%- set baseline_literal = rank_metrics._literal(baseline, 'baseline') -%}
     {#- an ephemeral model exists only inside the test's own query: no second query can read it
-        to warn, so there every comparison is judged (min_users does not apply) -#}
+        to warn or say what failed, so there every comparison is judged (min_users does not apply) -#}
     {%- set readable = rank_metrics._relation_columns(model, 'predictions') is not none
                        and rank_metrics._relation_columns(truth, 'truth') is not none -%}
     {%- set min_users = min_users if readable else 0 -%}
     {#- (it reads the data: only when the test runs, not at compile or docs generate) -#}
-    {%- if rank_metrics._data_checks_run() -%}{%- do rank_metrics._warn_of_few_paired_users(model, truth, k, options, by_name, min_users) -%}{%- endif -%}
+    {%- if readable and rank_metrics._data_checks_run() -%}{%- do rank_metrics._say_regressions(model, truth, k, options, by_name, min_users) -%}{%- endif -%}
     select rm_comparison.rm_model as {{ by_column }}, k, metric, baseline_value, value,
         difference, relative_difference, std_error, t, df, p_value as p_value_two_sided,
         p_value / 2 as p_value_one_sided, {{ rank_metrics._number_literal(alpha, 'alpha') }} as alpha, n_users, n_only_model, n_only_baseline,
@@ -203,20 +203,30 @@
 {%- endmacro %}
 
 
-{#- A model worse than the baseline on fewer than min_users paired users is not failed: a t test
-    on 2 users can give p = 0.000 for a difference chance explains. It is warned of instead, in
-    dbt's log (an error under --warn-error), from one query more when the gate runs. -#}
-{% macro _warn_of_few_paired_users(model, truth, k, options, by_name, min_users) %}
-    {%- if min_users | int > 0 -%}
-        {%- set few = run_query("select * from (" ~ rank_metrics.compare(predictions=model, truth=truth, k=k, **options)
-            ~ ") as rm_compared where difference < 0 and p_value / 2 < " ~ rank_metrics._number_literal(options.alpha, 'alpha')
-            ~ " and n_users > 0 and n_users < " ~ min_users | int) -%}
-        {%- for row in few.rows -%}
+{#- Says, in dbt's log, each model the gate finds worse than the baseline, in words beside dbt's
+    "Got n results", from one query more when the gate runs (compare's rows, which the gate's own
+    query reads too). A model worse on fewer than min_users paired users is not failed: a t test
+    on 2 users can give p = 0.000 for a difference chance explains. It is warned of instead (an
+    error under --warn-error). -#}
+{% macro _say_regressions(model, truth, k, options, by_name, min_users) %}
+    {%- set alpha = rank_metrics._number_literal(options.alpha, 'alpha') -%}
+    {#- by position: Snowflake names the columns in upper case -#}
+    {%- set found = run_query("select " ~ rank_metrics.quote_identifier(by_name) ~ ", k, metric, value, baseline_value, difference, "
+        ~ "p_value / 2, n_users from (" ~ rank_metrics.compare(predictions=model, truth=truth, k=k, **options)
+        ~ ") as rm_compared where difference < 0 and p_value / 2 < " ~ alpha ~ " and n_users > 0") -%}
+    {%- for row in found.rows -%}
+        {%- set at = (" at k " ~ row[1]) if row[1] is not none else "" -%}
+        {%- if row[7] < min_users | int -%}
             {%- do exceptions.warn("rank_metrics: no_significant_regression: " ~ by_name ~ " " ~ rank_metrics._shown(row[0])
-                ~ " is worse than the baseline " ~ rank_metrics._shown(options.baseline) ~ " at k " ~ row[1] ~ " on only "
-                ~ row['n_users'] ~ " paired users, fewer than min_users (" ~ min_users | int
+                ~ " is worse than the baseline " ~ rank_metrics._shown(options.baseline) ~ at ~ " on only "
+                ~ row[7] ~ " paired users, fewer than min_users (" ~ min_users | int
                 ~ "): warned, not failed, since a t test on so few users can call a chance difference significant; "
                 ~ "min_users: 0 judges it") -%}
-        {%- endfor -%}
-    {%- endif -%}
+        {%- else -%}
+            {{ log("rank_metrics: no_significant_regression failed: " ~ by_name ~ " " ~ rank_metrics._shown(row[0]) ~ at
+                ~ ", metric " ~ row[2] ~ ": " ~ row[3] ~ " against " ~ row[4] ~ " for the baseline " ~ rank_metrics._shown(options.baseline)
+                ~ " on " ~ row[7] ~ " paired users (difference " ~ row[5] ~ ", one-sided p-value " ~ row[6]
+                ~ " < alpha " ~ options.alpha ~ ")", info=true) }}
+        {%- endif -%}
+    {%- endfor -%}
 {% endmacro %}
