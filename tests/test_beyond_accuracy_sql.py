@@ -292,6 +292,14 @@ def test_truth_graded_0_is_not_relevant(tmp_path):
                        "--metrics", "serendipity", "--convention", "recommenders", "--truth", str(tmp_path / "truth.csv"),
                        "--relevance", "grade", "--format", "csv")
     assert code == 0 and float(out.splitlines()[1].split(",")[2]) == pytest.approx(0.25)
+    # a grade column by another name, not named, is warned of (as evaluate does): it is not read
+    with pytest.warns(rank_metrics.RankMetricsWarning, match=r"truth has a column 'grade' that is not read: every truth row "
+                      r"counts as relevant, .* pass relevance='grade' \(--relevance grade on the command line\)"):
+        unread = rank_metrics.beyond_accuracy(lists, train, 2, **arguments, truth=truth.rename(columns={"relevance": "grade"}))
+    assert values(unread) == {"serendipity": pytest.approx(0.375)}
+    code, out, err = run("beyond-accuracy", *(str(tmp_path / f"{name}.csv") for name in ("lists", "train")), "-k", "2",
+                         "--metrics", "serendipity", "--truth", str(tmp_path / "truth.csv"), "--format", "csv")
+    assert code == 0 and err.startswith("rank-metrics: warning: truth has a column 'grade' that is not read"), err
 
 
 def test_predictions_without_rows_are_said():

@@ -156,6 +156,13 @@ def test_inputs_whose_columns_cannot_be_looked_up_warn_of_what_is_not_found(dbt_
         "if it holds relevance grades (0 or less: not relevant), pass relevance='grade'"]
     assert compile_warnings(dbt_project, graded.replace("rank='rank'", "rank='rank', relevance='grade'")) == []
     assert compile_warnings(dbt_project, graded.replace("rank='rank'", "rank='rank', relevance=none")) == []
+    # serendipity's truth alike (it counted every row of a graded truth as relevant without a word)
+    beyond = ("{{ rank_metrics.beyond_accuracy(predictions=ref('options_predictions'), train=ref('options_truth'), k=3, "
+              "rank='rank', truth=ref('options_truth'), metrics=['serendipity']) }}")
+    assert compile_warnings(dbt_project, beyond) == [
+        "rank_metrics (inline_query): truth has a column grade that is not read: every truth row counts as relevant, whatever grade holds; "
+        "if it holds relevance grades (0 or less: not relevant), pass relevance='grade'"]
+    assert compile_warnings(dbt_project, beyond.replace("rank='rank'", "rank='rank', relevance='grade'")) == []
 
 
 def test_numeric_ids_under_the_trec_eval_convention_warn(dbt_project):

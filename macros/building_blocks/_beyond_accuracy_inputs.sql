@@ -103,7 +103,7 @@
 {% endmacro %}
 
 {#- What the query needs to know of the inputs' columns, into `found` (order, descending,
-    features, item_is_text), from `columns` ({input: [{name, data_type}]}; an input whose columns
+    features, item_is_text, and unread_grade, a grade column of truth to warn of), from `columns` ({input: [{name, data_type}]}; an input whose columns
     are unknown is not checked): every column the call names is in its input, the order column
     is found by name when neither rank nor score is given, ids alike in type across inputs, and
     every item_features column besides the item a numeric feature. -#}
@@ -195,7 +195,12 @@
     {%- set by_types = {} -%}
     {%- for name in a.by if (types.get('predictions') or {}).get(name) is not none %}{% do by_types.update({name: types.predictions[name]}) %}{% endfor -%}
     {%- set order_type = none if shapes.predictions.list else (types.get('predictions') or {}).get(order) -%}
+    {#- a column named as grades are (rating, label, …) that relevance= does not name: every truth
+        row is then relevant, those graded 0 too, as evaluate warns (_unread_grade_column) -#}
+    {%- set unread_grade = rank_metrics._unread_grade_column(columns.truth, a.relevance, [a.truth_user, a.truth_item] + a.by, shapes.truth.list) | trim
+                           if a.uses_truth and columns.get('truth') is not none else '' -%}
     {%- do found.update({'order': order, 'order_type': order_type, 'relevance': relevance, 'descending': descending, 'features': features, 'shapes': shapes, 'by_types': by_types,
+                         'unread_grade': unread_grade,
                          'types': types,
                          'item_is_text': item_type is not none and rank_metrics._type_family(item_type) | trim == 'string'}) -%}
 {% endmacro %}

@@ -20,6 +20,11 @@
     {%- endfor -%}
     {%- set found = {} -%}
     {%- do rank_metrics._beyond_accuracy_columns(resolved, columns, found) -%}
+    {%- if found.unread_grade and execute -%}
+        {%- set where = " (" ~ model.name ~ ")" if model is defined and model is mapping and model.get('name') else "" -%}
+        {%- do exceptions.warn("rank_metrics" ~ where ~ ": " ~ rank_metrics._unread_grade_message(columns.truth, found.unread_grade, found.unread_grade,
+                                                                                                 found.shapes.truth.list) | trim) -%}
+    {%- endif -%}
     {%- if compare %}{% do rank_metrics._beyond_accuracy_comparison(resolved, found, comparison) %}
     {%- elif per_user %}{% do rank_metrics._per_user_metrics_asked(resolved, "beyond_accuracy_users gives the users' values") %}{% endif -%}
     {#- the rows' checks read the inputs, so they run only when the model runs (never at parse,

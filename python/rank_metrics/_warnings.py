@@ -220,13 +220,8 @@ def _warn_about_columns(arguments: dict, predictions_columns: list[dict], truth_
     names = _render_namespace()
     truth_is_list = bool(str(names._truth_is_list(truth_columns, arguments.get("truth_item") or arguments["item"],
                                                   arguments.get("truth_shape"))).strip())
-    name = str(names._unread_grade_column(truth_columns, arguments.get("relevance"), used, truth_is_list)).strip()
-    # the macro's text is stripped of its layout's spaces, and so of a name's own ('relevance ')
-    name = next((column["name"] for column in truth_columns if column["name"].strip() == name), name) if name else ""
-    if name:
-        message = str(names._unread_grade_message(truth_columns, name, repr(name), truth_is_list)).strip()
-        hint = "" if truth_is_list else f" (--relevance {shlex.quote(name)} on the command line)"
-        warn(f"{message}{hint}")
+    _warn_of_an_unread_grade(truth_columns, str(names._unread_grade_column(truth_columns, arguments.get("relevance"), used,
+                                                                          truth_is_list)), truth_is_list)
     text_order = str(names._text_order_warning(predictions_columns, arguments["item"], arguments["convention"],
                                                arguments["tie_break"])).strip()
     if text_order:
@@ -235,6 +230,17 @@ def _warn_about_columns(arguments: dict, predictions_columns: list[dict], truth_
     if order:   # the fix: the same column under the other flag
         flag, column = ("--score", arguments["rank"]) if arguments["rank"] is not None else ("--rank", arguments["score"])
         warn(f"{order} ({flag} {shlex.quote(column)} on the command line)")
+
+
+def _warn_of_an_unread_grade(truth_columns: list[dict], name: str, truth_is_list: bool) -> None:
+    """The warning of _unread_grade_column's column `name` ('' for none), which relevance= does not name."""
+    name = name.strip()
+    # the macro's text is stripped of its layout's spaces, and so of a name's own ('relevance ')
+    name = next((column["name"] for column in truth_columns if column["name"].strip() == name), name) if name else ""
+    if name:
+        message = str(_render_namespace()._unread_grade_message(truth_columns, name, repr(name), truth_is_list)).strip()
+        hint = "" if truth_is_list else f" (--relevance {shlex.quote(name)} on the command line)"
+        warn(f"{message}{hint}")
 
 
 def _warn_if_nothing_met(macro: str, result: pd.DataFrame, arguments: dict, counts) -> None:

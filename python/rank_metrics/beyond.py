@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 from ._engines import engine_for
 from ._render import beyond_accuracy_registry, namespace, render
-from ._warnings import (_warn_of_a_model_column_left_out, check_argument_names, _warn_of_a_score_read_as_rank,
-                        _warn_of_colliding_rows_and_padded_ids, takes_strict)
+from ._warnings import (_warn_of_a_model_column_left_out, _warn_of_a_score_read_as_rank, _warn_of_an_unread_grade,
+                        _warn_of_colliding_rows_and_padded_ids, check_argument_names, takes_strict)
 from .errors import RankMetricsError, mention, warn
 
 if TYPE_CHECKING:
@@ -70,6 +70,8 @@ def _beyond_accuracy(given: dict, per_user: bool, comparison: dict | None = None
             _rules("_beyond_accuracy_comparison", engine.name, arguments, columns, comparison)
         elif per_user:
             _rules("_per_user_metrics_asked", engine.name, arguments, "beyond_accuracy_users gives the users' values")
+        if columns["unread_grade"]:
+            _warn_of_an_unread_grade(views["truth"].columns, columns["unread_grade"], columns["shapes"]["truth"]["list"])
         tables = {name: view.quoted for name, view in views.items()}
         _check_rows(arguments, tables, columns, engine, comparison)
         _warn_of_the_data_shape(arguments, columns, engine, tables, views)
