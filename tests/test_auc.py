@@ -59,6 +59,20 @@ def test_the_worked_example(engine, request):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+def test_many_hits_within_k(engine, request):
+    """12 relevant items and more within k: DuckDB's bit_count is a TINYINT, and AUC's pairs,
+    n_hits x (n_hits - 1), overflowed it at 12 hits (a raw OutOfRangeException; a dbt user's trial).
+    A list of 61 items, all relevant but the 7th: AUC@13 6 of 12 pairs, AUC@61 6 of 60; every
+    metric against the reference (check=True)."""
+    predictions = pd.DataFrame({"user_id": [1] * 61, "item_id": range(1, 62), "rank": range(1, 62)})
+    truth = pd.DataFrame({"user_id": [1] * 60, "item_id": [item for item in range(1, 62) if item != 7]})
+    tables = on_engine(engine, request, "auc_hits", predictions=predictions, truth=truth)
+    got = rank_metrics.evaluate(**tables, k=[13, 61], metrics=list(rank_metrics.api.METRICS), check=True)
+    auc = got[got.metric == "auc"]
+    assert auc.k.tolist() == [13, 61] and auc.value.tolist() == [pytest.approx(0.5), pytest.approx(0.1)]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 def test_random_users_equal_the_reference(engine, request):
     """Users without a positive or without a negative left out of each k's mean and n_users alike,
     with grades (rows of hits) and without (hit patterns), under each rule for repeated items, a

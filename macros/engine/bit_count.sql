@@ -4,8 +4,9 @@
 {% macro default__bit_count(value) -%}
 {%- endmacro %}
 
+{#- DuckDB's bit_count is a TINYINT: AUC's pairs, n_hits × (n_hits − 1), overflowed it at 12 hits. -#}
 {% macro duckdb__bit_count(value) -%}
-    bit_count({{ value }})
+    cast(bit_count({{ value }}) as bigint)
 {%- endmacro %}
 
 {#- PostgreSQL counts the bits of a bit string (14 and later). -#}
