@@ -154,3 +154,69 @@ def test_a_nul_in_a_text_is_said_on_postgres(postgres):
     with pytest.raises(RankMetricsError, match=r"holds a NUL character \(\\x00\), which PostgreSQL text cannot hold"):
         rank_metrics.compare("preds", "truth", k=4, metrics="map", by="model", baseline="a\x00b", con=postgres)
 
+
+
+# the functions the metric SQL calls (ln, sqrt, chr, …) get an overload for each of these types in a
+# schema of the caller's search path, which logs its calls and answers 0.5 (chr: 'b')
+NUMERIC_TYPES = ("double precision", "numeric", "bigint", "integer")
+
+
+@pytest.fixture
+def hijacking_postgres(postgres_port):
+    """A connection whose search path puts a schema of overloads of the metric SQL's functions
+    before pg_catalog, and whose session sends doubles rounded to 2 digits (extra_float_digits)."""
+    import psycopg2
+
+    con = psycopg2.connect(host="127.0.0.1", port=postgres_port, user="postgres", dbname="postgres")
+    with con.cursor() as cursor:
+        cursor.execute("drop schema if exists hijack cascade; create schema hijack; create table hijack.calls (f text)")
+        for name in ("ln", "sqrt", "floor", "round", "sign", "exp", "abs"):
+            for kind in NUMERIC_TYPES:
+                cursor.execute(f"create function hijack.{name}(x {kind}) returns {kind} language sql as "
+                               f"$$ insert into hijack.calls values ('{name}'); select cast(0.5 as {kind}) $$")
+        for kind in NUMERIC_TYPES:
+            for other in NUMERIC_TYPES:
+                for name in ("power", "div"):
+                    cursor.execute(f"create function hijack.{name}(x {kind}, y {other}) returns numeric language sql as "
+                                   f"$$ insert into hijack.calls values ('{name}'); select 0.5::numeric $$")
+            cursor.execute(f"create function hijack.chr(x {kind}) returns text language sql as "
+                           f"$$ insert into hijack.calls values ('chr'); select 'b'::text $$")
+    con.commit()
+    yield con
+    con.rollback()
+    with con.cursor() as cursor:
+        cursor.execute("drop schema hijack cascade")
+    con.commit()
+    con.close()
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("autocommit", [False, True])
+def test_the_callers_search_path_and_float_digits_change_nothing_on_postgres(hijacking_postgres, postgres, autocommit):
+    """A schema before pg_catalog on the search path answered ln, sqrt and chr in pg_catalog's
+    place (every value 5.05e-29, every std_error 1.0, a baseline's chr() rewritten), and
+    extra_float_digits = -15 rounded every double sent back (MAP 0.3 for 0.274…): a new user's
+    trial. Each query now sets both for itself alone, and the caller's session keeps its own."""
+    predictions = renamed({"b": "a\\'b"})
+    to_postgres(postgres, "hijack_preds", predictions)
+    to_postgres(postgres, "hijack_truth", TRUTH)
+    postgres.commit()
+    arguments = dict(k=[1, 4], by="model", metrics=["map", "ndcg", "err", "rbp", "auc", "bpref"])
+    plain = rank_metrics.evaluate("hijack_preds", "hijack_truth", con=postgres, **arguments)
+    plain_compare = rank_metrics.compare("hijack_preds", "hijack_truth", baseline="a\\'b", con=postgres, **arguments)
+    con = hijacking_postgres
+    with con.cursor() as cursor:
+        cursor.execute("set search_path = hijack, pg_catalog, public")
+        cursor.execute("set extra_float_digits = -15")
+    con.commit()
+    con.autocommit = autocommit
+    got = rank_metrics.evaluate("hijack_preds", "hijack_truth", con=con, **arguments)
+    compared = rank_metrics.compare("hijack_preds", "hijack_truth", baseline="a\\'b", con=con, **arguments)
+    assert got.equals(plain) and compared.equals(plain_compare)
+    assert got.value.notna().any() and 0 < got.value.max() < 1
+    with con.cursor() as cursor:
+        cursor.execute("select count(*) from hijack.calls")
+        assert cursor.fetchone()[0] == 0
+        # the caller's settings are theirs still
+        cursor.execute("select current_setting('search_path'), current_setting('extra_float_digits')")
+        assert cursor.fetchone() == ("hijack, pg_catalog, public", "-15")

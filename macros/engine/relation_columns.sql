@@ -17,13 +17,17 @@ order by ordinal_position
     length, character(3), which ids of another length do not meet as the reference reads them. -#}
 {% macro postgres__relation_columns(schema, table) %}
 {%- set name = (rank_metrics.quote_identifier(schema) ~ '.' if schema is not none else '') ~ rank_metrics.quote_identifier(table) -%}
-select a.attname as column_name,
+select a.attname as column_name, n.nspname as table_schema,
     case when b.typtype = 'e' then 'USER-DEFINED'
         when b.typcategory = 'A' and e.typtype = 'e' then 'USER-DEFINED[]'
-        when b.typcategory = 'A' then format_type(case when e.typtype = 'd' then e.typbasetype else e.oid end, null) || '[]'
-        when b.typname = 'bpchar' then format_type(b.oid, case when t.typtype = 'd' then t.typtypmod else a.atttypmod end)
-        else format_type(b.oid, null) end as data_type
+        when b.typcategory = 'A' then pg_catalog.concat(pg_catalog.format_type(case when e.typtype = 'd' then e.typbasetype else e.oid end, null), '[]')
+        when b.typname = 'bpchar' then pg_catalog.format_type(b.oid, case when t.typtype = 'd' then t.typtypmod else a.atttypmod end)
+        else pg_catalog.format_type(b.oid, null) end as data_type
 from pg_catalog.pg_attribute as a
+inner join pg_catalog.pg_class as c
+    on c.oid = a.attrelid
+inner join pg_catalog.pg_namespace as n
+    on n.oid = c.relnamespace
 inner join pg_catalog.pg_type as t
     on t.oid = a.atttypid
 -- a domain as its base type (a domain over an array has no element type of its own)
@@ -31,7 +35,7 @@ inner join pg_catalog.pg_type as b
     on b.oid = case when t.typtype = 'd' then t.typbasetype else t.oid end
 left join pg_catalog.pg_type as e
     on e.oid = b.typelem
-where a.attrelid = to_regclass({{ rank_metrics.string_literal(name) }})
+where a.attrelid = pg_catalog.to_regclass({{ rank_metrics.string_literal(name) }})
     and a.attnum > 0 and not a.attisdropped
 order by a.attnum
 {%- endmacro %}
@@ -40,13 +44,13 @@ order by a.attnum
     its schema's when one is given, that too in any case), where no relation has that name as
     written: `myrecs` for a table created as "MyRecs", `shop.Recs` for "Shop"."Recs". -#}
 {% macro postgres__relation_in_another_case(schema, table) %}
-select {{ 'c.relname' if schema is none else "n.nspname || '.' || c.relname" }}
+select {{ 'c.relname' if schema is none else "pg_catalog.concat(n.nspname, '.', c.relname)" }}
 from pg_catalog.pg_class as c
 inner join pg_catalog.pg_namespace as n
     on n.oid = c.relnamespace
-where lower(c.relname) = lower({{ rank_metrics.string_literal(table) }})
+where pg_catalog.lower(c.relname) = pg_catalog.lower({{ rank_metrics.string_literal(table) }})
     and c.relkind in ('r', 'v', 'm', 'p', 'f')
-    and {{ 'pg_catalog.pg_table_is_visible(c.oid)' if schema is none else 'lower(n.nspname) = lower(' ~ rank_metrics.string_literal(schema) ~ ')' }}
+    and {{ 'pg_catalog.pg_table_is_visible(c.oid)' if schema is none else 'pg_catalog.lower(n.nspname) = pg_catalog.lower(' ~ rank_metrics.string_literal(schema) ~ ')' }}
 order by c.relname
 limit 1
 {%- endmacro %}

@@ -294,7 +294,7 @@ class DuckDBEngine(Engine):
             # DuckDB's sniffer tries , ; | and tabs, not spaces: a .txt of spaces (TREC's run and
             # qrels files) comes out one column, whose name or first value holds the spaces
             if reader_name == "read_csv" and "delimiter" not in options and len(relation.columns) == 1 \
-                    and (" " in relation.columns[0] or " " in str((relation.limit(1).fetchone() or ("",))[0])):
+                    and (" " in relation.columns[0] or " " in str(next(iter(relation.limit(1).fetchall()), ("",))[0])):
                 options = dict(options, delimiter=" ")
                 relation = self.con.read_csv(source, **options)
             # ids such as Kaggle's article ids are text, whatever the sniffer makes of the digits
@@ -496,47 +496,46 @@ class PostgresEngine(Engine):
     def registered(self, value, argument: str, text_columns=(), id_columns=()):
         parts = _table_parts(value, argument, self.name, "'table' or 'schema.table'", 2)
         schema, table = (None, parts[0]) if len(parts) == 1 else parts
-        columns = self.run(render("relation_columns", self.name, schema=schema, table=table))
+        # looked up on the caller's search path; named by its schema after, since the queries run
+        # on pg_catalog's alone (run)
+        columns = self.run(render("relation_columns", self.name, schema=schema, table=table), callers_path=True)
         if columns.empty:
-            spelt = self.first_row(render("relation_in_another_case", self.name, schema=schema, table=table))
-            hint = f"; it has {spelt[0]!r}, in another case" if spelt else ""
+            spelt = self.run(render("relation_in_another_case", self.name, schema=schema, table=table), callers_path=True)
+            hint = f"; it has {spelt.iloc[0, 0]!r}, in another case" if len(spelt) else ""
             raise RankMetricsError(f"rank_metrics: {mention(argument)}: no table {value!r} on the connection "
                                    f"(names are matched as written, case included){hint}")
-        yield View(quoted=".".join(_quote(part, self.name) for part in parts),
+        yield View(quoted=".".join(_quote(part, self.name) for part in (columns.table_schema[0], table)),
                    columns=[{"name": row.column_name, "data_type": row.data_type} for row in columns.itertuples()])
 
-    def run(self, sql: str) -> pd.DataFrame:
+    def run(self, sql: str, callers_path: bool = False) -> pd.DataFrame:
+        """The query's rows, read in a savepoint (in a transaction of its own under autocommit) that
+        is rolled back after, with the session's settings that change what it reads set for it
+        alone: doubles sent in full (extra_float_digits: set low, the caller's session rounded
+        every value), and functions found in pg_catalog only (search_path: a schema placed before
+        it, or holding an overload of another argument type, could answer ln or chr in its place).
+        The lookups of the inputs' names keep the caller's path after pg_catalog (callers_path)
+        and name pg_catalog's functions; every other query reads the inputs by schema and name."""
         cursor = self.con.cursor()
         # a query that fails must leave the caller's connection usable, and the caller's open
         # transaction as it was: a rollback of the whole transaction threw away their uncommitted
         # rows and temporary tables (a user's trial), so each query runs within a savepoint
-        # (outside a transaction, under autocommit, a failed query leaves nothing to undo)
-        savepoint = not getattr(self.con, "autocommit", False)
+        in_transaction = not getattr(self.con, "autocommit", False)
         import pandas as pd
 
-        placed = False   # whether the savepoint is open: a Ctrl-C after its release rolled back to none
+        placed = False   # whether the savepoint (or transaction) is open, to be rolled back
         try:
-            if savepoint:
-                with _interrupts_held():
-                    cursor.execute("savepoint rank_metrics_query")
-                    placed = True
+            with _interrupts_held():
+                cursor.execute("savepoint rank_metrics_query" if in_transaction else "begin")
+                placed = True
+                path = ("pg_catalog.concat('pg_catalog, ', pg_catalog.current_setting('search_path'))" if callers_path
+                        else "'pg_catalog, pg_temp'")
+                cursor.execute(f"select pg_catalog.set_config('extra_float_digits', '3', true), "
+                               f"pg_catalog.set_config('search_path', {path}, true)")
             with _cancelled_on_interrupt(self.con):
                 cursor.execute(sql)
             names = [column[0] for column in cursor.description]
-            rows = cursor.fetchall()
-            if savepoint:
-                with _interrupts_held():
-                    cursor.execute("release savepoint rank_metrics_query")
-                    placed = False
-            return pd.DataFrame(rows, columns=names)
-        except BaseException as error:
-            # Ctrl-C too: the savepoint stayed open in the caller's transaction; and a rollback
-            # to a savepoint released already failed, and aborted the caller's transaction
-            if placed and not getattr(self.con, "closed", False):
-                cursor.execute("rollback to savepoint rank_metrics_query")
-                cursor.execute("release savepoint rank_metrics_query")
-            if not isinstance(error, Exception):
-                raise
+            return pd.DataFrame(cursor.fetchall(), columns=names)
+        except Exception as error:
             # indeterminate_collation (psycopg2's pgcode, psycopg 3's sqlstate): PostgreSQL's message names no column
             if "42P22" in (getattr(error, "pgcode", None), getattr(error, "sqlstate", None)):
                 raise RankMetricsError(
@@ -545,6 +544,15 @@ class PostgresEngine(Engine):
                     "e.g. a view over one table that selects the column COLLATE \"C\"") from None
             raise
         finally:
+            # Ctrl-C too: the savepoint stayed open in the caller's transaction; and a rollback
+            # to a savepoint released already failed, and aborted the caller's transaction
+            if placed and not getattr(self.con, "closed", False):
+                with _interrupts_held():
+                    if in_transaction:
+                        cursor.execute("rollback to savepoint rank_metrics_query")
+                        cursor.execute("release savepoint rank_metrics_query")
+                    else:
+                        cursor.execute("rollback")
             cursor.close()
 
     def rows(self, view: View) -> list[dict]:
