@@ -452,3 +452,14 @@ def test_output_that_cannot_be_written_is_one_line():
                           preexec_fn=lambda: os.close(1))
     assert done.returncode == 1
     assert done.stderr == "rank-metrics: error: standard output is closed, so the result cannot be written\n"
+
+
+def test_a_text_file_of_one_column_without_a_space_is_named(tmp_path):
+    """A .txt file DuckDB reads as one column, whose name has no space, crashed (AttributeError:
+    DuckDB 2.0's relations have no fetchone; a new user's trial): its columns are named instead."""
+    (tmp_path / "one.txt").write_text("secret-content-xyz\nline2\n")
+    (tmp_path / "truth.csv").write_text("user_id,item_id\n1,a\n")
+    code, out, err = run("map-at-k", str(tmp_path / "one.txt"), str(tmp_path / "truth.csv"), "-k", "2")
+    assert (code, out) == (2, "")
+    assert one_line_error(err) == ("rank-metrics: error: column user_id (--user) is not in predictions; its columns are: "
+                                   "secret-content-xyz\n")

@@ -75,6 +75,27 @@ def test_a_view_of_database_reads_no_file_outside_it(evil, tmp_path, arguments):
     assert "is opened read-only with external access off, so a view in it can read nothing outside the file" in err
 
 
+def test_a_database_whose_macros_shadow_duckdbs_functions_is_refused(tmp_path):
+    """Macros stored in the file under the names of DuckDB's functions answered in their place in
+    the metrics' SQL (ln and sqrt: every nDCG 1.0, every std_error 1.0; a new user's trial). Such a
+    file is refused, naming them; a macro of a name of its own is left alone."""
+    path = tmp_path / "shadow.duckdb"
+    with duckdb.connect(str(path)) as con:
+        con.execute("create table recs as select * from (values (1, 'a', 1), (1, 'b', 2), (2, 'c', 1)) as t(user_id, item_id, rank)")
+        con.execute("create table bought as select * from (values (1, 'b'), (2, 'd')) as t(user_id, item_id)")
+        con.execute("create macro mine(x) as x + 1")
+    done = cli_process("evaluate", "recs", "bought", "-k", "2", "--database", str(path), "--format", "csv", cwd=tmp_path)
+    assert done.returncode == 0 and done.stderr == ""
+    with duckdb.connect(str(path)) as con:
+        con.execute("create macro ln(x) as 1.0")
+        con.execute("create macro sqrt(x) as 1000.0")
+    done = cli_process("evaluate", "recs", "bought", "-k", "2", "--database", str(path), cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert one_error_line(done.stderr) == (
+        f"rank-metrics: error: --database: {str(path)!r} defines macros named as DuckDB's own functions ('ln', 'sqrt'), "
+        "which would answer in their place in the metrics' SQL: copy the tables into a file without them\n")
+
+
 def test_database_connection_is_locked(evil, tmp_path):
     """Nothing run on the connection can turn the sandbox off or fetch an extension."""
     con = cli._connection(str(evil), "preds", "truth")

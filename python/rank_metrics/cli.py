@@ -298,6 +298,17 @@ def _connection(path: str | None, *inputs: str):
     except duckdb.Error as error:
         raise RankMetricsError(f"rank_metrics: --database: cannot open {path!r} as a DuckDB file: "
                                f"{str(error).splitlines()[0]}") from None
+    # a macro stored in the file under the name of one of DuckDB's functions answers in its place
+    # (ln, sqrt: every nDCG 1.0 and every std_error 1.0, a new user's trial): such a file is refused
+    shadowing = [name for (name,) in con.execute(
+        "select distinct function_name from duckdb_functions() where not internal and function_name in "
+        "(select function_name from duckdb_functions() where internal) order by function_name").fetchall()]
+    if shadowing:
+        con.close()
+        raise RankMetricsError(f"rank_metrics: --database: {path!r} defines {'a macro' if len(shadowing) == 1 else 'macros'} "
+                               f"named as DuckDB's own function{'s' if len(shadowing) > 1 else ''} "
+                               f"({', '.join(map(repr, shadowing[:10]))}{', …' if len(shadowing) > 10 else ''}), which "
+                               "would answer in their place in the metrics' SQL: copy the tables into a file without them")
     # allowed_paths can be set only while external access is on, and this order leaves no query
     # of the file's run before the lock (opening a file runs none of its views)
     files = [os.path.abspath(name) for name in inputs if os.path.isfile(name)]
