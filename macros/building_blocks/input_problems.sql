@@ -26,6 +26,9 @@
 {%- endfor -%}
 {%- set plan = {} -%}
 {%- do rank_metrics._plan(plan, predictions, truth, k, **options) -%}
+{#- metrics= named (evaluate, compare): what tie_break='average' cannot score is said before the
+    data's problems, which would otherwise be fixed first only to meet it (a dbt user's trial) -#}
+{%- if options.get('metrics') is not none %}{% do rank_metrics._check_ties_by_expectation(plan) %}{% endif -%}
 {%- set text = rank_metrics.type_string() -%}
 {%- set prediction_checks = [('user', plan.user), ('item', plan.item),
                              ('score' if plan.order_direction == 'desc' else 'rank', plan.order_by)] -%}
