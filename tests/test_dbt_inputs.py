@@ -18,7 +18,9 @@ from test_dbt import compile_inline
      "got metrics=['ndcg']"),
     ("k=3, normalisation='m'", "rank_metrics: unknown argument 'normalisation' (did you mean 'normalization'?); "
                                "the arguments after (predictions, truth, k) "
-                               "are user, item,"),
+                               # on one line: dbt printed the list's line breaks (a user's trial)
+                               "are user, item, rank, score, relevance, by, truth_by, truth_user, truth_item, normalization, "
+                               "users, duplicates, tie_break, convention, gain, "),
     ("k=3, relevance_threshold=2", "rank_metrics: relevance_threshold 2 applies to grades, but no grade column of truth is read"),
     # a gate's YAML `relevance: none` is the text 'none'
     ("k=3, relevance='none'", "column none (argument relevance) is not in truth; its columns are: case_id, user_id, item_id; "

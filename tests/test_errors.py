@@ -965,6 +965,16 @@ def test_a_macros_unknown_argument_offers_the_name_meant(given, meant):
     assert f"rank_metrics: unknown argument '{given}'{hint}; the arguments after" in str(error.value)
 
 
+@pytest.mark.parametrize("given, meant", [("mink", "min_m_k"), ("minmk", "min_m_k"), ("norm", None), ("hit", "hits")])
+def test_a_misspelt_value_offers_the_value_meant(given, meant):
+    """normalization='mink' offered 'm', which it begins with (a dbt user's trial): a name of one
+    letter is not offered so, and one name holding the letters in order is."""
+    hint = f" \\(did you mean '{meant}'\\?\\)" if meant else ""
+    with pytest.raises(RankMetricsError, match=rf"normalization must be one of 'min_m_k', 'm', 'hits'; got '{given}'{hint}$"):
+        rank_metrics.map_at_k(pd.DataFrame({"user_id": [1], "item_id": ["a"], "rank": [1]}),
+                              pd.DataFrame({"user_id": [1], "item_id": ["a"]}), k=1, normalization=given)
+
+
 def test_an_object_column_of_several_types_is_an_error():
     """DuckDB reads a pandas object column of 1 and '1' as text, where they are one id: user 2's
     1 met truth's '1' and MAP@2 was 1.0, where pandas and its user see two items."""

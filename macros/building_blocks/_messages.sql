@@ -4,7 +4,8 @@
 {#- The known name a misspelt one most likely meant, or '' (Jinja has no difflib): the nearest by
     edits within a third of its length ('normalisation', 'nromalization': normalization;
     'item_seperator': item_separator; 'tiebreak': tie_break), else the longest one that begins
-    it ('item_col': item; 'relevance_column': relevance; 'userid': user). -#}
+    it ('item_col': item; 'relevance_column': relevance; 'userid': user), else the one name that
+    begins with it or holds its letters in order ('norm': normalization; 'mink': min_m_k). -#}
 {% macro _nearest_name(name, names) -%}
     {%- set lowered = name | lower -%}
     {%- set best = namespace(name='', distance=none) -%}
@@ -14,18 +15,25 @@
             {%- set best.name = known -%}{%- set best.distance = distance -%}
         {%- endif -%}
     {%- endfor -%}
+    {#- a name of two letters or more, and more ('userid', 'ndcg10'; 'mink' is no 'm') -#}
     {%- if not best.name -%}
-        {%- for known in names if lowered.startswith(known) and best.name | length < known | length -%}
+        {%- for known in names if known | length > 1 and lowered.startswith(known) and best.name | length < known | length -%}
             {%- set best.name = known -%}
         {%- endfor -%}
     {%- endif -%}
-    {#- a beginning of one name only ('norm' of normalization) -#}
-    {%- set longer = namespace(names=[]) -%}
-    {%- for known in names if lowered | length >= 3 and known.startswith(lowered) -%}
-        {%- set longer.names = longer.names + [known] -%}
+    {#- a beginning of one name only ('norm' of normalization), or its letters in order in one name
+        only ('mink' of min_m_k) -#}
+    {%- set longer = namespace(names=[], within=[]) -%}
+    {%- for known in names if lowered | length >= 3 -%}
+        {%- if known.startswith(lowered) %}{% set longer.names = longer.names + [known] %}{% endif -%}
+        {%- set left = namespace(text=lowered) -%}
+        {%- for letter in known if left.text and letter == left.text[0] %}{% set left.text = left.text[1:] %}{% endfor -%}
+        {%- if not left.text %}{% set longer.within = longer.within + [known] %}{% endif -%}
     {%- endfor -%}
     {%- if not best.name and longer.names | length == 1 -%}
         {%- set best.name = longer.names[0] -%}
+    {%- elif not best.name and longer.within | length == 1 -%}
+        {%- set best.name = longer.within[0] -%}
     {%- endif -%}
     {{- best.name -}}
 {%- endmacro %}

@@ -144,9 +144,11 @@
 
 {#- The options every metric macro takes, as the messages list them. -#}
 {% macro _option_names() -%}
-    user, item, rank, score, relevance, by, truth_by, truth_user, truth_item, normalization, users, duplicates, tie_break,
-    convention, gain, gain_from, precision_denominator, recall_denominator, truth_scope, relevance_threshold,
-    persistence, max_grade, auc_weight, mean, predictions_shape, truth_shape, item_separator
+    {#- one line: dbt prints a message's line breaks as they are (a user's trial) -#}
+    {{- ['user', 'item', 'rank', 'score', 'relevance', 'by', 'truth_by', 'truth_user', 'truth_item', 'normalization', 'users',
+         'duplicates', 'tie_break', 'convention', 'gain', 'gain_from', 'precision_denominator', 'recall_denominator',
+         'truth_scope', 'relevance_threshold', 'persistence', 'max_grade', 'auc_weight', 'mean', 'predictions_shape',
+         'truth_shape', 'item_separator'] | join(', ') -}}
 {%- endmacro %}
 
 {#- What is wrong with k, as a sentence ('' when nothing): it must be a positive integer or a
