@@ -216,7 +216,7 @@ def test_compare_markdown_keeps_hostile_names_inside_their_cells(tmp_path):
     for match in re.finditer(r"[`*_~\[\]]", out):   # each after an odd number of \\: escaped
         assert len(re.search(r"\\*$", out[:match.start()]).group()) % 2 == 1, out[match.start() - 20:match.end()]
     assert legend.startswith("▲ / ▼: significantly better / worse than ")
-    assert as_read(legend.strip()).startswith(f"▲ / ▼: significantly better / worse than {BASELINE!r} (adjusted p < ")
+    assert as_read(legend.strip()).startswith(f"▲ / ▼: significantly better / worse than '{BASELINE}' (adjusted p < ")
 
 
 @pytest.mark.parametrize("text, shown", [
@@ -231,3 +231,14 @@ def test_compare_markdown_keeps_hostile_names_inside_their_cells(tmp_path):
 def test_a_markdown_cell_is_escaped(text, shown):
     assert _markdown(text) == shown
     assert as_read(shown) == re.sub(r"\r\n|\r|\n", " ", text)
+
+
+def test_the_markdown_legend_escapes_the_baseline_once(tmp_path):
+    """The legend showed the baseline's repr, whose doubled backslash Markdown's escape doubled
+    again: b\\ read as b\\\\ (a new user's trial)."""
+    (tmp_path / "p.csv").write_text("user_id,item_id,rank,model\n1,a,1,x\n1,b,2,x\n1,b,1,b\\\n1,a,2,b\\\n")
+    (tmp_path / "t.csv").write_text("user_id,item_id\n1,a\n")
+    code, out, err = run("compare", str(tmp_path / "p.csv"), str(tmp_path / "t.csv"), "-k", "2", "--by", "model",
+                         "--baseline", "b\\", "--metrics", "map", "--format", "markdown")
+    assert code == 0, err
+    assert out.split("\n\n")[1].startswith("▲ / ▼: significantly better / worse than 'b\\\\' (adjusted p &lt; 0.05")

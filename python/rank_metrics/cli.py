@@ -910,7 +910,8 @@ def _comparison_table(result, groups, arguments: argparse.Namespace, resamples: 
     and a legend of the test, correction and family."""
     from ._tables import comparison_text
 
-    legend = (f"{BETTER} / {WORSE}: significantly better / worse than {arguments.baseline!r} "
+    # the baseline as written (repr doubled its backslashes, which Markdown's escape doubled again)
+    legend = (f"{BETTER} / {WORSE}: significantly better / worse than '{arguments.baseline}' "
               f"(adjusted p < {arguments.alpha}; test {arguments.test}, correction {arguments.correction} over "
               f"{_FAMILY_WORDS[arguments.family]})")
     return comparison_text(result, groups, arguments.format, legend, None if arguments.test == "t" else resamples,
