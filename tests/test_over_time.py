@@ -218,8 +218,9 @@ def test_an_incremental_run_gives_the_full_rebuilds_rows(loaded):
 @pytest.mark.parametrize("options, message", [
     (dict(period="day"), r"column day \(argument period\) is not in predictions; its columns are: user_id, item_id, rank, period, model"),
     (dict(time="at"), r"column at \(argument time\) is not in truth"),
-    (dict(window=0), r"window must be a whole number of days, 1 or more .*; got 0"),
-    (dict(window=1.5), r"window must be a whole number of days, 1 or more .*; got 1.5"),
+    (dict(window=0), r"window must be a whole number of days from 1 to 36500 .*; got 0"),
+    (dict(window=10**11), r"window must be a whole number of days from 1 to 36500 .*; got 100000000000"),
+    (dict(window=1.5), r"window must be a whole number of days from 1 to 36500 .*; got 1.5"),
     (dict(as_of="yesterday"), r"as_of must be a date or a time \('2024-03-08', '2024-03-08 00:00:00', a datetime\); got 'yesterday'"),
     (dict(by=["model", "period"]), r"by names the period column 'period', which evaluate_over_time groups by already"),
     (dict(check=True), r"evaluate_over_time takes no check= \(each period is evaluate's query"),

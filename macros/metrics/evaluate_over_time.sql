@@ -31,8 +31,11 @@
                    'loaded_at': "truth's column of the time a label was loaded"}[name] ~ "); got " ~ rank_metrics._shown(given[name])) }}
         {%- endif -%}
     {%- endfor -%}
-    {%- if given.window is not number or given.window is boolean or given.window != given.window | int or given.window < 1 -%}
-        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('window', given.window) ~ " must be a whole number of days, 1 or more (window=7: labels up to 7 days from the start of the period); got "
+    {#- at most a hundred years: a day count past the engines' intervals and timestamps (10^11 days)
+        was a raw ConversionException (a user's trial) -#}
+    {%- if given.window is not number or given.window is boolean or given.window != given.window | int or given.window < 1
+          or given.window > 36500 -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: " ~ rank_metrics._mention('window', given.window) ~ " must be a whole number of days from 1 to 36500 (window=7: labels up to 7 days from the start of the period); got "
             ~ rank_metrics._shown(given.window)) }}
     {%- endif -%}
     {%- for name in ['by', 'truth_by'] -%}
