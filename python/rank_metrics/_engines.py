@@ -536,8 +536,13 @@ class PostgresEngine(Engine):
             names = [column[0] for column in cursor.description]
             return pd.DataFrame(cursor.fetchall(), columns=names)
         except Exception as error:
-            # indeterminate_collation (psycopg2's pgcode, psycopg 3's sqlstate): PostgreSQL's message names no column
-            if "42P22" in (getattr(error, "pgcode", None), getattr(error, "sqlstate", None)):
+            code = getattr(error, "pgcode", None) or getattr(error, "sqlstate", None)   # psycopg2's, psycopg 3's
+            # insufficient_privilege: the driver's exception was raised as it was (a user's trial)
+            if code == "42501":
+                raise RankMetricsError(f"rank_metrics: PostgreSQL refused to read an input: {_one_line(error)} (the "
+                                       "connection's role needs SELECT on predictions' and truth's tables)") from None
+            # indeterminate_collation: PostgreSQL's message names no column
+            if code == "42P22":
                 raise RankMetricsError(
                     "rank_metrics: PostgreSQL cannot compare the text ids of predictions and truth: a user, item or by "
                     f"column has one collation in one table and another in the other ({_one_line(error)}): give them one, "
