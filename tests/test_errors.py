@@ -231,6 +231,22 @@ def test_identifiers_are_quoted_not_pasted(truth):
     assert '"item_id"" from x; drop table y; --"' in rank_metrics.sql("p", "t", k=1, item=evil)
 
 
+
+def test_names_holding_a_line_break_are_read_as_named():
+    """A line break in a column's name: Jinja's indent filter put spaces after it inside the
+    quoted name ("m\\n        x" was not found), and a list of names joined by line breaks split it
+    in two ("m" and "x"): raw BinderExceptions (a new user's trial). The names are read whole:
+    with a cutoff-free metric beside one at k, with ranks to number again (a gap), and in beyond
+    accuracy."""
+    predictions = pd.DataFrame({"user\nid": [1, 1, 2], "item_id": ["a", "b", "a"], "rank": [1, 3, 1],
+                                "m\nx": ["m1", "m1", "m1"], "note\nday": ["d", "d", "d"]})
+    truth = pd.DataFrame({"user\nid": [1, 2], "item_id": ["b", "a"]})
+    got = rank_metrics.evaluate(predictions, truth, k=2, by=["m\nx"], user="user\nid", metrics=["map", "bpref"])
+    assert got[["m\nx", "metric", "value"]].values.tolist() == [["m1", "map", 0.75], ["m1", "bpref", 1.0]]
+    beyond = rank_metrics.beyond_accuracy(predictions, truth, k=2, user="user\nid", metrics=["catalog_coverage"])
+    assert beyond.value.tolist() == [1.0]
+
+
 # Issue 8 §1: never a silent number
 
 @pytest.mark.parametrize("k, ks", [(range(1, 4), [1, 2, 3]), ({3, 1}, [1, 3]), ((3, 1, 3), [1, 3]),

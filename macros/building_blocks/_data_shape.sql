@@ -11,17 +11,16 @@ from {{ relation }} as rm_r
 
 {#- The unread columns of predictions whose values min and max can compare on every engine (text,
     numbers, dates and times), at most eight: a column that differs between two rows of one
-    list at one position tells lists merged from several models, days or versions. -#}
-{% macro _comparable_unread_columns(predictions_columns, names) -%}
+    list at one position tells lists merged from several models, days or versions. Appended to
+    `found` (a name may hold any character, a line break too). -#}
+{% macro _comparable_unread_columns(predictions_columns, names, found) -%}
     {%- set used = [names.user, names.item, names.rank, names.score] + (names.by or []) -%}
-    {%- set found = [] -%}
     {%- for column in predictions_columns or [] if column.name not in used and found | length < 8 -%}
         {%- set family = rank_metrics._type_family(column.data_type) | trim -%}
         {%- if family in ['string', 'number', 'floating point', 'timestamp'] or family.startswith(('date', 'timestamp')) -%}
             {%- do found.append(column.name) -%}
         {%- endif -%}
     {%- endfor -%}
-    {{- found | join('\n') -}}
 {%- endmacro %}
 
 {#- The data's shape in one row, from one pass over each table, cheap on clean data:
@@ -80,7 +79,8 @@ cross join (
     1, 2), are given as (user, that last rank, NULL, false, NULL). Run when _shape_summary's
     rm_unproven is not 0. -#}
 {% macro _shape_collisions(plan, predictions_columns) -%}
-    {%- set unread = (rank_metrics._comparable_unread_columns(predictions_columns, plan.names) | trim).split('\n') | reject('equalto', '') | list -%}
+    {%- set unread = [] -%}
+    {%- do rank_metrics._comparable_unread_columns(predictions_columns, plan.names, unread) -%}
     {%- set ranked = plan.names.rank is not none -%}
     {%- set at = plan.order_by if ranked else plan.item -%}
     {#- ids of any type compare: PostgreSQL has no min() of a bytea or a uuid, so the same item is

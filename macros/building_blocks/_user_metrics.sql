@@ -391,9 +391,9 @@ rm_user_values as (
             {%- endfor %}
         from (
             select {{ rank_metrics._column_prefix(plan.by, 'u') }}u.rm_user
-                {{- rank_metrics._cutoff_free_columns(plan) | indent(8) }}
+                {{- rank_metrics._cutoff_free_columns(plan) }}
             from rm_users as u
-            {{- rank_metrics._cutoff_free_joins(plan) | indent(8) }}
+            {{- rank_metrics._cutoff_free_joins(plan) }}
         ) as u
     ) as v
     group by {{ rank_metrics._column_prefix(plan.by) }}

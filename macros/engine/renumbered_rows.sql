@@ -48,7 +48,7 @@
         from (
             select {{ rank_metrics._column_prefix(plan.by, 'p') }}p.{{ plan.user }} as rm_user, p.{{ plan.item }} as rm_item,
                 {{ rank_metrics._rank_for_cuts(plan, 'p.') }} as rm_order_value,
-                {{ rank_metrics._list_row_number(plan) | indent(8) }} as rm_position
+                {{ rank_metrics._list_row_number(plan) }} as rm_position
             from {% call rank_metrics._rows_to_number(plan) -%}
             {{ plan.predictions }} as p
             cross join (

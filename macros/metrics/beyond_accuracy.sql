@@ -101,11 +101,11 @@ rm_listed as (
         on {{ rank_metrics._equal_prefix(quoted_by, 'p', 'l') }}p.{{ q(user) }} = l.rm_user and l.rm_rank_is_position = 1
     where p.{{ q(order) }} <= {{ cut }}
     union all
-    {{ rank_metrics._beyond_accuracy_numbered(predictions, quoted_by, user, item, order, descending, item_is_text, cut, 'rm_lists') | indent(4) }}
+    {{ rank_metrics._beyond_accuracy_numbered(predictions, quoted_by, user, item, order, descending, item_is_text, cut, 'rm_lists') }}
 ),
 {%- else %}
 rm_listed as (
-    {{ rank_metrics._beyond_accuracy_numbered(predictions, quoted_by, user, item, order, descending, item_is_text, cut) | indent(4) }}
+    {{ rank_metrics._beyond_accuracy_numbered(predictions, quoted_by, user, item, order, descending, item_is_text, cut) }}
 ),
 {%- endif %}
 rm_slots as (
