@@ -57,7 +57,11 @@
 {#- Redshift keeps arrays as SUPER values, unnested by PartiQL (`from t as l, l.items as item at
     position`), which no engine here can check: an error rather than SQL that does not run. -#}
 {% macro redshift__unnest_list(relation, keep, item, separator, position) -%}
-    {{ exceptions.raise_compiler_error("rank_metrics: list-shaped inputs are not supported on Redshift (its arrays are SUPER values, unnested with PartiQL); give it a row per item (long form)") }}
+    {#- a text of items split by item_separator too: Redshift's split_to_array makes a SUPER value -#}
+    {{ exceptions.raise_compiler_error("rank_metrics: list-shaped inputs are not supported on Redshift, "
+        ~ ("neither a list column nor a text split by item_separator (Redshift splits text into SUPER arrays, unnested with PartiQL)"
+           if separator is not none else "(its arrays are SUPER values, unnested with PartiQL)")
+        ~ "; give it a row per item (long form)") }}
 {%- endmacro %}
 
 {#- BigQuery: unnest ... with offset (from 0); split takes the separator as it is. -#}
