@@ -208,6 +208,11 @@ def test_random_inputs_equal_the_reference(drawn, convention, similarity, ks, wi
     (dict(metrics=["diversity"], similarity="features",
           item_features=pd.DataFrame({"item_id": ["b", "c", "d"], "x": [1.0, 1.0, 2.0], "y": [1.0, math.inf, None]})),
      "item_features has NULL, NaN or an infinite value in column y for the listed item c (features must be finite numbers)"),
+    # finite features whose squares are 0 or infinite: the cosine was NaN, a raw ConversionException
+    *[(dict(metrics=["diversity"], similarity="features",
+            item_features=pd.DataFrame({"item_id": ["b", "c", "d"], "x": [scale, 2 * scale, scale], "y": [0.0, scale, scale]})),
+       "item_features gives the listed item b a feature vector whose squared length is too small or too large for a double")
+      for scale in (1e-200, 1e160)],
     (dict(truth=pd.DataFrame({"user_id": ["u1", None], "item_id": ["c", "d"]})),
      "truth has NULL in column user_id (user and item ids must be given)"),
     (dict(train=pd.DataFrame({"user_id": ["u1", "u2"], "item_id": ["a", None]})),

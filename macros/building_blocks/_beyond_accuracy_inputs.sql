@@ -328,7 +328,12 @@ from (
                        when f.rm_unfit_column is not null then {{ rank_metrics.string_literal('item_features has NULL, NaN or an infinite value in column ') }} || f.rm_unfit_column
                                                    || {{ rank_metrics.string_literal(' for the ') }} || l.rm_kind || cast(l.rm_item as {{ text }}) || {{ rank_metrics.string_literal(' (features must be finite numbers)') }}
                        when f.rm_norm = 0 then {{ rank_metrics.string_literal('item_features gives the ') }} || l.rm_kind || cast(l.rm_item as {{ text }})
-                                                   || {{ rank_metrics.string_literal(" a zero feature vector, whose cosine with any other is undefined") }} end)
+                                                   || {{ rank_metrics.string_literal(" a zero feature vector, whose cosine with any other is undefined") }}
+                       {#- features near 1e-160 or 1e160 square to 0 or infinity: the cosine was NaN, a raw
+                           ConversionException of the exact sums (a user's trial) #}
+                       when f.rm_squares < 2.2250738585072014e-308 or {{ rank_metrics.not_a_finite_number('f.rm_squares', double) }}
+                           then {{ rank_metrics.string_literal('item_features gives the ') }} || l.rm_kind || cast(l.rm_item as {{ text }})
+                                                   || {{ rank_metrics.string_literal(" a feature vector whose squared length is too small or too large for a double (features beyond about 1e-154 and 1e154): scale the features") }} end)
     from (
         select {{ rank_metrics.string_literal('listed item ') }} as rm_kind, rm_item, rm_user
         from (
@@ -346,12 +351,13 @@ from (
         {%- endif %}
     ) as l
     left join (
-        -- per item: its rows, the first feature column (by name) holding NULL, NaN or ±inf, and the
-        -- vector's sum of absolute values (0 only for a zero vector)
+        -- per item: its rows, the first feature column (by name) holding NULL, NaN or ±inf, the
+        -- vector's sum of absolute values (0 only for a zero vector) and its squared length
         select {{ q(a.features_item) }} as rm_item, count(*) as rm_rows,
             min(coalesce({% for column in found.features | sort %}case when {{ q(column) }} is null or {{ rank_metrics.not_a_finite_number('cast(' ~ q(column) ~ ' as ' ~ double ~ ')', double) }}
                               then {{ rank_metrics.string_literal(column) }} end, {% endfor %}null)) as rm_unfit_column,
-            max({% for column in found.features %}{{ ' + ' if not loop.first }}abs(cast({{ q(column) }} as {{ double }})){% endfor %}) as rm_norm
+            max({% for column in found.features %}{{ ' + ' if not loop.first }}abs(cast({{ q(column) }} as {{ double }})){% endfor %}) as rm_norm,
+            max({% for column in found.features %}{{ ' + ' if not loop.first }}cast({{ q(column) }} as {{ double }}) * cast({{ q(column) }} as {{ double }}){% endfor %}) as rm_squares
         from {{ item_features }} as rm_f
         group by {{ q(a.features_item) }}
     ) as f
