@@ -1,6 +1,7 @@
 """SPEC §4: bad input is rejected before any metric is computed, with a message that names the
 argument, column or value at fault."""
 
+import gzip
 import math
 import os
 import re
@@ -854,6 +855,27 @@ def test_a_file_of_another_name_says_how_to_read_it(tmp_path, monkeypatch):
     with pytest.raises(RankMetricsError, match=r"truth: 'qrels\.test' is neither a table .*; it is a file "
                        r"here, whose name does not tell its format \(a text file of another name"):
         rank_metrics.map_at_k(pd.DataFrame({"user_id": [1], "item_id": ["D1"], "rank": [1]}), "qrels.test", k=1)
+
+
+def test_a_file_naming_a_column_twice_is_an_error(tmp_path):
+    """DuckDB read a file's first item_id and renamed the second item_id_1: MAP 1.0 from one of
+    two item columns, without a word (a new user's trial), where a frame with two is an error.
+    A file whose names only look renamed is read."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    truth = pd.DataFrame({"user_id": [1], "item_id": ["a"]})
+    (tmp_path / "twice.csv").write_text("user_id,item_id,item_id,rank\n1,a,b,1\n1,c,d,2\n")
+    (tmp_path / "twice.tsv.gz").write_bytes(gzip.compress(b"user_id\titem_id\tITEM_ID\trank\n1\ta\tb\t1\n"))
+    pq.write_table(pa.Table.from_arrays([pa.array([1, 1]), pa.array(["a", "c"]), pa.array(["b", "d"]), pa.array([1, 2])],
+                                        names=["user_id", "item_id", "item_id", "rank"]), tmp_path / "twice.parquet")
+    for name, spelt in (("twice.csv", ""), ("twice.tsv.gz", " (item_id, ITEM_ID: DuckDB matches names whatever their case)"),
+                        ("twice.parquet", "")):
+        with pytest.raises(RankMetricsError, match=rf"^rank_metrics: predictions: column 'item_id' appears 2 times in "
+                                                   rf"'.*{re.escape(name)}'{re.escape(spelt)}; drop or rename all but one"):
+            rank_metrics.map_at_k(str(tmp_path / name), truth, k=2)
+    (tmp_path / "looks.csv").write_text("user_id,item_id,item_id_1,rank\n1,a,b,1\n")
+    assert rank_metrics.map_at_k(str(tmp_path / "looks.csv"), truth, k=2) == 1.0
 
 
 def test_a_parquet_file_of_another_name_and_a_folder_without_a_slash_are_read(tmp_path, monkeypatch):

@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING
 
 from ._inputs import (_ANOTHER_NAME, _FILE_READERS, _file_reader, _folder_of_files, _headers_differ, _is_wide,
                       _literal_pattern, _module, _numpy_scalars_as_numbers, _numpy_text_hint, _parquet_by_content,
-                      _refuse_identical_files, _refuse_one_column, _refuse_special_file, _text_not_utf8, read_once,
-                      _warn_of_spaced_values, _wide_integer_hint)
+                      _refuse_a_repeated_header, _refuse_identical_files, _refuse_one_column, _refuse_special_file,
+                      _text_not_utf8, read_once, _warn_of_spaced_values, _wide_integer_hint)
 from ._render import metric_registry, render
 from .errors import CheckFailed, RankMetricsError, mention
 
@@ -309,6 +309,7 @@ class DuckDBEngine(Engine):
             if reader_name == "read_csv" and retyped:
                 relation = self.con.read_csv(source, **options, dtype=retyped)
                 self.read_as_text[argument] = set(retyped)
+            _refuse_a_repeated_header(self.con, argument, text, reader_name, matches, options, relation.columns)
             # a .csv file is read with commas: a file of semicolons or tabs comes out one column
             if reader_name == "read_csv" and "delimiter" in options and len(relation.columns) == 1:
                 _refuse_one_column(argument, text, relation.columns[0], options["delimiter"])

@@ -121,6 +121,49 @@ def _literal_pattern(path: str) -> str:
     return re.sub(r"([*?\[])", r"[\1]", path)
 
 
+def _refuse_a_repeated_header(con, argument: str, text: str, reader_name: str, matches, options: dict, columns) -> None:
+    """A file that names a column twice is an error, as a frame that does is (as_read): DuckDB
+    reads the first and renames the second name_1 (a CSV of user_id,item_id,item_id,rank was read
+    by its first items without a word; a new user's trial). The file's own names are read only when
+    a column's name is another's with _1, _2, … after it."""
+    lowered = {column.lower() for column in columns}   # DuckDB matches names whatever their case
+    renamed = {found.group(1) for column in columns
+               if (found := re.fullmatch(r"(.+)_\d+", column)) and found.group(1).lower() in lowered}
+    first = next((match for match in matches if os.path.isfile(match)), None)
+    if not renamed or first is None:
+        return
+    if reader_name == "read_parquet":
+        rows = con.execute("select name, num_children from parquet_schema($1)", [first]).fetchall()
+        names, at = [], 1   # the first row is the schema's root; a nested column's fields follow it
+
+        def after(index: int) -> int:
+            end = index + 1
+            for _ in range(rows[index][1] or 0):
+                end = after(end)
+            return end
+        while at < len(rows):
+            names.append(rows[at][0])
+            at = after(at)
+    elif first.lower().endswith((".csv", ".tsv", ".txt", ".gz")):
+        import csv
+        import gzip
+
+        delimiter = options.get("delimiter") or con.execute("select Delimiter from sniff_csv($1)", [first]).fetchall()[0][0]
+        with (gzip.open if first.lower().endswith(".gz") else open)(first, "rt", encoding="utf-8", errors="replace",
+                                                                      newline="") as file:
+            names = next(csv.reader(file, delimiter=delimiter), [])
+        names = [name.lstrip("\ufeff") for name in names]
+    else:
+        return
+    counts = collections.Counter(name.lower() for name in names)
+    repeated = sorted(name for name in renamed if counts[name.lower()] > 1)
+    if repeated:
+        alike = [name for name in names if name.lower() == repeated[0].lower()]
+        spelt = f" ({', '.join(alike)}: DuckDB matches names whatever their case)" if len(set(alike)) > 1 else ""
+        raise RankMetricsError(f"rank_metrics: {mention(argument)}: column {alike[0]!r} appears {len(alike)} times in {text!r}"
+                               f"{spelt}; drop or rename all but one, so that it is clear which is read")
+
+
 def _refuse_one_column(argument: str, text: str, column: str, delimiter: str) -> None:
     """A file of another separator read as one column: say so, rather than miss its columns later."""
     others = [separator for separator in (",", ";", "\t", "|") if separator != delimiter and separator in column]
