@@ -565,27 +565,33 @@ def test_postgres_connection_closed_or_aborted_is_named(postgres_port):
         rank_metrics.map_at_k("some_predictions", "some_truth", k=1, con=con)
 
 
-def test_postgres_a_table_the_role_may_not_read_is_one_line(postgres, postgres_port):
-    """A role without SELECT on truth got psycopg2's InsufficientPrivilege raised as it was (a
-    user's trial); it is one line that says what to grant."""
+def test_postgres_a_table_the_role_may_not_read_is_named(postgres, postgres_port):
+    """A role without SELECT on truth, or without USAGE on its schema, got psycopg2's
+    InsufficientPrivilege raised as it was (a user's trial): one line naming truth and what to grant."""
     import psycopg2
 
     to_postgres(postgres, "granted_predictions", pd.DataFrame({"user_id": [1], "item_id": ["a"], "rank": [1]}))
     to_postgres(postgres, "withheld_truth", pd.DataFrame({"user_id": [1], "item_id": ["a"]}))
     with postgres.cursor() as cursor:
-        cursor.execute("drop role if exists rank_metrics_reader; create role rank_metrics_reader login;"
-                       "grant select on granted_predictions to rank_metrics_reader")
+        cursor.execute("drop schema if exists locked cascade; create schema locked;"
+                       "create table locked.truth as select * from withheld_truth;"
+                       "drop role if exists rank_metrics_reader; create role rank_metrics_reader login;"
+                       "grant select on granted_predictions, locked.truth to rank_metrics_reader")
     postgres.commit()
     con = psycopg2.connect(host="127.0.0.1", port=postgres_port, user="rank_metrics_reader", dbname="postgres")
     try:
-        with pytest.raises(rank_metrics.RankMetricsError, match=r"^rank_metrics: PostgreSQL refused to read an input: "
-                           r"permission denied for table withheld_truth \(the connection's role needs SELECT"):
+        with pytest.raises(rank_metrics.RankMetricsError, match=r"^rank_metrics: truth: the connection's role may not read "
+                                                                r"table 'withheld_truth': it needs SELECT on it$"):
             rank_metrics.map_at_k("granted_predictions", "withheld_truth", k=1, con=con)
+        with pytest.raises(rank_metrics.RankMetricsError, match=r"^rank_metrics: truth: PostgreSQL refused to read it: "
+                                                                r"permission denied for schema locked \(the connection's role "
+                                                                r"needs USAGE on the schema and SELECT on the table\)$"):
+            rank_metrics.map_at_k("granted_predictions", "locked.truth", k=1, con=con)
         con.rollback()
     finally:
         con.close()
         with postgres.cursor() as cursor:
-            cursor.execute("drop owned by rank_metrics_reader; drop role rank_metrics_reader")
+            cursor.execute("drop schema locked cascade; drop owned by rank_metrics_reader; drop role rank_metrics_reader")
         postgres.commit()
 
 

@@ -157,7 +157,7 @@ def test_a_nul_in_a_text_is_said_on_postgres(postgres):
 
 
 # the functions the metric SQL calls (ln, sqrt, chr, …) get an overload for each of these types in a
-# schema of the caller's search path, which logs its calls and answers 0.5 (chr: 'b')
+# schema of the caller's search path, which answers 0.5 (chr: 'b')
 NUMERIC_TYPES = ("double precision", "numeric", "bigint", "integer")
 
 
@@ -169,18 +169,17 @@ def hijacking_postgres(postgres_port):
 
     con = psycopg2.connect(host="127.0.0.1", port=postgres_port, user="postgres", dbname="postgres")
     with con.cursor() as cursor:
-        cursor.execute("drop schema if exists hijack cascade; create schema hijack; create table hijack.calls (f text)")
+        cursor.execute("drop schema if exists hijack cascade; create schema hijack")
         for name in ("ln", "sqrt", "floor", "round", "sign", "exp", "abs"):
             for kind in NUMERIC_TYPES:
                 cursor.execute(f"create function hijack.{name}(x {kind}) returns {kind} language sql as "
-                               f"$$ insert into hijack.calls values ('{name}'); select cast(0.5 as {kind}) $$")
+                               f"$$ select cast(0.5 as {kind}) $$")
         for kind in NUMERIC_TYPES:
             for other in NUMERIC_TYPES:
                 for name in ("power", "div"):
                     cursor.execute(f"create function hijack.{name}(x {kind}, y {other}) returns numeric language sql as "
-                                   f"$$ insert into hijack.calls values ('{name}'); select 0.5::numeric $$")
-            cursor.execute(f"create function hijack.chr(x {kind}) returns text language sql as "
-                           f"$$ insert into hijack.calls values ('chr'); select 'b'::text $$")
+                                   f"$$ select 0.5::numeric $$")
+            cursor.execute(f"create function hijack.chr(x {kind}) returns text language sql as $$ select 'b'::text $$")
     con.commit()
     yield con
     con.rollback()
@@ -196,7 +195,9 @@ def test_the_callers_search_path_and_float_digits_change_nothing_on_postgres(hij
     """A schema before pg_catalog on the search path answered ln, sqrt and chr in pg_catalog's
     place (every value 5.05e-29, every std_error 1.0, a baseline's chr() rewritten), and
     extra_float_digits = -15 rounded every double sent back (MAP 0.3 for 0.274…): a new user's
-    trial. Each query now sets both for itself alone, and the caller's session keeps its own."""
+    trial. Each query now puts pg_catalog first and sets the digits for itself alone (div's
+    arguments made pg_catalog's types, which an overload of another type had beaten), and the
+    caller's session keeps its own settings."""
     predictions = renamed({"b": "a\\'b"})
     to_postgres(postgres, "hijack_preds", predictions)
     to_postgres(postgres, "hijack_truth", TRUTH)
@@ -215,8 +216,48 @@ def test_the_callers_search_path_and_float_digits_change_nothing_on_postgres(hij
     assert got.equals(plain) and compared.equals(plain_compare)
     assert got.value.notna().any() and 0 < got.value.max() < 1
     with con.cursor() as cursor:
-        cursor.execute("select count(*) from hijack.calls")
-        assert cursor.fetchone()[0] == 0
         # the caller's settings are theirs still
         cursor.execute("select current_setting('search_path'), current_setting('extra_float_digits')")
         assert cursor.fetchone() == ("hijack, pg_catalog, public", "-15")
+
+
+@pytest.mark.postgres
+def test_views_over_the_callers_path_and_an_open_transaction_under_autocommit(postgres, postgres_port):
+    """What the queries' own settings must leave alone (a user's trial of a first version that ran
+    them on pg_catalog's path alone, and rolled back under autocommit): a view whose function
+    names a table without its schema, and one that reads current_schema(), resolve on the
+    caller's path (they were a raw UndefinedTable, and no rows: MAP 0.0); and under autocommit, a
+    transaction the caller opened goes on (its insert was rolled back with our query)."""
+    import psycopg2
+
+    want = rank_metrics.map_at_k(PREDICTIONS[PREDICTIONS.model == "a"].drop(columns="model"), TRUTH, k=4)
+    with postgres.cursor() as cursor:
+        cursor.execute("drop schema if exists tenant cascade; create schema tenant")
+    postgres.commit()
+    con = psycopg2.connect(host="127.0.0.1", port=postgres_port, user="postgres", dbname="postgres")
+    try:
+        con.autocommit = True
+        with con.cursor() as cursor:
+            cursor.execute("set search_path = tenant, public")
+        to_postgres(con, "recs", PREDICTIONS[PREDICTIONS.model == "a"].drop(columns="model"))
+        to_postgres(con, "truth", TRUTH)
+        with con.cursor() as cursor:
+            cursor.execute("create function tenant.visible_truth() returns setof tenant.truth language sql stable "
+                           "as 'select * from truth'")
+            cursor.execute("create view tenant.v_truth as select * from tenant.visible_truth()")
+            cursor.execute("create view tenant.my_recs as select * from tenant.recs where current_schema() = 'tenant'")
+            cursor.execute("create table tenant.kept (x int)")
+            cursor.execute("begin")
+            cursor.execute("insert into tenant.kept values (1)")
+        assert rank_metrics.map_at_k("my_recs", "v_truth", k=4, con=con) == pytest.approx(want)
+        with con.cursor() as cursor:
+            cursor.execute("commit")
+            cursor.execute("select count(*) from tenant.kept")
+            assert cursor.fetchone()[0] == 1
+            cursor.execute("select current_setting('search_path')")
+            assert cursor.fetchone()[0] == "tenant, public"
+    finally:
+        con.close()
+        with postgres.cursor() as cursor:
+            cursor.execute("drop schema tenant cascade")
+        postgres.commit()

@@ -9,8 +9,9 @@ order by ordinal_position
 {%- endmacro %}
 
 {#- PostgreSQL: the relation the query's own name resolves to (to_regclass follows the search
-    path, temporary tables first, as the metric query will), of any kind: a materialized view,
-    which information_schema leaves out, too. Types as information_schema spells them, which the
+    path, as the metric query would), of any kind that holds rows: a materialized view, which
+    information_schema leaves out, too; its schema (the queries name it), and whether the role may
+    read it. Types as information_schema spells them, which the
     macros read: USER-DEFINED for an enum, a domain as its base type; but an array with its
     items' type (double precision[], USER-DEFINED[]: information_schema's ARRAY hid it, and
     float8 items met bigint truth as doubles, silently); and text of a fixed length with its
@@ -18,6 +19,7 @@ order by ordinal_position
 {% macro postgres__relation_columns(schema, table) %}
 {%- set name = (rank_metrics.quote_identifier(schema) ~ '.' if schema is not none else '') ~ rank_metrics.quote_identifier(table) -%}
 select a.attname as column_name, n.nspname as table_schema,
+    pg_catalog.has_table_privilege(c.oid, 'SELECT') or pg_catalog.has_any_column_privilege(c.oid, 'SELECT') as readable,
     case when b.typtype = 'e' then 'USER-DEFINED'
         when b.typcategory = 'A' and e.typtype = 'e' then 'USER-DEFINED[]'
         when b.typcategory = 'A' then pg_catalog.concat(pg_catalog.format_type(case when e.typtype = 'd' then e.typbasetype else e.oid end, null), '[]')
@@ -36,6 +38,9 @@ inner join pg_catalog.pg_type as b
 left join pg_catalog.pg_type as e
     on e.oid = b.typelem
 where a.attrelid = pg_catalog.to_regclass({{ rank_metrics.string_literal(name) }})
+    -- a table, view, materialized view, partitioned or foreign table (not an index, a sequence
+    -- or a composite type, which to_regclass names too)
+    and c.relkind in ('r', 'v', 'm', 'p', 'f')
     and a.attnum > 0 and not a.attisdropped
 order by a.attnum
 {%- endmacro %}

@@ -77,13 +77,15 @@
     exact total in units of 2^-94, divided by the count in integers (div) and rounded to a double
     once (numeric to double precision goes through the number's digits, correctly rounded). Its
     avg of doubles had given means 1 to 3 ulp from the exact one (precision@10 over 27 users,
-    137/270: 0.5074074074074075; a user's trial), and may sum in parallel workers' order. -#}
+    137/270: 0.5074074074074075; a user's trial), and may sum in parallel workers' order. div's
+    arguments are both numeric, pg_catalog's own: of other types, a div of a schema on the
+    caller's path could be chosen over it. -#}
 {% macro _exact_mean_numeric(value, weight=none, over=none) -%}
     {%- set window = ' ' ~ over if over else '' -%}
     {%- set times = ' * cast(' ~ weight ~ ' as numeric)' if weight is not none else '' -%}
     {%- set count = 'sum(cast(' ~ weight ~ ' as numeric))' ~ window if weight is not none else 'count(*)' ~ window -%}
     cast(div(sum(cast({{ rank_metrics._exact_high(value, 'bigint') }} as numeric){{ times }}){{ window }} * 4611686018427387904
-                 + sum(cast({{ rank_metrics._exact_low(value, 'bigint') }} as numeric){{ times }}){{ window }}, {{ count }})
+                 + sum(cast({{ rank_metrics._exact_low(value, 'bigint') }} as numeric){{ times }}){{ window }}, cast({{ count }} as numeric))
         as double precision) * cast(5.048709793414476e-29 as double precision)
 {%- endmacro %}
 

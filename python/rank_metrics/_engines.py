@@ -497,30 +497,35 @@ class PostgresEngine(Engine):
     def registered(self, value, argument: str, text_columns=(), id_columns=()):
         parts = _table_parts(value, argument, self.name, "'table' or 'schema.table'", 2)
         schema, table = (None, parts[0]) if len(parts) == 1 else parts
-        # looked up on the caller's search path; named by its schema after, since the queries run
-        # on pg_catalog's alone (run)
-        columns = self.run(render("relation_columns", self.name, schema=schema, table=table), callers_path=True)
+        columns = self.run(render("relation_columns", self.name, schema=schema, table=table), argument=argument)
         if columns.empty:
-            spelt = self.run(render("relation_in_another_case", self.name, schema=schema, table=table), callers_path=True)
+            spelt = self.run(render("relation_in_another_case", self.name, schema=schema, table=table), argument=argument)
             hint = f"; it has {spelt.iloc[0, 0]!r}, in another case" if len(spelt) else ""
             raise RankMetricsError(f"rank_metrics: {mention(argument)}: no table {value!r} on the connection "
                                    f"(names are matched as written, case included){hint}")
+        if not columns.readable[0]:
+            raise RankMetricsError(f"rank_metrics: {mention(argument)}: the connection's role may not read table {value!r}: "
+                                   "it needs SELECT on it")
+        # read by its schema and name: the relation found here, whatever the queries' path
         yield View(quoted=".".join(_quote(part, self.name) for part in (columns.table_schema[0], table)),
                    columns=[{"name": row.column_name, "data_type": row.data_type} for row in columns.itertuples()])
 
-    def run(self, sql: str, callers_path: bool = False) -> pd.DataFrame:
-        """The query's rows, read in a savepoint (in a transaction of its own under autocommit) that
-        is rolled back after, with the session's settings that change what it reads set for it
-        alone: doubles sent in full (extra_float_digits: set low, the caller's session rounded
-        every value), and functions found in pg_catalog only (search_path: a schema placed before
-        it, or holding an overload of another argument type, could answer ln or chr in its place).
-        The lookups of the inputs' names keep the caller's path after pg_catalog (callers_path)
-        and name pg_catalog's functions; every other query reads the inputs by schema and name."""
+    def run(self, sql: str, argument: str | None = None) -> pd.DataFrame:
+        """The query's rows, read in a savepoint (in a transaction of its own when the caller has
+        none open) that is rolled back after, with the session's settings that change what it
+        reads set for it alone: doubles sent in full (extra_float_digits: set low, the caller's
+        session rounded every value), and PostgreSQL's own functions first (a search path that
+        puts a schema before pg_catalog let it answer ln, sqrt or chr in their place), else the
+        caller's path as it is, which views and the functions they call resolve names on.
+        `argument`: the input a query reads alone, which a refusal of it names."""
         cursor = self.con.cursor()
         # a query that fails must leave the caller's connection usable, and the caller's open
         # transaction as it was: a rollback of the whole transaction threw away their uncommitted
-        # rows and temporary tables (a user's trial), so each query runs within a savepoint
-        in_transaction = not getattr(self.con, "autocommit", False)
+        # rows and temporary tables (a user's trial), so each query runs within a savepoint. Under
+        # autocommit a transaction may be open too (psycopg 3's `with con.transaction()`, or a
+        # `begin`): the status says so, and a rollback of our own there lost it (a user's trial)
+        status = getattr(getattr(self.con, "info", None), "transaction_status", None)
+        in_transaction = not getattr(self.con, "autocommit", False) or (status is not None and int(status) != 0)
         import pandas as pd
 
         placed = False   # whether the savepoint (or transaction) is open, to be rolled back
@@ -528,10 +533,13 @@ class PostgresEngine(Engine):
             with _interrupts_held():
                 cursor.execute("savepoint rank_metrics_query" if in_transaction else "begin")
                 placed = True
-                path = ("pg_catalog.concat('pg_catalog, ', pg_catalog.current_setting('search_path'))" if callers_path
-                        else "'pg_catalog, pg_temp'")
-                cursor.execute(f"select pg_catalog.set_config('extra_float_digits', '3', true), "
-                               f"pg_catalog.set_config('search_path', {path}, true)")
+                cursor.execute("select pg_catalog.set_config('extra_float_digits', '3', true)")
+                cursor.execute("select s from pg_catalog.unnest(pg_catalog.current_schemas(true)) with ordinality as u(s, n) "
+                               "order by n")
+                schemas = [row[0] for row in cursor.fetchall() if not row[0].startswith("pg_temp")]
+                if schemas[:1] != ["pg_catalog"]:
+                    cursor.execute("select pg_catalog.set_config('search_path', pg_catalog.concat('pg_catalog, ', "
+                                   "pg_catalog.current_setting('search_path')), true)")
             with _cancelled_on_interrupt(self.con):
                 cursor.execute(sql)
             names = [column[0] for column in cursor.description]
@@ -540,8 +548,9 @@ class PostgresEngine(Engine):
             code = getattr(error, "pgcode", None) or getattr(error, "sqlstate", None)   # psycopg2's, psycopg 3's
             # insufficient_privilege: the driver's exception was raised as it was (a user's trial)
             if code == "42501":
-                raise RankMetricsError(f"rank_metrics: PostgreSQL refused to read an input: {_one_line(error)} (the "
-                                       "connection's role needs SELECT on predictions' and truth's tables)") from None
+                raise RankMetricsError(f"rank_metrics: {mention(argument) + ': ' if argument else ''}PostgreSQL refused to "
+                                       f"read {'it' if argument else 'an input'}: {_one_line(error)} (the connection's role "
+                                       "needs USAGE on the schema and SELECT on the table)") from None
             # indeterminate_collation: PostgreSQL's message names no column
             if code == "42P22":
                 raise RankMetricsError(
