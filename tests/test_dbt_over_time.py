@@ -3,6 +3,7 @@ PostgreSQL. Built, then run again after late labels arrive, it holds the full re
 each the Python API's number on the same tables; an empty run first leaves nothing behind."""
 
 import contextlib
+import re
 
 import duckdb
 import pandas as pd
@@ -136,6 +137,10 @@ def test_gates_judge_the_built_table_and_say_what_failed(dbt_project):
     # the trend gate: each group's latest complete period against the 3 before, in numbers
     trend = [text for text in said if text.startswith("rank_metrics: no_significant_drop failed: model ")]
     assert trend and all(", base " in text and ", z " in text and ", p_value " in text for text in trend), trend
+    # numbers to six significant digits, as the docs show them (they were every digit, with 6.0E-45)
+    numbers = re.findall(r"\d+\.\d+(?:[eE][-+]?\d+)?", " ".join(trend + logged))
+    assert numbers and all(len(re.sub(r"[eE].*|\.", "", number).lstrip("0")) <= 6 and "E" not in number for number in numbers), \
+        numbers
     expected = rank_metrics.no_significant_drop(table, periods=3, alpha=0.9999)
     assert len(trend) == len(expected)
 

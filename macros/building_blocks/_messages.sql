@@ -77,6 +77,14 @@
     {%- endif -%}
 {%- endmacro %}
 
+{#- A number a query gave, as a log line shows it: six significant digits (0.0881226, -14.0213,
+    6.02305e-45), a whole number whole; anything else as it is. -#}
+{% macro _number_shown(value) -%}
+    {%- if value is number and value is not boolean and value == value and value != value | int -%}{{ '%.6g' | format(value | float) }}
+    {%- else -%}{{ value }}
+    {%- endif -%}
+{%- endmacro %}
+
 {#- A value as an argument's value is written: a list in brackets (metrics=['ndcg']). -#}
 {% macro _shown_as_given(value) -%}
     {%- if value is iterable and value is not string and value is not mapping -%}[{{ rank_metrics._shown(value) }}]

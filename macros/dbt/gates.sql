@@ -223,9 +223,10 @@
                 ~ "): warned, not failed, since a t test on so few users can call a chance difference significant; "
                 ~ "min_users: 0 judges it") -%}
         {%- else -%}
+            {%- set shown = [] -%}{%- for value in row %}{% do shown.append(rank_metrics._number_shown(value)) %}{% endfor -%}
             {{ log("rank_metrics: no_significant_regression failed: " ~ by_name ~ " " ~ rank_metrics._shown(row[0]) ~ at
-                ~ ", metric " ~ row[2] ~ ": " ~ row[3] ~ " against " ~ row[4] ~ " for the baseline " ~ rank_metrics._shown(options.baseline)
-                ~ " on " ~ row[7] ~ " paired users (difference " ~ row[5] ~ ", one-sided p-value " ~ row[6]
+                ~ ", metric " ~ row[2] ~ ": " ~ shown[3] ~ " against " ~ shown[4] ~ " for the baseline " ~ rank_metrics._shown(options.baseline)
+                ~ " on " ~ shown[7] ~ " paired users (difference " ~ shown[5] ~ ", one-sided p-value " ~ shown[6]
                 ~ " < alpha " ~ options.alpha ~ ")", info=true) }}
         {%- endif -%}
     {%- endfor -%}

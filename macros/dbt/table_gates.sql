@@ -33,7 +33,7 @@
         {#- by position: Snowflake names the columns in upper case -#}
         {#- a row that says what is missing has no values to name (not "period None, model None") -#}
         {%- for name in columns -%}
-            {%- if not (problem and row[loop.index0] is none) -%}{%- do said.append(name ~ ' ' ~ (row[loop.index0] | string)) -%}{%- endif -%}
+            {%- if not (problem and row[loop.index0] is none) -%}{%- do said.append(name ~ ' ' ~ rank_metrics._number_shown(row[loop.index0])) -%}{%- endif -%}
         {%- endfor -%}
         {{ log("rank_metrics: " ~ gate ~ " failed: " ~ said | join(', ') ~ (': ' if problem and said else '') ~ (row[-1] if problem else ''), info=true) }}
     {%- endfor -%}

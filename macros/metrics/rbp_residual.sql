@@ -26,11 +26,10 @@ rm_judged_rbp as (
         {{ rank_metrics.sum_of_values('case when rm_position <= ' ~ k ~ ' then ' ~ rank_metrics._rbp_term(plan, 'rm_position') ~ ' else 0 end') }} as rm_judged_rbp_{{ loop.index }}
         {%- endfor %}
         {%- endif %}
-    from (
-        select distinct {{ by }}rm_user, rm_position
-        from rm_candidate_hits
-        where rm_position <= {{ plan.ks | max }}
-    ) as j
+    {#- a word's bits are set once however often a position is met (truth judging an item twice):
+        the sums need each position once #}
+    from {{ 'rm_candidate_hits' if plan.hit_patterns else '(select distinct ' ~ by ~ 'rm_user, rm_position from rm_candidate_hits)' }} as j
+    where rm_position <= {{ plan.ks | max }}
     group by {{ by }}rm_user
 )
 {%- endmacro %}
