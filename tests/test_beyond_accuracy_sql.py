@@ -478,6 +478,10 @@ def test_compare_names_what_is_wrong():
     with pytest.raises(RankMetricsError, match=r"predictions has no rows with model = 'z'; baseline must be one of the "
                                                r"values of by \(model\): 'a', 'b', 'c'"):
         rank_metrics.compare_beyond_accuracy(**arguments, baseline="z")
+    # left out, in our words (Python's TypeError said "missing 1 required keyword-only argument")
+    with pytest.raises(RankMetricsError, match=r"^rank_metrics: compare_beyond_accuracy: baseline is required: the value of "
+                                               r"model that each other model is compared with \(baseline='popularity'\)$"):
+        rank_metrics.compare_beyond_accuracy(**arguments)
     with pytest.raises(RankMetricsError, match=r"compare_beyond_accuracy: baseline 'z' is not a value of column model "
                                                r"among the users evaluated; its values are: 'a', 'b', 'c'"):
         rank_metrics.compare_beyond_accuracy(**arguments, baseline="z", test="bootstrap", resamples=100)

@@ -455,6 +455,13 @@ def test_an_unknown_baseline_lists_the_values_of_by(engine, request):
                                     f"baseline must be one of the values of by (model): {values}")
 
 
+def test_a_baseline_left_out_is_said_in_our_words():
+    """Python's own TypeError said "compare() missing 1 required keyword-only argument" (a README walkthrough)."""
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"^rank_metrics: compare: baseline is required: the value of model that each "
+                                               r"other model is compared with \(baseline='popularity'\)$"):
+        rank_metrics.compare(PREDICTIONS, TRUTH, k=4, by="model")
+
+
 def test_a_baseline_no_user_is_evaluated_for_lists_the_evaluated_values():
     with pytest.raises(rank_metrics.RankMetricsError) as error:
         rank_metrics.comparison._require_baseline("model", "z", [f"m{index:02}" for index in range(12)])

@@ -54,13 +54,15 @@ def test_a_missing_column_names_its_argument():
 
 
 def test_a_list_value_is_a_list_and_its_flag_takes_each_item():
-    error = raised(rank_metrics.sql, "predictions", "truth", 5, metrics=["ndcg", "it's"])
+    error = raised(rank_metrics.sql, "predictions", "truth", 5, macro="map_at_k", metrics=["ndcg", "it's"])
     assert str(error) == ("rank_metrics: map_at_k takes no metrics (metrics is an argument of evaluate, evaluate_users, "
                           "compare); got metrics=['ndcg', \"it's\"]")
     assert [(found.name, found.form, found.value) for found in error.mentions] == [
         ("metrics", "name", ["ndcg", "it's"]), ("metrics", "value", ["ndcg", "it's"])]
     assert error.for_command_line().endswith("got --metrics ndcg 'it'\"'\"'s'")
     assert error.for_command_line().startswith("rank_metrics: map_at_k takes no --metrics (metrics is an argument")
+    # metrics= alone is evaluate's SQL, as on the command line (it was this error: a user's walkthrough)
+    assert rank_metrics.sql("predictions", "truth", 5, metrics=["ndcg"]).startswith(f"-- rank_metrics {rank_metrics.__version__}: evaluate")
 
 
 def test_python_sites_name_their_arguments():

@@ -144,7 +144,7 @@ average_precision_at_k.__doc__ = """AP@k per evaluated user: <by columns>, <user
     average_precision, n_relevant, n_hits.""" + _OPTIONS_DOC
 
 
-def sql(predictions, truth, k=None, *, con=None, dialect=None, macro="map_at_k", metrics=None,
+def sql(predictions, truth, k=None, *, con=None, dialect=None, macro=None, metrics=None,
         confidence=None, baseline=None, test=None, correction=None, family=None, alpha=None, **options) -> str:
     """The macro SQL for tables named `predictions` and `truth` ('table' or 'schema.table'); k is
     required but for a metric that takes none (macro='r_precision' or 'bpref').
@@ -156,8 +156,10 @@ def sql(predictions, truth, k=None, *, con=None, dialect=None, macro="map_at_k",
     With `con` (a connection holding the tables) their columns are looked up, as in map_at_k; without it, name rank or score
     (default: a column `rank`), relevance and truth_by explicitly where they apply.
     confidence is evaluate's; baseline (required), test ('t', the only test SQL has: its p-value
-    is the normal approximation), correction, family and alpha compare's.
+    is the normal approximation), correction, family and alpha compare's. The macro is
+    evaluate's when metrics is given and no macro is, else map_at_k's (as `rank-metrics sql`).
     """
+    macro = macro if macro is not None else "evaluate" if metrics is not None else "map_at_k"
     engine = None if con is None else engine_for(con)
     if dialect is None:   # the SQL of the connection's engine, which runs there as printed
         dialect = "duckdb" if engine is None else engine.name

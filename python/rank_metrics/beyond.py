@@ -150,7 +150,7 @@ def _warn_of_the_data_shape(arguments: dict, columns: dict, engine, tables: dict
 
 
 @takes_strict
-def compare_beyond_accuracy(predictions, train, k, *, baseline, by, metrics=None, test="t", correction="holm",
+def compare_beyond_accuracy(predictions, train, k, *, baseline=None, by=None, metrics=None, test="t", correction="holm",
                             family="metric_and_k", alpha=0.05, seed=0, resamples=10_000, con=None,
                             **options) -> pd.DataFrame:
     """Each model (the values of by's first column) against the `baseline` model on the per-user
@@ -176,6 +176,9 @@ def compare_beyond_accuracy(predictions, train, k, *, baseline, by, metrics=None
         raise RankMetricsError(f"rank_metrics: compare_beyond_accuracy: {mention('by')} must name the column whose "
                                "values are the models (and any segment columns after it)")
     model, segments = by[0], by[1:]
+    if baseline is None:   # Python's own TypeError said "missing 1 required keyword-only argument"
+        raise RankMetricsError(f"rank_metrics: compare_beyond_accuracy: {mention('baseline')} is required: the value of {model} "
+                               f"that each other model is compared with (baseline='popularity')")
     given = dict(options, predictions=predictions, train=train, k=k, metrics=metrics, by=by, con=con)
     comparison = {}
     _rules("_comparison_options", "duckdb", comparison, {"baseline": baseline, "test": "t", "correction": correction,

@@ -30,7 +30,7 @@ _OWN_ARGUMENTS = ("baseline", "metrics", "test", "correction", "family", "alpha"
 
 
 @takes_strict
-def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", correction="holm", family="metric_and_k", alpha=0.05,
+def compare(predictions, truth, k, *, baseline=None, by=None, metrics=None, test="t", correction="holm", family="metric_and_k", alpha=0.05,
             seed=0, resamples=RESAMPLES, con=None, check=False, **options):
     """Each model (the values of by's first column) against the `baseline` model, within each
     segment (the values of by's other columns, if any; a user's values pair within one
@@ -68,6 +68,9 @@ def compare(predictions, truth, k, *, baseline, by, metrics=None, test="t", corr
     render("_macro_arguments", macro="compare", options=options)
     check = _check_argument(check)
     model, segments = _model_and_segments(by)
+    if baseline is None:   # Python's own TypeError said "missing 1 required keyword-only argument"
+        raise RankMetricsError(f"rank_metrics: compare: {mention('baseline')} is required: the value of {model} that each "
+                               f"other model is compared with (baseline='popularity')")
     # a UUID is named by its text in SQL, as in a dbt gate's YAML
     baseline = str(baseline) if isinstance(baseline, uuid.UUID) else baseline
     if isinstance(baseline, (bytes, bytearray, list, tuple, set, dict)):   # the macros showed b'x' as 120
