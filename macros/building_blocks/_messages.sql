@@ -80,7 +80,9 @@
 {#- A number a query gave, as a log line shows it: six significant digits (0.0881226, -14.0213,
     6.02305e-45), a whole number whole; anything else as it is. -#}
 {% macro _number_shown(value) -%}
-    {%- if value is number and value is not boolean and value == value and value != value | int -%}{{ '%.6g' | format(value | float) }}
+    {#- (NaN and the infinities, which int cannot take, as they are) -#}
+    {%- if value is number and value is not boolean and value == value and (value | float) | abs < 1e300
+          and value != value | int -%}{{ '%.6g' | format(value | float) }}
     {%- else -%}{{ value }}
     {%- endif -%}
 {%- endmacro %}
