@@ -30,7 +30,7 @@ system:
 	@command -v chromium >/dev/null 2>&1 || { echo "installing Chromium (the report's browser test)"; $(APT_INSTALL) chromium; }
 
 # the peers the conformance tests run (tests/test_peers.py) live in the bench's venv. The suite runs
-# in three lanes at once (tests/lanes.py): Spark and Snowflake's emulator, the dbt projects, the rest;
+# in three lanes at once (tests/lanes.py): Spark, the dbt projects and Snowflake's emulator, the rest;
 # `$(BIN)/python -m pytest` runs the same tests one after another. The two venvs and the Debian
 # packages install at once (pip keeps one core busy: 3 and 5 minutes one after the other)
 test:
