@@ -595,6 +595,30 @@ def test_postgres_a_table_the_role_may_not_read_is_named(postgres, postgres_port
         postgres.commit()
 
 
+def test_postgres_enum_models_take_any_baseline(postgres):
+    """An enum model column: a baseline holding a quote (written with chr(), text) met it as
+    `operator does not exist: enum = text`, and one that is no label as `invalid input value for
+    enum`, both raw (a user's trial). The baseline is now a literal of no type, and the check
+    meets the labels as text."""
+    from test_compare import PREDICTIONS, TRUTH
+
+    predictions = PREDICTIONS.replace({"model": {"b": "it's"}})
+    want = rank_metrics.compare(predictions, TRUTH, k=4, by="model", baseline="it's", metrics="map")
+    to_postgres(postgres, "enum_truth", TRUTH)
+    to_postgres(postgres, "enum_text_predictions", predictions)
+    with postgres.cursor() as cursor:
+        cursor.execute("drop table if exists enum_predictions; drop type if exists model_kind;"
+                       "create type model_kind as enum ('a', 'it''s');"
+                       "create table enum_predictions as select user_id, item_id, rank, model::model_kind as model "
+                       "from enum_text_predictions")
+    postgres.commit()
+    got = rank_metrics.compare("enum_predictions", "enum_truth", k=4, by="model", baseline="it's", metrics="map", con=postgres)
+    assert got.drop(columns="model").equals(want.drop(columns="model")) and got.model.tolist() == ["a"]
+    with pytest.raises(rank_metrics.RankMetricsError, match=r"^rank_metrics: baseline: predictions has no rows with model = "
+                                                            r"'nope'; baseline must be one of the values of by \(model\): 'a', "):
+        rank_metrics.compare("enum_predictions", "enum_truth", k=4, by="model", baseline="nope", metrics="map", con=postgres)
+
+
 def test_postgres_reads_a_materialized_view_a_temporary_table_and_a_domain(postgres):
     """The table a name resolves to on the search path, of any kind: information_schema, read
     before, has no materialized view, and looked in the current schema only, not at the session's

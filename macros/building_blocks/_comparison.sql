@@ -244,6 +244,9 @@ from rm_adjusted
         {{ exceptions.raise_compiler_error("rank_metrics: compare: " ~ rank_metrics._mention('by', name, 'word') ~ " column " ~ name ~ " is " ~ data_type ~ ", and a baseline is a "
             ~ "text, a number, a boolean or a date, which a value of this type cannot be compared with: compare by a column of "
             ~ "one of those types (cast it to text, say)") }}
+    {%- elif is_text and data_type == 'USER-DEFINED' -%}
+        {#- a PostgreSQL enum: a literal of no type, read as its label -#}
+        {{- rank_metrics.untyped_string_literal(baseline) -}}
     {%- else -%}
     {{- rank_metrics._literal(baseline, 'baseline') -}}
     {%- endif -%}

@@ -386,7 +386,11 @@ order by rm_check
     text: when the column is, or, its type unknown, when the baseline is (text that spells a
     number names a number of a numeric column: the command line's --baseline 7) -#}
 {%- set family = rank_metrics._type_family(by_type) if by_type is not none else none %}
-{%- set text_values = family == 'string' if family is not none else baseline is string %}
+{%- set text_values = family == 'string' or by_type == 'USER-DEFINED' if family is not none else baseline is string %}
+{#- an enum's values met as text: a baseline that is none of its labels is then a row of no match,
+    not PostgreSQL's "invalid input value for enum" -#}
+{%- set compared = 'cast(rm_by as ' ~ text ~ ') = cast(' ~ baseline_literal ~ ' as ' ~ text ~ ')' if by_type == 'USER-DEFINED'
+                   else 'rm_by = ' ~ baseline_literal %}
 {%- set quote = rank_metrics.string_literal("'") if text_values else "''" %}
     case when rm_values = 0 then {{ rank_metrics.string_literal('predictions has no rows, so none with ' ~ by_name ~ ' = ' ~ rank_metrics._shown(baseline) ~ ' to compare with') }}
     else {{ rank_metrics._problem_literal('predictions has no rows with ' ~ by_name ~ ' = ' ~ rank_metrics._shown(baseline) ~ '; ' ~ rank_metrics._mention('baseline', baseline) ~ ' must be one of the values of by (' ~ by_name ~ '): ', fragments) }}
@@ -395,7 +399,7 @@ order by rm_check
         {%- endfor %}
         || case when rm_values > 10 then {{ rank_metrics.string_literal(', …') }} else '' end end as problem
 from (
-    select sum(case when rm_by = {{ baseline_literal }} then 1 else 0 end) as rm_rows,
+    select sum(case when {{ compared }} then 1 else 0 end) as rm_rows,
         {%- for place in range(1, 11) %}
         max(case when rm_place = {{ place }} then {{ quote }} || cast(rm_by as {{ text }}) || {{ quote }} end) as rm_value_{{ place }},
         {%- endfor %}

@@ -4,6 +4,7 @@
 {% macro type_double() %}{{ return(adapter.dispatch('type_double', 'rank_metrics')()) }}{% endmacro %}
 {% macro type_string() %}{{ return(adapter.dispatch('type_string', 'rank_metrics')()) }}{% endmacro %}
 {% macro string_literal(text) %}{{ return(adapter.dispatch('string_literal', 'rank_metrics')(text)) }}{% endmacro %}
+{% macro untyped_string_literal(text) %}{{ return(adapter.dispatch('untyped_string_literal', 'rank_metrics')(text)) }}{% endmacro %}
 {% macro shift_left(value, bits) %}{{ return(adapter.dispatch('shift_left', 'rank_metrics')(value, bits)) }}{% endmacro %}
 {% macro unnest_list(relation, keep, item, separator, position) %}{{ return(adapter.dispatch('unnest_list', 'rank_metrics')(relation, keep, item, separator, position)) }}{% endmacro %}
 {% macro ranks_are_positions(rank, whole_rank, cut) %}{{ return(adapter.dispatch('ranks_are_positions', 'rank_metrics')(rank, whole_rank, cut)) }}{% endmacro %}

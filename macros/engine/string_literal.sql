@@ -16,6 +16,23 @@
     {{- rank_metrics._literal_with_chr(text, {"'": 39, '\\': 92}) -}}
 {%- endmacro %}
 
+{#- A text literal of no type yet, which takes the type of what it meets: a PostgreSQL enum's
+    label ('a' = an enum column), where string_literal's chr() pieces are text, which no enum
+    equals (operator does not exist: enum = text; a user's trial). An escape string, E'…', reads
+    alike under any standard_conforming_strings: a quote doubled, a backslash doubled. The other
+    engines have no such type: their string_literal. -#}
+{% macro default__untyped_string_literal(text) -%}
+    {{- rank_metrics.string_literal(text) -}}
+{%- endmacro %}
+
+{% macro postgres__untyped_string_literal(text) -%}
+    {%- set text = text | string -%}
+    {%- if '\x00' in text -%}
+        {{ exceptions.raise_compiler_error("rank_metrics: the text " ~ rank_metrics._shown(text) ~ " holds a NUL character (\\x00), which PostgreSQL text cannot hold") }}
+    {%- endif -%}
+    E'{{ text | replace('\\', '\\\\') | replace("'", "''") }}'
+{%- endmacro %}
+
 {#- Snowflake reads a backslash in '…' as an escape, always ('\r' is a carriage return): quotes
     and backslashes as chr(), as on PostgreSQL (a baseline spelt with a backslash met no model on
     dbt-snowflake). -#}
