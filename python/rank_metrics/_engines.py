@@ -513,10 +513,7 @@ class PostgresEngine(Engine):
     def run(self, sql: str, argument: str | None = None) -> pd.DataFrame:
         """The query's rows, read in a savepoint (in a transaction of its own when the caller has
         none open) that is rolled back after, with the session's settings that change what it
-        reads set for it alone: doubles sent in full (extra_float_digits: set low, the caller's
-        session rounded every value), and PostgreSQL's own functions first (a search path that
-        puts a schema before pg_catalog let it answer ln, sqrt or chr in their place), else the
-        caller's path as it is, which views and the functions they call resolve names on.
+        reads set for it alone, in one statement (the macro query_settings says which and why).
         `argument`: the input a query reads alone, which a refusal of it names."""
         cursor = self.con.cursor()
         # a query that fails must leave the caller's connection usable, and the caller's open
@@ -533,13 +530,7 @@ class PostgresEngine(Engine):
             with _interrupts_held():
                 cursor.execute("savepoint rank_metrics_query" if in_transaction else "begin")
                 placed = True
-                cursor.execute("select pg_catalog.set_config('extra_float_digits', '3', true)")
-                cursor.execute("select s from pg_catalog.unnest(pg_catalog.current_schemas(true)) with ordinality as u(s, n) "
-                               "order by n")
-                schemas = [row[0] for row in cursor.fetchall() if not row[0].startswith("pg_temp")]
-                if schemas[:1] != ["pg_catalog"]:
-                    cursor.execute("select pg_catalog.set_config('search_path', pg_catalog.concat('pg_catalog, ', "
-                                   "pg_catalog.current_setting('search_path')), true)")
+                cursor.execute(render("query_settings", self.name))
             with _cancelled_on_interrupt(self.con):
                 cursor.execute(sql)
             names = [column[0] for column in cursor.description]
